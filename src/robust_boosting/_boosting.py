@@ -1,0 +1,584 @@
+"""The one boosting loop that every estimator of the library uses.
+
+An estimator is a composition of
+
+* a **step** (:class:`Step`): given normalised sample weights, fit one weak
+  learner and choose its coefficient (discrete AdaBoost/SAMME, real, Newton /
+  gentle, RobustBoost's time step, ...), and say how its output moves the
+  training scores;
+* a **weighting policy** (:class:`WeightPolicy`): multiply the step's own sample
+  weights by extra factors (self-paced weights ``v``, ...) and, optionally, ask
+  for the round to be refit (SPLBoost's inner iterations).
+
+:class:`BaseBoostingClassifier` owns everything else, once: input validation,
+label encoding, ``sample_weight``, random states of the weak learners, the
+numerically safe weights (log space), stopping rules and reasons, the shared
+one-vs-rest path for steps with no native multiclass form, prediction,
+``predict_proba``, the ``staged_*`` family and ``feature_importances_``.
+"""
+
+from __future__ import annotations
+
+import numbers
+import warnings
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+from scipy.special import expit, softmax
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.metrics import accuracy_score
+from sklearn.tree import DecisionTreeClassifier
+from sklearn.utils import check_random_state
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import (
+    _check_sample_weight,
+    check_is_fitted,
+    has_fit_parameter,
+    validate_data,
+)
+
+__all__ = [
+    "BaseBoostingClassifier",
+    "BoostingStoppedWarning",
+    "BoostingState",
+    "RoundResult",
+    "Step",
+    "WeightPolicy",
+    "Ensemble",
+]
+
+#: weighted errors below this count as a perfect weak learner
+ERROR_FLOOR = 1e-10
+MAX_ROUNDS_REASON = "reached n_estimators"
+
+
+class BoostingStoppedWarning(UserWarning):
+    """Boosting stopped before ``n_estimators`` rounds (see the estimator's ``stopping_reason_``)."""
+
+
+@dataclass
+class BoostingState:
+    """What the loop knows about the training set during one fit.
+
+    ``y`` holds labels in ``{-1, +1}`` for a binary problem and class indices
+    for a native multiclass step; ``y_idx`` always holds class indices.
+    ``raw`` is the ensemble's score on the training set: shape ``(n,)`` for a
+    binary problem, ``(n, K)`` for a native multiclass step.
+    """
+
+    X: Any
+    y: NDArray
+    y_idx: NDArray[np.intp]
+    n_classes: int
+    sample_weight: NDArray[np.float64]
+    raw: NDArray[np.float64]
+    round: int = 0
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def margins(self) -> NDArray[np.float64]:
+        """Per-sample margin ``y F(x)``.
+
+        For ``K > 2`` classes (SAMME) the margin is ``S_y - sum_{k != y} S_k``
+        with ``S_k`` the summed coefficients of the learners that voted for
+        class ``k``; it equals ``y F(x)`` for two classes, so exponential
+        weights ``exp(-margin)`` are SAMME's weights and an age ``lambda``
+        keeps its meaning.
+        """
+        return self.margins_of(self.raw)
+
+    def margins_of(self, raw: NDArray[np.float64]) -> NDArray[np.float64]:
+        """Margins the training samples would have with scores ``raw``."""
+        if raw.ndim == 1:
+            return self.y * raw
+        own = raw[np.arange(raw.shape[0]), self.y_idx]
+        return 2.0 * own - raw.sum(axis=1)
+
+
+@dataclass
+class RoundResult:
+    """One round's weak learner, its training output and its coefficient.
+
+    ``output`` is the learner's raw output ``h`` on the training set (``(n,)``
+    or ``(n, K)``); the ensemble adds ``coef * h``. ``stop`` names a reason to
+    stop after this round; ``keep=False`` rejects the learner.
+    """
+
+    estimator: Any
+    output: NDArray[np.float64] | None
+    coef: float
+    error: float = np.nan
+    stop: str | None = None
+    keep: bool = True
+    info: dict = field(default_factory=dict)
+
+
+class Step:
+    """How a round turns weights into a weak learner and its coefficient.
+
+    Parameters
+    ----------
+    loss : MarginLoss
+        The margin loss whose sample weights ``-phi'(m)`` the step uses.
+    """
+
+    #: can the step handle K > 2 classes itself (else: one-vs-rest)
+    native_multiclass = False
+    #: does the weak learner need to be a classifier (else a regressor)
+    needs_classifier = True
+
+    def __init__(self, loss):
+        self.loss = loss
+
+    def log_weights(self, state: BoostingState) -> NDArray[np.float64]:
+        """Log of the step's own sample weights (before ``sample_weight`` and the policy)."""
+        return self.loss.log_sample_weight(state.margins)
+
+    def sample_loss(self, margins: NDArray[np.float64]) -> NDArray[np.float64]:
+        """Per-sample loss on the absolute scale (what self-paced weights compare with ``age``)."""
+        return self.loss.value(margins)
+
+    def fit_round(self, learner, state: BoostingState, weights) -> RoundResult:
+        """Fit ``learner`` on normalised ``weights`` and return the round's result."""
+        raise NotImplementedError
+
+    def output(self, estimator, X, n_classes: int) -> NDArray[np.float64]:
+        """Raw output ``h(X)`` of one fitted learner (the ensemble adds ``coef * h``)."""
+        raise NotImplementedError
+
+    def update_raw(self, raw, result: RoundResult) -> NDArray[np.float64]:
+        """Training scores after adding the round's learner."""
+        return raw + result.coef * result.output
+
+    def finalize(self, ensemble: Ensemble) -> None:
+        """Adjust the coefficients once the loop has ended (e.g. RobustBoost's ``beta``)."""
+
+
+class WeightPolicy:
+    """Plain weighting: the step's own weights, one pass per round."""
+
+    def start(self, state: BoostingState, step: Step) -> None:
+        """Called once before the first round."""
+
+    def factors(self, state: BoostingState) -> NDArray[np.float64] | None:
+        """Multiplicative factors in ``[0, 1]`` for the weights (``None``: all ones)."""
+        return None
+
+    def refit(self, state: BoostingState, step: Step, candidate_raw, n_done: int) -> bool:
+        """After a pass of a round: update internal state; True asks for another pass."""
+        return False
+
+    def end_round(self, state: BoostingState, step: Step) -> None:
+        """Called after the round's learner has been added."""
+
+    def results(self) -> dict:
+        """Fitted quantities to publish on the estimator (names without the trailing ``_``)."""
+        return {}
+
+
+@dataclass
+class Ensemble:
+    """The fitted learners of one (binary or native multiclass) boosting run."""
+
+    estimators: list = field(default_factory=list)
+    coefs: list = field(default_factory=list)
+    errors: list = field(default_factory=list)
+    rounds: list = field(default_factory=list)
+    stopping_reason: str = MAX_ROUNDS_REASON
+    init_score: NDArray[np.float64] | float = 0.0
+    info: dict = field(default_factory=dict)
+
+
+def _set_random_states(estimator, random_state: np.random.RandomState) -> None:
+    """Give every ``random_state`` parameter of ``estimator`` a seed drawn from ``random_state``.
+
+    The parameters are visited in sorted order and seeded with
+    ``randint(2**31 - 1)``, as scikit-learn's ensembles do, so a weak learner
+    gets the same seeds here as in :class:`sklearn.ensemble.AdaBoostClassifier`.
+    """
+    to_set = {
+        key: random_state.randint(np.iinfo(np.int32).max)
+        for key in sorted(estimator.get_params(deep=True))
+        if key == "random_state" or key.endswith("__random_state")
+    }
+    if to_set:
+        estimator.set_params(**to_set)
+
+
+def _normalised_weights(log_w, sample_weight, factors) -> NDArray[np.float64] | None:
+    """``sample_weight * factors * exp(log_w)``, normalised, computed without overflow.
+
+    Returns ``None`` when every weight is zero.
+    """
+    base = sample_weight if factors is None else sample_weight * factors
+    active = base > 0
+    if not np.any(active):
+        return None
+    shift = np.max(log_w[active])
+    with np.errstate(under="ignore"):
+        w = np.where(active, base * np.exp(np.where(active, log_w - shift, 0.0)), 0.0)
+    total = w.sum()
+    if not (total > 0 and np.isfinite(total)):
+        return None
+    return w / total
+
+
+def _check_number(name, value, *, low=None, high=None, low_open=True, integer=False, allow_inf=False):
+    """Raise a clear error unless ``value`` is a real number within the bounds."""
+    kind = numbers.Integral if integer else numbers.Real
+    if isinstance(value, bool) or not isinstance(value, kind):
+        what = "an integer" if integer else "a real number"
+        raise TypeError(f"{name} must be {what}, got {value!r} of type {type(value).__name__}.")
+    if np.isnan(value) or (np.isinf(value) and not allow_inf):
+        raise ValueError(f"{name} must be finite, got {value!r}.")
+    if low is not None and (value <= low if low_open else value < low):
+        raise ValueError(f"{name} must be {'>' if low_open else '>='} {low}, got {value!r}.")
+    if high is not None and value > high:
+        raise ValueError(f"{name} must be <= {high}, got {value!r}.")
+
+
+class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
+    """Base class of every boosting classifier in the library: the shared loop.
+
+    Subclasses define ``__init__`` (storing their parameters unchanged),
+    :meth:`_make_step` and, optionally, :meth:`_make_policy`,
+    :meth:`_validate_params` and :meth:`_default_estimator`.
+
+    Fitted attributes (binary problems and native multiclass steps)
+    ----------------------------------------------------------------
+    classes_ : ndarray of shape (n_classes,)
+    estimators_ : list of fitted weak learners
+    estimator_weights_ : ndarray, coefficient of each learner
+    estimator_errors_ : ndarray, weighted training error of each learner (NaN if not defined)
+    stopping_reason_ : str, why the loop ended (``"reached n_estimators"`` normally)
+    n_estimators_ : int, number of learners kept
+
+    For steps with no native multiclass form and more than two classes, one
+    binary ensemble is fitted per class (one-vs-rest) and these attributes
+    are lists with one entry per class.
+    """
+
+    def _make_step(self) -> Step:
+        raise NotImplementedError
+
+    def _make_policy(self) -> WeightPolicy:
+        return WeightPolicy()
+
+    def _default_estimator(self):
+        """The weak learner used when ``estimator=None``: a decision stump."""
+        return DecisionTreeClassifier(max_depth=1)
+
+    def _validate_params(self) -> None:
+        """Check the parameters; subclasses extend it (and call ``super()``)."""
+        _check_number("n_estimators", self.n_estimators, low=1, low_open=False, integer=True)
+        _check_number("learning_rate", getattr(self, "learning_rate", 1.0), low=0)
+
+    # ------------------------------------------------------------------ fit
+    def _check_estimator(self, step: Step):
+        estimator = self._default_estimator() if self.estimator is None else self.estimator
+        if not hasattr(estimator, "fit") or not hasattr(estimator, "get_params"):
+            raise TypeError(
+                f"estimator must be a scikit-learn estimator, got {type(estimator).__name__}."
+            )
+        if not has_fit_parameter(estimator, "sample_weight"):
+            raise TypeError(
+                f"{type(estimator).__name__} does not accept sample_weight in fit; "
+                f"{type(self).__name__} needs a weak learner that does."
+            )
+        if step.needs_classifier and not hasattr(estimator, "predict"):
+            raise TypeError(f"{type(estimator).__name__} has no predict method.")
+        return estimator
+
+    def _validate_training_data(self, X, y, sample_weight):
+        try:
+            X, y = validate_data(
+                self, X, y, dtype=[np.float64, np.float32], ensure_all_finite=True
+            )
+        except (TypeError, ValueError) as exc:
+            if "convert" in str(exc) or "number" in str(exc):
+                raise type(exc)(f"X must contain only numbers: {exc}") from None
+            raise
+        check_classification_targets(y)
+        classes, y_idx = np.unique(y, return_inverse=True)
+        if classes.shape[0] < 2:
+            raise ValueError(
+                f"y contains only one class ({classes[0]!r}); a classifier needs at least 2 classes."
+            )
+        sample_weight = _check_sample_weight(
+            sample_weight, X, dtype=np.float64, copy=True, ensure_non_negative=True
+        )
+        total = sample_weight.sum()
+        if not total > 0:
+            raise ValueError("sample_weight sums to zero: at least one sample needs a positive weight.")
+        return X, classes, y_idx.astype(np.intp), sample_weight / total
+
+    def fit(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None):
+        """Fit the boosted ensemble.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training data (numeric, finite).
+        y : array-like of shape (n_samples,)
+            Class labels (possibly noisy: that is what these algorithms are for).
+        sample_weight : array-like of shape (n_samples,), optional
+            Non-negative weights; uniform if omitted.
+
+        Returns
+        -------
+        self
+        """
+        self._validate_params()
+        X, classes, y_idx, sample_weight = self._validate_training_data(X, y, sample_weight)
+        step = self._make_step()
+        estimator = self._check_estimator(step)
+        self.classes_ = classes
+        n_classes = classes.shape[0]
+        self.estimator_ = estimator
+        prepare = getattr(estimator, "prepare_data", None)
+        X_fit = prepare(X) if callable(prepare) else X
+        rng = check_random_state(self.random_state)
+
+        self._ovr = n_classes > 2 and not step.native_multiclass
+        if self._ovr:
+            ensembles, policies = [], []
+            for k in range(n_classes):
+                y_k = (y_idx == k).astype(np.intp)
+                ens, pol = self._boost(X_fit, y_k, 2, sample_weight, estimator, rng)
+                ensembles.append(ens)
+                policies.append(pol)
+        else:
+            ens, pol = self._boost(X_fit, y_idx, n_classes, sample_weight, estimator, rng)
+            ensembles, policies = [ens], [pol]
+        self.ensembles_ = ensembles
+        self._publish(ensembles, policies)
+        return self
+
+    def _boost(self, X, y_idx, n_classes, sample_weight, estimator, rng):
+        """The boosting loop: one (binary or native multiclass) ensemble."""
+        step = self._make_step()
+        policy = self._make_policy()
+        n = y_idx.shape[0]
+        binary = n_classes == 2
+        state = BoostingState(
+            X=X,
+            y=(2.0 * y_idx - 1.0) if binary else y_idx,
+            y_idx=y_idx,
+            n_classes=n_classes,
+            sample_weight=sample_weight,
+            raw=np.zeros(n) if binary else np.zeros((n, n_classes)),
+        )
+        policy.start(state, step)
+        ens = Ensemble()
+        for t in range(self.n_estimators):
+            state.round = t
+            learner = clone(estimator)
+            _set_random_states(learner, rng)
+            result = None
+            n_pass = 0
+            while True:
+                w = _normalised_weights(step.log_weights(state), sample_weight, policy.factors(state))
+                if w is None:
+                    if result is None:
+                        ens.stopping_reason = (
+                            f"every sample has zero weight at round {t + 1} "
+                            "(all samples dropped by the weighting policy)"
+                        )
+                    break
+                result = step.fit_round(clone(learner), state, w)
+                n_pass += 1
+                if not result.keep:
+                    break
+                candidate = step.update_raw(state.raw, result)
+                if not policy.refit(state, step, candidate, n_pass):
+                    break
+            if result is None:
+                break
+            if not result.keep:
+                ens.stopping_reason = result.stop or f"weak learner rejected at round {t + 1}"
+                break
+            ens.estimators.append(result.estimator)
+            ens.coefs.append(float(result.coef))
+            ens.errors.append(float(result.error))
+            ens.rounds.append(result.info)
+            state.raw = candidate
+            policy.end_round(state, step)
+            if result.stop:
+                ens.stopping_reason = result.stop
+                break
+        step.finalize(ens)
+        final_w = _normalised_weights(step.log_weights(state), sample_weight, policy.factors(state))
+        ens.info["sample_weights"] = np.zeros(n) if final_w is None else final_w
+        if not ens.estimators:
+            ens.init_score = self._prior_score(y_idx, n_classes, sample_weight)
+        if ens.stopping_reason != MAX_ROUNDS_REASON:
+            warnings.warn(
+                f"{type(self).__name__} stopped after {len(ens.estimators)} of "
+                f"{self.n_estimators} rounds: {ens.stopping_reason}.",
+                BoostingStoppedWarning,
+                stacklevel=3,
+            )
+        ens.info.update(policy.results())
+        return ens, policy
+
+    @staticmethod
+    def _prior_score(y_idx, n_classes, sample_weight):
+        """Score of an empty ensemble: the weighted class prior (so it predicts the majority)."""
+        prior = np.bincount(y_idx, weights=sample_weight, minlength=n_classes)
+        prior = np.clip(prior / prior.sum(), 1e-12, 1.0)
+        if n_classes == 2:
+            return 0.5 * float(np.log(prior[1] / prior[0]))
+        return np.log(prior)
+
+    def _publish(self, ensembles, policies) -> None:
+        def pick(values):
+            return values[0] if not self._ovr else values
+
+        self.estimators_ = pick([e.estimators for e in ensembles])
+        self.estimator_weights_ = pick([np.asarray(e.coefs, dtype=np.float64) for e in ensembles])
+        self.estimator_errors_ = pick([np.asarray(e.errors, dtype=np.float64) for e in ensembles])
+        self.stopping_reason_ = pick([e.stopping_reason for e in ensembles])
+        self.n_estimators_ = pick([len(e.estimators) for e in ensembles])
+        keys = set().union(*(e.info for e in ensembles))
+        for key in sorted(keys):
+            setattr(self, key + "_", pick([e.info.get(key) for e in ensembles]))
+
+    # -------------------------------------------------------------- predict
+    def _check_X(self, X):
+        check_is_fitted(self)
+        return validate_data(
+            self, X, reset=False, dtype=[np.float64, np.float32], ensure_all_finite=True
+        )
+
+    def _staged_raw(self, X) -> Iterator[NDArray[np.float64]]:
+        """Raw scores after each round (one-vs-rest: shape ``(n, K)``, one column per class)."""
+        step = self._make_step()
+        n_classes = len(self.classes_)
+        n = X.shape[0]
+        if not self._ovr:
+            ens = self.ensembles_[0]
+            shape = (n,) if n_classes == 2 else (n, n_classes)
+            raw = np.zeros(shape) + ens.init_score
+            if not ens.estimators:
+                yield raw
+            for est, coef in zip(ens.estimators, ens.coefs, strict=True):
+                raw = raw + coef * step.output(est, X, n_classes)
+                yield raw
+            return
+        raw = np.zeros((n, n_classes))
+        for k, ens in enumerate(self.ensembles_):
+            raw[:, k] += ens.init_score
+        longest = max(max(len(e.estimators) for e in self.ensembles_), 1)
+        for t in range(longest):
+            raw = raw.copy()
+            for k, ens in enumerate(self.ensembles_):
+                if t < len(ens.estimators):
+                    raw[:, k] += ens.coefs[t] * step.output(ens.estimators[t], X, 2)
+            yield raw
+
+    def _raw(self, X) -> NDArray[np.float64]:
+        raw = None
+        for raw in self._staged_raw(X):  # noqa: B007 - the last stage is the model
+            pass
+        return raw
+
+    def _decision_from_raw(self, raw):
+        if raw.ndim == 2 and not self._ovr:
+            return raw - raw.mean(axis=1, keepdims=True)
+        return raw
+
+    def _proba_from_raw(self, raw):
+        """Class probabilities from scores.
+
+        Binary: ``P(y = +1 | x) = 1 / (1 + exp(-2 F(x)))``, the population
+        minimiser of the exponential (and logistic, Savage) risk (Friedman,
+        Hastie & Tibshirani 2000). SAMME: ``softmax(2 S / (K - 1))``, which
+        reduces to the binary formula for two classes. One-vs-rest: the
+        per-class binary probabilities, normalised.
+        """
+        if raw.ndim == 1:
+            p = expit(2.0 * raw)
+            return np.column_stack([1.0 - p, p])
+        if not self._ovr:
+            return softmax(2.0 * raw / (raw.shape[1] - 1), axis=1)
+        p = expit(2.0 * raw)
+        total = p.sum(axis=1, keepdims=True)
+        return np.where(total > 0, p / np.where(total > 0, total, 1.0), 1.0 / raw.shape[1])
+
+    def _label_from_raw(self, raw):
+        if raw.ndim == 1:
+            return self.classes_[(raw > 0).astype(np.intp)]
+        return self.classes_[np.argmax(raw, axis=1)]
+
+    def decision_function(self, X: ArrayLike) -> NDArray[np.float64]:
+        """Ensemble score.
+
+        Binary problems: ``F(x) = sum_t alpha_t f_t(x)`` (positive means
+        ``classes_[1]``), on the margin scale the losses and ``age`` use.
+        Multiclass: shape ``(n_samples, n_classes)``, the class scores
+        (centred for SAMME).
+        """
+        return self._decision_from_raw(self._raw(self._check_X(X)))
+
+    def predict(self, X: ArrayLike) -> NDArray:
+        """Predicted class labels."""
+        return self._label_from_raw(self._raw(self._check_X(X)))
+
+    def predict_proba(self, X: ArrayLike) -> NDArray[np.float64]:
+        """Class probabilities (see :meth:`_proba_from_raw` for the link)."""
+        return self._proba_from_raw(self._raw(self._check_X(X)))
+
+    def predict_log_proba(self, X: ArrayLike) -> NDArray[np.float64]:
+        """Logarithm of :meth:`predict_proba`."""
+        with np.errstate(divide="ignore"):
+            return np.log(self.predict_proba(X))
+
+    def staged_decision_function(self, X: ArrayLike) -> Iterator[NDArray[np.float64]]:
+        """:meth:`decision_function` after each boosting round."""
+        for raw in self._staged_raw(self._check_X(X)):
+            yield self._decision_from_raw(raw)
+
+    def staged_predict(self, X: ArrayLike) -> Iterator[NDArray]:
+        """:meth:`predict` after each boosting round (rounds cost nothing extra)."""
+        for raw in self._staged_raw(self._check_X(X)):
+            yield self._label_from_raw(raw)
+
+    def staged_predict_proba(self, X: ArrayLike) -> Iterator[NDArray[np.float64]]:
+        """:meth:`predict_proba` after each boosting round."""
+        for raw in self._staged_raw(self._check_X(X)):
+            yield self._proba_from_raw(raw)
+
+    def staged_score(self, X: ArrayLike, y: ArrayLike, sample_weight=None) -> Iterator[float]:
+        """Accuracy after each boosting round."""
+        for pred in self.staged_predict(X):
+            yield accuracy_score(y, pred, sample_weight=sample_weight)
+
+    @property
+    def feature_importances_(self) -> NDArray[np.float64]:
+        """Coefficient-weighted mean of the weak learners' ``feature_importances_``."""
+        check_is_fitted(self)
+        parts = []
+        for ens in self.ensembles_:
+            if not ens.estimators:
+                continue
+            try:
+                imp = [est.feature_importances_ for est in ens.estimators]
+            except AttributeError as exc:
+                raise AttributeError(
+                    "Unable to compute feature importances: the weak learner has no "
+                    "feature_importances_ attribute."
+                ) from exc
+            coefs = np.abs(np.asarray(ens.coefs))
+            if coefs.sum() > 0:
+                parts.append(coefs @ np.asarray(imp) / coefs.sum())
+        if not parts:
+            return np.zeros(self.n_features_in_)
+        return np.mean(parts, axis=0)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = False
+        return tags

@@ -1,0 +1,171 @@
+"""Margin losses of the boosting algorithms.
+
+Every loss is a function ``phi(m)`` of the margin ``m = y F(x)`` (labels in
+``{-1, +1}``). Each loss exposes its value, its derivative and the *sample
+weight* ``-phi'(m)`` that a gradient-type booster gives a sample with margin
+``m``, plus the logarithm of that weight for numerically safe use over
+thousands of rounds.
+
+References
+----------
+.. [SPL] K. Wang, Y. Wang, Q. Zhao, D. Meng, Z. Xu, "SPLBoost: An Improved
+   Robust Boosting Algorithm Based on Self-paced Learning", IEEE Trans.
+   Cybernetics, 2019 (Fig. 1: sample weights; Fig. 2: losses).
+.. [SAV] H. Masnadi-Shirazi, N. Vasconcelos, "On the Design of Loss Functions
+   for Classification: theory, robustness to outliers, and SavageBoost",
+   NIPS 2008 (eq. 26: the Savage loss).
+.. [FHT] J. Friedman, T. Hastie, R. Tibshirani, "Additive logistic regression:
+   a statistical view of boosting", Ann. Statist. 2000.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+from scipy.special import expit, log_expit
+
+__all__ = [
+    "MarginLoss",
+    "ExponentialLoss",
+    "LogisticLoss",
+    "SavageLoss",
+    "Savage2Loss",
+    "ZeroOneLoss",
+    "LOSSES",
+    "get_loss",
+]
+
+#: Largest exponent used when a loss is evaluated on the absolute scale
+#: (``exp(709)`` is still a finite float64).
+MAX_EXPONENT = 700.0
+
+
+def _as_float_array(m: ArrayLike) -> NDArray[np.float64]:
+    return np.asarray(m, dtype=np.float64)
+
+
+class MarginLoss:
+    """A loss ``phi(m)`` of the margin ``m = y F(x)``.
+
+    Subclasses implement :meth:`value`, :meth:`derivative` and
+    :meth:`log_sample_weight`; :meth:`sample_weight` is ``-phi'(m)``.
+    """
+
+    #: short name used in reports and plots
+    name: str = "loss"
+
+    def value(self, m: ArrayLike) -> NDArray[np.float64]:
+        """Loss ``phi(m)``."""
+        raise NotImplementedError
+
+    def derivative(self, m: ArrayLike) -> NDArray[np.float64]:
+        """Derivative ``phi'(m)``."""
+        raise NotImplementedError
+
+    def sample_weight(self, m: ArrayLike) -> NDArray[np.float64]:
+        """Sample weight ``-phi'(m)`` of a sample with margin ``m``."""
+        return -self.derivative(m)
+
+    def log_sample_weight(self, m: ArrayLike) -> NDArray[np.float64]:
+        """``log(-phi'(m))``, finite wherever the weight is positive (``-inf`` where it is 0)."""
+        with np.errstate(divide="ignore"):
+            return np.log(self.sample_weight(m))
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}()"
+
+
+class ExponentialLoss(MarginLoss):
+    """``phi(m) = exp(-m)``: AdaBoost, RealBoost, GentleBoost, SPLBoost.
+
+    The value is evaluated as ``exp(min(-m, 700))`` so that it stays finite;
+    :meth:`log_sample_weight` (``-m``) is exact for every margin.
+    """
+
+    name = "exponential"
+
+    def value(self, m: ArrayLike) -> NDArray[np.float64]:
+        return np.exp(np.minimum(-_as_float_array(m), MAX_EXPONENT))
+
+    def derivative(self, m: ArrayLike) -> NDArray[np.float64]:
+        return -self.value(m)
+
+    def log_sample_weight(self, m: ArrayLike) -> NDArray[np.float64]:
+        return -_as_float_array(m)
+
+
+class LogisticLoss(MarginLoss):
+    """``phi(m) = log(1 + exp(-2 m))``, Friedman's scaling: LogitBoost [FHT]_.
+
+    ``log(1 + exp(-m))`` is the same loss up to a rescaling of ``F``.
+    """
+
+    name = "logistic"
+
+    def value(self, m: ArrayLike) -> NDArray[np.float64]:
+        return np.logaddexp(0.0, -2.0 * _as_float_array(m))
+
+    def derivative(self, m: ArrayLike) -> NDArray[np.float64]:
+        return -2.0 * expit(-2.0 * _as_float_array(m))
+
+    def log_sample_weight(self, m: ArrayLike) -> NDArray[np.float64]:
+        return np.log(2.0) + log_expit(-2.0 * _as_float_array(m))
+
+
+class SavageLoss(MarginLoss):
+    """``phi(m) = 1 / (1 + exp(2 m))**2``: SavageBoost ([SAV]_ eq. 26).
+
+    With ``s = 1 / (1 + exp(2m))`` the sample weight is ``4 s**2 (1 - s)``
+    ``= 4 exp(2m) / (1 + exp(2m))**3``: bounded, and tending to 0 as ``m -> -inf``.
+    """
+
+    name = "savage"
+    _scale = 2.0
+
+    def value(self, m: ArrayLike) -> NDArray[np.float64]:
+        return expit(-self._scale * _as_float_array(m)) ** 2
+
+    def derivative(self, m: ArrayLike) -> NDArray[np.float64]:
+        return -np.exp(self.log_sample_weight(m))
+
+    def log_sample_weight(self, m: ArrayLike) -> NDArray[np.float64]:
+        z = self._scale * _as_float_array(m)
+        # -phi' = 2 c s^2 (1 - s) with s = expit(-z), 1 - s = expit(z), c = scale
+        return np.log(2.0 * self._scale) + 2.0 * log_expit(-z) + log_expit(z)
+
+
+class Savage2Loss(SavageLoss):
+    """``phi(m) = 1 / (1 + exp(m))**2``: the loss of RBoost (Miao et al. 2016, [SPL]_ Fig. 2).
+
+    Sample weight ``2 exp(m) / (1 + exp(m))**3``.
+    """
+
+    name = "savage2"
+    _scale = 1.0
+
+
+class ZeroOneLoss(MarginLoss):
+    """``phi(m) = 1[m <= 0]``: for reporting only (its derivative is 0 almost everywhere)."""
+
+    name = "zero-one"
+
+    def value(self, m: ArrayLike) -> NDArray[np.float64]:
+        return (_as_float_array(m) <= 0).astype(np.float64)
+
+    def derivative(self, m: ArrayLike) -> NDArray[np.float64]:
+        return np.zeros_like(_as_float_array(m))
+
+
+LOSSES: dict[str, type[MarginLoss]] = {
+    cls.name: cls
+    for cls in (ExponentialLoss, LogisticLoss, SavageLoss, Savage2Loss, ZeroOneLoss)
+}
+
+
+def get_loss(loss: str | MarginLoss) -> MarginLoss:
+    """Return a :class:`MarginLoss` from its name (one of :data:`LOSSES`) or an instance."""
+    if isinstance(loss, MarginLoss):
+        return loss
+    if isinstance(loss, str) and loss in LOSSES:
+        return LOSSES[loss]()
+    raise ValueError(f"Unknown loss {loss!r}; expected one of {sorted(LOSSES)} or a MarginLoss.")

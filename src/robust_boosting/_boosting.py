@@ -388,7 +388,7 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
                             "(all samples dropped by the weighting policy)"
                         )
                     break
-                result = step.fit_round(clone(learner), state, w)
+                result = step.fit_round(learner if n_pass == 0 else clone(learner), state, w)
                 n_pass += 1
                 if not result.keep:
                     break

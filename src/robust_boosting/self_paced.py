@@ -209,10 +209,12 @@ _GL_NODES, _GL_WEIGHTS = np.polynomial.legendre.leggauss(20)
 class CallableRegularizer(SPRegularizer):
     """A user-supplied weight function ``v*(age, loss) -> [0, 1]`` (vectorised over ``loss``).
 
-    The latent loss is integrated numerically: the losses are sorted and the
+    The latent loss is integrated numerically: the losses (plus ``age`` and
+    ``age**2``, where weights typically have a kink) are sorted and the
     integral is accumulated segment by segment with 20-point Gauss-Legendre
-    quadrature, which is exact to rounding for smooth weights and accurate to
-    the length of one segment around a jump.
+    quadrature: exact to rounding for polynomial pieces, very accurate for
+    smooth weights, and accurate to the length of one segment around a jump
+    elsewhere.
     """
 
     name = "callable"
@@ -234,16 +236,16 @@ class CallableRegularizer(SPRegularizer):
     def latent_loss(self, loss, age):
         loss = _arr(loss)
         flat = loss.ravel()
-        order = np.argsort(flat, kind="stable")
-        ends = flat[order]
+        # integrate between consecutive distinct losses, with age and age**2 (where
+        # the built-in weights have their kinks) as extra break points
+        kinks = [k for k in (age, age * age) if np.isfinite(k)]
+        ends = np.unique(np.concatenate([flat, kinks]))
         starts = np.concatenate(([0.0], ends[:-1]))
         half = (ends - starts) / 2.0
         nodes = starts[:, None] + half[:, None] * (_GL_NODES[None, :] + 1.0)
         vals = self.weight(nodes.ravel(), age).reshape(nodes.shape)
-        seg = half * (vals @ _GL_WEIGHTS)
-        out = np.empty_like(flat)
-        out[order] = np.cumsum(seg)
-        return out.reshape(loss.shape)
+        cumulative = np.cumsum(half * (vals @ _GL_WEIGHTS))
+        return cumulative[np.searchsorted(ends, flat)].reshape(loss.shape)
 
 
 _BUILTIN: dict[str, Callable[[], SPRegularizer]] = {

@@ -52,7 +52,7 @@ class DiscreteStep(Step):
         pred = np.asarray(learner.predict(state.X)).astype(np.intp, copy=False)
         err = float(weights[pred != state.y_idx].sum())
         chance = 1.0 - 1.0 / n_classes
-        if err >= chance:
+        if err >= chance - ERROR_FLOOR:  # within rounding of chance counts as chance
             return RoundResult(
                 learner,
                 None,

@@ -402,3 +402,22 @@ def test_import_is_headless_safe():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout.split()
     assert out == ["False"]
+
+
+def test_make_figures_commands_parse(monkeypatch):
+    """Every command of scripts/make_figures.py (listed in docs/figures/README.md) is valid."""
+    import importlib.util
+    import shlex
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "scripts" / "make_figures.py"
+    spec = importlib.util.spec_from_file_location("make_figures", path)
+    module = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, "make_figures", module)  # dataclasses look it up
+    spec.loader.exec_module(module)
+    parser = _parser()
+    for fig in module.FIGURES:
+        cmd = shlex.split(module.command(fig))
+        assert cmd[:2] == ["robust-boosting", "plot"]
+        args = parser.parse_args(cmd[1:])
+        assert args.out == f"docs/figures/{fig.file}"

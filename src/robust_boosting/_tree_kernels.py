@@ -1,0 +1,573 @@
+"""Numba kernels of the histogram decision tree (private).
+
+Conventions shared by every kernel, chosen to keep the number of compiled
+specialisations small:
+
+* ``codes`` is the *transposed* binned matrix, shape ``(n_features, n_samples)``,
+  C-contiguous ``uint8``; the missing-value bin is ``missing_bin`` (the same for
+  every feature) and the non-missing bins of feature ``f`` are ``0 .. n_bins[f]-1``.
+* ``idx`` (``int32``) lists the rows with non-zero weight; every node owns the
+  contiguous slice ``idx[start:end]``.  ``ow`` (``float64``) and ``oc``
+  (``int32`` class codes, classification) or ``owy`` (``float64`` weight times
+  centred target, regression) are stored in the same node order, so histogram
+  building reads them sequentially.
+* A histogram has shape ``(n_features, missing_bin + 1, n_stat)`` (``float64``).
+  Classification: ``n_stat = n_classes + 1`` (class weights, then the count);
+  regression: ``n_stat = 3`` (weight, weighted target, count).
+* Split scores are "higher is better" and the impurity decrease of a split is
+  ``score(left) + score(right) - score(parent)``:
+
+  - gini: ``sum_k w_k**2 / W``
+  - entropy: ``sum_k w_k log w_k - W log W``
+  - squared error: ``S**2 / W``
+
+Ties are broken towards the lowest bin (and missing values to the right before
+missing values to the left) inside a feature; the caller breaks ties between
+features towards the lowest feature index.  Histograms are built per feature by
+a single thread, so results do not depend on the number of threads.
+"""
+
+import numpy as np
+from numba import njit, prange
+
+GINI = 0
+ENTROPY = 1
+SQUARED_ERROR = 2
+
+_BIN_CHUNK = 1024
+_PRED_CHUNK = 16384
+
+
+# --------------------------------------------------------------------------
+# Binning
+# --------------------------------------------------------------------------
+@njit(parallel=True, cache=True, nogil=True)
+def bin_matrix(X, thr, thr_off, missing_bin, out):
+    """Write the bin code of ``X[i, f]`` into ``out[f, i]``.
+
+    A value goes to the number of thresholds strictly below it, so
+    ``x <= thr[b]`` if and only if ``code(x) <= b``.  NaN goes to ``missing_bin``.
+    """
+    n = X.shape[0]
+    n_features = X.shape[1]
+    n_chunks = (n + _BIN_CHUNK - 1) // _BIN_CHUNK
+    for c in prange(n_chunks):
+        lo = c * _BIN_CHUNK
+        hi = min(n, lo + _BIN_CHUNK)
+        for f in range(n_features):
+            a = thr_off[f]
+            b = thr_off[f + 1]
+            for i in range(lo, hi):
+                x = X[i, f]
+                if np.isnan(x):
+                    out[f, i] = missing_bin
+                elif b == a:
+                    out[f, i] = 0
+                else:
+                    # branch-free lower bound: number of thresholds < x
+                    base = a
+                    m = b - a
+                    while m > 1:
+                        half = m >> 1
+                        base = base + half if thr[base + half] < x else base
+                        m -= half
+                    out[f, i] = base - a + (1 if thr[base] < x else 0)
+
+
+# --------------------------------------------------------------------------
+# Split scores
+# --------------------------------------------------------------------------
+@njit(cache=True, nogil=True)
+def _xlogx(x):
+    if x > 0.0:
+        return x * np.log(x)
+    return 0.0
+
+
+@njit(cache=True, nogil=True)
+def node_score(tot, n_stat, crit):
+    """Score of a whole node from its totals (see module docstring)."""
+    if crit == SQUARED_ERROR:
+        w = tot[0]
+        if w <= 0.0:
+            return 0.0
+        return tot[1] * tot[1] / w
+    n_cls = n_stat - 1
+    w = 0.0
+    s = 0.0
+    for k in range(n_cls):
+        a = tot[k]
+        if a < 0.0:
+            a = 0.0
+        w += a
+        if crit == GINI:
+            s += a * a
+        else:
+            s += _xlogx(a)
+    if w <= 0.0:
+        return 0.0
+    if crit == GINI:
+        return s / w
+    return s - _xlogx(w)
+
+
+@njit(cache=True, nogil=True)
+def _candidate(cum, tot, miss, add_miss, n_val, has_cnt, crit, min_cnt, min_w):
+    """Score of the split (left = cum [+ miss], right = the rest).
+
+    ``tot`` holds the node totals (``n_val`` values then the exact count);
+    ``cum`` and ``miss`` are histogram rows (with a count if ``has_cnt``).
+    Returns ``(valid, score, w_left, w_right)``.
+    """
+    if has_cnt:
+        cl = cum[n_val]
+        if add_miss:
+            cl += miss[n_val]
+        cr = tot[n_val] - cl
+        if cl < min_cnt or cr < min_cnt:
+            return False, 0.0, 0.0, 0.0
+    if crit == SQUARED_ERROR:
+        wl = cum[0]
+        sl = cum[1]
+        if add_miss:
+            wl += miss[0]
+            sl += miss[1]
+        wr = tot[0] - wl
+        sr = tot[1] - sl
+        if wl <= 0.0 or wr <= 0.0 or wl < min_w or wr < min_w:
+            return False, 0.0, 0.0, 0.0
+        return True, sl * sl / wl + sr * sr / wr, wl, wr
+    wl = 0.0
+    wr = 0.0
+    sl = 0.0
+    sr = 0.0
+    for k in range(n_val):
+        a = cum[k]
+        if add_miss:
+            a += miss[k]
+        c = tot[k] - a
+        if a < 0.0:
+            a = 0.0
+        if c < 0.0:
+            c = 0.0
+        wl += a
+        wr += c
+        if crit == GINI:
+            sl += a * a
+            sr += c * c
+        else:
+            sl += _xlogx(a)
+            sr += _xlogx(c)
+    if wl <= 0.0 or wr <= 0.0 or wl < min_w or wr < min_w:
+        return False, 0.0, 0.0, 0.0
+    if crit == GINI:
+        return True, sl / wl + sr / wr, wl, wr
+    return True, sl - _xlogx(wl) + sr - _xlogx(wr), wl, wr
+
+
+@njit(cache=True, nogil=True)
+def _bin_empty(hb, n_val, has_cnt, is_reg):
+    if has_cnt:
+        return hb[n_val] == 0.0
+    if is_reg:
+        return hb[0] == 0.0
+    for k in range(n_val):
+        if hb[k] != 0.0:
+            return False
+    return True
+
+
+@njit(cache=True, nogil=True)
+def _best_split_feature(h, nb, missing_bin, tot, n_val, has_cnt, is_reg, crit, min_cnt, min_w,
+                        cum):
+    """Best split of one feature from its histogram ``h`` (bins x stats).
+
+    Returns ``(score, bin, missing_left)``; score is ``-inf`` if no valid split.
+    """
+    n_stat = h.shape[1]
+    miss = h[missing_bin]
+    has_miss = not _bin_empty(miss, n_val, has_cnt, is_reg)
+    for s in range(n_stat):
+        cum[s] = 0.0
+    best = -np.inf
+    best_bin = -1
+    best_ml = False
+    best_wl = 0.0
+    best_wr = 0.0
+    for b in range(nb):
+        hb = h[b]
+        if b > 0 and _bin_empty(hb, n_val, has_cnt, is_reg):
+            continue  # same partition as bin b - 1, which ranks first
+        for s in range(n_stat):
+            cum[s] += hb[s]
+        ok, sc, wl, wr = _candidate(cum, tot, miss, False, n_val, has_cnt, crit, min_cnt, min_w)
+        if ok and sc > best:
+            best = sc
+            best_bin = b
+            best_ml = False
+            best_wl = wl
+            best_wr = wr
+        if has_miss:
+            ok, sc, wl, wr = _candidate(
+                cum, tot, miss, True, n_val, has_cnt, crit, min_cnt, min_w
+            )
+            if ok and sc > best:
+                best = sc
+                best_bin = b
+                best_ml = True
+    if best_bin >= 0 and not has_miss:
+        # no missing value reached this node: unseen NaN follows the heavier side
+        best_ml = best_wl >= best_wr
+    return best, best_bin, best_ml
+
+
+# --------------------------------------------------------------------------
+# Histograms
+# --------------------------------------------------------------------------
+@njit(cache=True, nogil=True)
+def _zero_hist(h, nb, missing_bin):
+    n_stat = h.shape[1]
+    for b in range(nb):
+        for s in range(n_stat):
+            h[b, s] = 0.0
+    for s in range(n_stat):
+        h[missing_bin, s] = 0.0
+
+
+@njit(cache=True, nogil=True)
+def _build_hist_group(f0, f1, codes, idx, ow, oc, owy, is_reg, has_cnt, start, end, n_bins,
+                      missing_bin, hist):
+    """Histograms of features ``f0`` and ``f1`` (``f1 < 0``: ``f0`` only) over
+    ``idx[start:end]``; two features per pass halve the reads of the sample
+    statistics.  The count channel (last) exists only if ``has_cnt``."""
+    ha = hist[f0]
+    _zero_hist(ha, n_bins[f0], missing_bin)
+    ra = codes[f0]
+    # slices indexed from 0 let LLVM drop the negative-index checks
+    ids = idx[start:end]
+    ws = ow[start:end]
+    n = end - start
+    cnt = ha.shape[1] - 1
+    single = f1 < 0
+    hb = hist[f0] if single else hist[f1]
+    rb = codes[f0] if single else codes[f1]
+    if not single:
+        _zero_hist(hb, n_bins[f1], missing_bin)
+    if is_reg:
+        ys = owy[start:end]
+        if single:
+            for q in range(n):
+                b = ra[ids[q]]
+                ha[b, 0] += ws[q]
+                ha[b, 1] += ys[q]
+                if has_cnt:
+                    ha[b, 2] += 1.0
+        else:
+            for q in range(n):
+                i = ids[q]
+                w = ws[q]
+                v = ys[q]
+                b = ra[i]
+                ha[b, 0] += w
+                ha[b, 1] += v
+                b2 = rb[i]
+                hb[b2, 0] += w
+                hb[b2, 1] += v
+                if has_cnt:
+                    ha[b, 2] += 1.0
+                    hb[b2, 2] += 1.0
+        return
+    cs = oc[start:end]
+    if single:
+        if has_cnt:
+            for q in range(n):
+                b = ra[ids[q]]
+                ha[b, cs[q]] += ws[q]
+                ha[b, cnt] += 1.0
+        else:
+            for q in range(n):
+                ha[ra[ids[q]], cs[q]] += ws[q]
+    elif has_cnt:
+        for q in range(n):
+            i = ids[q]
+            w = ws[q]
+            c = cs[q]
+            b = ra[i]
+            ha[b, c] += w
+            ha[b, cnt] += 1.0
+            b = rb[i]
+            hb[b, c] += w
+            hb[b, cnt] += 1.0
+    else:
+        for q in range(n):
+            i = ids[q]
+            w = ws[q]
+            c = cs[q]
+            ha[ra[i], c] += w
+            hb[rb[i], c] += w
+
+
+_SUB_RTOL = 1e-12
+
+
+@njit(cache=True, nogil=True)
+def _subtract_bin(ph, sh, lh, n_val, has_cnt, is_reg):
+    """``lh = ph - sh`` for one bin.  Without exact counts, values that are
+    rounding residue (at most ``_SUB_RTOL`` of the parent's) become exactly 0,
+    so that bins empty in the larger child stay empty."""
+    n_stat = lh.shape[0]
+    if has_cnt:
+        if ph[n_val] == sh[n_val]:
+            for s in range(n_stat):
+                lh[s] = 0.0
+        else:
+            for s in range(n_stat):
+                lh[s] = ph[s] - sh[s]
+    elif is_reg:
+        w = ph[0] - sh[0]
+        if w <= _SUB_RTOL * ph[0]:
+            lh[0] = 0.0
+            lh[1] = 0.0
+        else:
+            lh[0] = w
+            lh[1] = ph[1] - sh[1]
+    else:
+        for k in range(n_val):
+            v = ph[k] - sh[k]
+            lh[k] = v if v > _SUB_RTOL * ph[k] else 0.0
+
+
+@njit(cache=True, nogil=True)
+def _node_group(
+    g, codes, idx, ow, oc, owy, is_reg, crit, start, end, n_bins, missing_bin,
+    parent_hist, small_hist, large_hist, do_sub, small_tot, large_tot,
+    find_small, find_large, min_cnt, min_w, scores, bins, mls, scratch,
+):
+    f0 = 2 * g
+    f1 = f0 + 1
+    if f1 >= codes.shape[0]:
+        f1 = -1
+    n_val = small_tot.shape[0] - 1
+    n_stat = small_hist.shape[2]
+    has_cnt = n_stat > n_val
+    _build_hist_group(
+        f0, f1, codes, idx, ow, oc, owy, is_reg, has_cnt, start, end, n_bins, missing_bin,
+        small_hist,
+    )
+    last = f0 + 1 if f1 < 0 else f1 + 1
+    for f in range(f0, last):
+        nb = n_bins[f]
+        if do_sub:
+            ph = parent_hist[f]
+            sh = small_hist[f]
+            lh = large_hist[f]
+            for b in range(nb):
+                _subtract_bin(ph[b], sh[b], lh[b], n_val, has_cnt, is_reg)
+            _subtract_bin(ph[missing_bin], sh[missing_bin], lh[missing_bin], n_val, has_cnt,
+                          is_reg)
+        cum = scratch[f]
+        if find_small:
+            sc, b, ml = _best_split_feature(
+                small_hist[f], nb, missing_bin, small_tot, n_val, has_cnt, is_reg, crit,
+                min_cnt, min_w, cum,
+            )
+            scores[0, f] = sc
+            bins[0, f] = b
+            mls[0, f] = ml
+        if find_large:
+            sc, b, ml = _best_split_feature(
+                large_hist[f], nb, missing_bin, large_tot, n_val, has_cnt, is_reg, crit,
+                min_cnt, min_w, cum,
+            )
+            scores[1, f] = sc
+            bins[1, f] = b
+            mls[1, f] = ml
+
+
+@njit(parallel=True, cache=True, nogil=True)
+def node_pair_par(
+    codes, idx, ow, oc, owy, is_reg, crit, start, end, n_bins, missing_bin,
+    parent_hist, small_hist, large_hist, do_sub, small_tot, large_tot,
+    find_small, find_large, min_cnt, min_w, scores, bins, mls, scratch,
+):
+    """Build the histogram of ``idx[start:end]`` (the smaller child), derive the
+    larger sibling by subtraction from the parent if ``do_sub``, and find the
+    best split of each feature for the requested children (parallel over
+    pairs of features)."""
+    for g in prange((codes.shape[0] + 1) // 2):
+        _node_group(
+            g, codes, idx, ow, oc, owy, is_reg, crit, start, end, n_bins, missing_bin,
+            parent_hist, small_hist, large_hist, do_sub, small_tot, large_tot,
+            find_small, find_large, min_cnt, min_w, scores, bins, mls, scratch,
+        )
+
+
+@njit(cache=True, nogil=True)
+def node_pair_ser(
+    codes, idx, ow, oc, owy, is_reg, crit, start, end, n_bins, missing_bin,
+    parent_hist, small_hist, large_hist, do_sub, small_tot, large_tot,
+    find_small, find_large, min_cnt, min_w, scores, bins, mls, scratch,
+):
+    """Serial twin of :func:`node_pair_par` for small nodes."""
+    for g in range((codes.shape[0] + 1) // 2):
+        _node_group(
+            g, codes, idx, ow, oc, owy, is_reg, crit, start, end, n_bins, missing_bin,
+            parent_hist, small_hist, large_hist, do_sub, small_tot, large_tot,
+            find_small, find_large, min_cnt, min_w, scores, bins, mls, scratch,
+        )
+
+
+# --------------------------------------------------------------------------
+# Partition and totals
+# --------------------------------------------------------------------------
+@njit(cache=True, nogil=True)
+def partition(
+    codes, idx, ow, oc, owy, is_reg, start, end, feat, split_bin, missing_left,
+    missing_bin, buf_i, buf_w, buf_c, buf_y, left_tot, right_tot,
+):
+    """Stable in-place partition of ``idx[start:end]`` (and the node-ordered
+    statistics) into left then right; also sums the children's statistics.
+
+    Returns the position where the right child starts.
+    """
+    row = codes[feat]
+    n_stat = left_tot.shape[0]
+    cnt = n_stat - 1
+    for s in range(n_stat):
+        left_tot[s] = 0.0
+        right_tot[s] = 0.0
+    ids = idx[start:end]
+    ws = ow[start:end]
+    if is_reg:
+        ys = owy[start:end]
+        cs = oc[0:0]
+    else:
+        ys = owy[0:0]
+        cs = oc[start:end]
+    n = end - start
+    nl = 0
+    nr = 0
+    # branch-free: write to both sides, advance one (the side is unpredictable)
+    for q in range(n):
+        i = ids[q]
+        c = row[i]
+        gl = missing_left if c == missing_bin else c <= split_bin
+        gi = np.int64(gl)
+        w = ws[q]
+        wl = w * gi
+        wr = w - wl
+        ids[nl] = i
+        buf_i[nr] = i
+        ws[nl] = w
+        buf_w[nr] = w
+        if is_reg:
+            v = ys[q]
+            ys[nl] = v
+            buf_y[nr] = v
+            vl = v * gi
+            left_tot[0] += wl
+            right_tot[0] += wr
+            left_tot[1] += vl
+            right_tot[1] += v - vl
+        else:
+            k = cs[q]
+            cs[nl] = k
+            buf_c[nr] = k
+            left_tot[k] += wl
+            right_tot[k] += wr
+        nl += gi
+        nr += 1 - gi
+    for q in range(nr):
+        ids[nl + q] = buf_i[q]
+        ws[nl + q] = buf_w[q]
+        if is_reg:
+            ys[nl + q] = buf_y[q]
+        else:
+            cs[nl + q] = buf_c[q]
+    left_tot[cnt] = nl
+    right_tot[cnt] = nr
+    return start + nl
+
+
+@njit(cache=True, nogil=True)
+def leaves_of_partition(idx, starts, ends, leaf_ids, out):
+    """``out[idx[starts[j]:ends[j]]] = leaf_ids[j]`` for every leaf ``j``."""
+    for j in range(starts.shape[0]):
+        v = leaf_ids[j]
+        ids = idx[starts[j]:ends[j]]
+        for q in range(ids.shape[0]):
+            out[ids[q]] = v
+
+
+# --------------------------------------------------------------------------
+# Prediction
+# --------------------------------------------------------------------------
+@njit(cache=True, nogil=True)
+def apply_binned_rows(codes, feature, split_bin, missing_left, left, right, missing_bin, rows,
+                      out):
+    """``out[r] = leaf of column r of codes`` for every ``r`` in ``rows``."""
+    for q in range(rows.shape[0]):
+        i = rows[q]
+        node = 0
+        while left[node] >= 0:
+            v = codes[feature[node], i]
+            if v == missing_bin:
+                go_left = missing_left[node] != 0
+            else:
+                go_left = v <= split_bin[node]
+            node = left[node] if go_left else right[node]
+        out[i] = node
+
+
+@njit(cache=True, nogil=True)
+def apply_binned(codes, feature, split_bin, missing_left, left, right, missing_bin, lo, hi, out):
+    """Leaf index of columns ``lo:hi`` of ``codes`` (n_features, n_samples)."""
+    for i in range(lo, hi):
+        node = 0
+        while left[node] >= 0:
+            v = codes[feature[node], i]
+            if v == missing_bin:
+                go_left = missing_left[node] != 0
+            else:
+                go_left = v <= split_bin[node]
+            node = left[node] if go_left else right[node]
+        out[i] = node
+
+
+@njit(cache=True, nogil=True)
+def apply_raw(X, feature, threshold, missing_left, left, right, lo, hi, out):
+    """Leaf index of rows ``lo:hi`` of raw ``X``: left iff ``x <= threshold``;
+    NaN follows ``missing_left``."""
+    for i in range(lo, hi):
+        node = 0
+        while left[node] >= 0:
+            x = X[i, feature[node]]
+            if np.isnan(x):
+                go_left = missing_left[node] != 0
+            else:
+                go_left = x <= threshold[node]
+            node = left[node] if go_left else right[node]
+        out[i] = node
+
+
+@njit(parallel=True, cache=True, nogil=True)
+def apply_binned_par(codes, feature, split_bin, missing_left, left, right, missing_bin, out):
+    """Parallel (over chunks of samples) :func:`apply_binned` of all samples."""
+    n = codes.shape[1]
+    n_chunks = (n + _PRED_CHUNK - 1) // _PRED_CHUNK
+    for c in prange(n_chunks):
+        lo = c * _PRED_CHUNK
+        hi = min(n, lo + _PRED_CHUNK)
+        apply_binned(codes, feature, split_bin, missing_left, left, right, missing_bin, lo, hi,
+                     out)
+
+
+@njit(parallel=True, cache=True, nogil=True)
+def apply_raw_par(X, feature, threshold, missing_left, left, right, out):
+    """Parallel (over chunks of samples) :func:`apply_raw` of all rows."""
+    n = X.shape[0]
+    n_chunks = (n + _PRED_CHUNK - 1) // _PRED_CHUNK
+    for c in prange(n_chunks):
+        lo = c * _PRED_CHUNK
+        hi = min(n, lo + _PRED_CHUNK)
+        apply_raw(X, feature, threshold, missing_left, left, right, lo, hi, out)

@@ -1,0 +1,483 @@
+"""Tests of the histogram decision trees (robust_boosting.trees)."""
+
+import pickle
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from sklearn.base import clone
+from sklearn.datasets import make_classification, make_regression
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from robust_boosting.trees import (
+    BinMapper,
+    BinnedData,
+    HistTreeClassifier,
+    HistTreeRegressor,
+)
+
+
+def _tree_arrays(est):
+    t = est.tree_
+    return [
+        t.children_left,
+        t.children_right,
+        t.feature,
+        t.threshold_bin,
+        t.threshold,
+        t.missing_go_left,
+        t.value,
+        t.gain,
+        t.weighted_n_node_samples,
+        t.n_node_samples,
+    ]
+
+
+def _assert_same_tree(a, b):
+    for x, y in zip(_tree_arrays(a), _tree_arrays(b), strict=True):
+        np.testing.assert_array_equal(x, y)
+
+
+# --------------------------------------------------------------------------
+# scikit-learn compatibility
+# --------------------------------------------------------------------------
+@parametrize_with_checks(
+    [
+        HistTreeClassifier(),
+        HistTreeClassifier(max_depth=3, criterion="gini", min_samples_leaf=2),
+        HistTreeRegressor(),
+    ],
+    expected_failed_checks=lambda est: (
+        {
+            "check_sample_weight_equivalence_on_dense_data": (
+                "min_samples_leaf counts samples: a weight of 2 is not two samples"
+            )
+        }
+        if est.min_samples_leaf > 1
+        else {}
+    ),
+)
+def test_sklearn_compatible(estimator, check):
+    check(estimator)
+
+
+# --------------------------------------------------------------------------
+# binning
+# --------------------------------------------------------------------------
+def test_bin_mapper_few_values_and_missing():
+    X = np.array([[0.0, 1.0], [1.0, np.nan], [2.0, 1.0], [np.nan, 3.0], [2.0, np.inf]])
+    m = BinMapper().fit(X)
+    np.testing.assert_array_equal(m.thresholds_[0], [0.5, 1.5])
+    np.testing.assert_array_equal(m.thresholds_[1], [2.0, 3.0])
+    Xb = m.transform(X)
+    assert isinstance(Xb, BinnedData)
+    assert Xb.codes.dtype == np.uint8 and Xb.codes.flags.f_contiguous
+    mb = m.missing_bin_
+    np.testing.assert_array_equal(Xb.codes[:, 0], [0, 1, 2, mb, 2])
+    np.testing.assert_array_equal(Xb.codes[:, 1], [0, mb, 0, 1, 2])
+
+
+def test_bin_mapper_max_bins_and_threshold_semantics():
+    rng = np.random.RandomState(0)
+    X = rng.randn(5000, 3).astype(np.float32)
+    X[::11, 1] = np.nan
+    m = BinMapper(max_bins=16).fit(X)
+    assert m.n_bins_.max() <= 16
+    codes = m.transform(X).codes
+    for f in range(3):
+        thr = m.thresholds_[f]
+        x = X[:, f].astype(np.float64)
+        ok = ~np.isnan(x)
+        # code(x) <= b  <=>  x <= thr[b]
+        for b in range(len(thr)):
+            np.testing.assert_array_equal(codes[ok, f] <= b, x[ok] <= thr[b])
+        assert np.all(codes[~ok, f] == m.missing_bin_)
+    # roughly equal-frequency bins
+    counts = np.bincount(codes[:, 0], minlength=16)
+    assert counts.min() > 0.5 * 5000 / 16
+
+
+def test_binned_data_row_selection():
+    X, _ = make_classification(200, 4, random_state=0)
+    Xp = HistTreeClassifier().prepare_data(X)
+    sub = Xp[np.arange(0, 200, 3)]
+    assert sub.shape == (67, 4) and sub.mapper is Xp.mapper
+    np.testing.assert_array_equal(sub.codes, Xp.codes[::3])
+    with pytest.raises(TypeError):
+        Xp[:, 0]
+
+
+# --------------------------------------------------------------------------
+# prediction consistency, NaN, weights, determinism
+# --------------------------------------------------------------------------
+@pytest.mark.parametrize("kind", ["cls", "reg"])
+@pytest.mark.parametrize("params", [{"max_depth": 3}, {"max_depth": None, "max_leaf_nodes": 12}])
+def test_raw_and_binned_predictions_agree(kind, params):
+    rng = np.random.RandomState(1)
+    X = rng.randn(600, 5)
+    X[rng.rand(*X.shape) < 0.1] = np.nan
+    y = (np.nan_to_num(X[:, 0]) + np.nan_to_num(X[:, 1]) > 0).astype(int)
+    est = HistTreeClassifier(**params) if kind == "cls" else HistTreeRegressor(**params)
+    if kind == "reg":
+        y = y + 0.1 * rng.randn(600)
+    Xp = est.prepare_data(X)
+    fitted_b = clone(est).fit(Xp, y)
+    fitted_r = clone(est).fit(X, y)
+    _assert_same_tree(fitted_b, fitted_r)
+    # new data with values between / beyond the training ones
+    Xn = rng.randn(400, 5) * 2
+    Xn[rng.rand(*Xn.shape) < 0.1] = np.nan
+    Xn[0, 0] = np.inf
+    Xn[1, 0] = -np.inf
+    Xnp = Xp.mapper.transform(Xn)
+    np.testing.assert_array_equal(fitted_b.apply(Xn), fitted_b.apply(Xnp))
+    np.testing.assert_array_equal(fitted_b.predict(Xn), fitted_b.predict(Xnp))
+    np.testing.assert_array_equal(fitted_b.predict(X), fitted_b.predict(Xp))
+    if kind == "cls":
+        np.testing.assert_array_equal(fitted_b.predict_proba(Xn), fitted_b.predict_proba(Xnp))
+    # float32 input gives the same binned codes path
+    Xn32 = Xn.astype(np.float32)
+    np.testing.assert_array_equal(
+        fitted_b.predict(Xn32), fitted_b.predict(Xp.mapper.transform(Xn32))
+    )
+
+
+def test_training_leaf_cache_matches_traversal():
+    X, y = make_classification(3000, 8, random_state=0)
+    w = np.random.RandomState(0).rand(3000)
+    w[::4] = 0.0
+    est = HistTreeClassifier(max_depth=3)
+    Xp = est.prepare_data(X)
+    a = clone(est).fit(Xp, y, sample_weight=w)
+    leaves_cached = a.apply(Xp)
+    b = clone(est).fit(Xp, y, sample_weight=w[::-1].copy())  # overwrites the cache
+    np.testing.assert_array_equal(leaves_cached, a.apply(Xp))  # traversal now
+    np.testing.assert_array_equal(leaves_cached, a.apply(X))
+    np.testing.assert_array_equal(b.apply(Xp), b.apply(X))
+
+
+def test_missing_values_learned_direction():
+    rng = np.random.RandomState(0)
+    n = 1000
+    x = rng.rand(n)
+    y = (x > 0.5).astype(int)
+    # missing values only among positives: they must go with the positives
+    x[(y == 1) & (rng.rand(n) < 0.3)] = np.nan
+    X = np.c_[x]
+    est = HistTreeClassifier().fit(X, y)
+    assert est.predict(np.array([[np.nan]]))[0] == 1
+    assert est.score(X, y) == 1.0
+    # missing values now among negatives
+    x2 = rng.rand(n)
+    y2 = (x2 > 0.5).astype(int)
+    x2[(y2 == 0) & (rng.rand(n) < 0.3)] = np.nan
+    est2 = HistTreeClassifier().fit(np.c_[x2], y2)
+    assert est2.predict(np.array([[np.nan]]))[0] == 0
+    # a split that separates missing from non-missing values
+    x3 = rng.rand(n)
+    y3 = rng.rand(n) < 0.5
+    x3[y3] = np.nan
+    est3 = HistTreeClassifier().fit(np.c_[x3], y3)
+    assert est3.score(np.c_[x3], y3) == 1.0
+
+
+def test_unseen_missing_goes_to_heavier_child():
+    X = np.c_[np.r_[np.zeros(30), np.ones(10)]]
+    y = np.r_[np.zeros(30), np.ones(10)]
+    est = HistTreeClassifier().fit(X, y)
+    assert est.predict(np.array([[np.nan]]))[0] == 0.0
+    est = HistTreeClassifier().fit(X, y, sample_weight=np.r_[np.ones(30), 10 * np.ones(10)])
+    assert est.predict(np.array([[np.nan]]))[0] == 1.0
+
+
+@pytest.mark.parametrize("Est", [HistTreeClassifier, HistTreeRegressor])
+def test_zero_weights_equal_removal(Est):
+    rng = np.random.RandomState(0)
+    X = rng.randn(500, 4)
+    X[rng.rand(*X.shape) < 0.05] = np.nan
+    y = (X[:, 0] > 0).astype(int) if Est is HistTreeClassifier else rng.randn(500)
+    w = rng.rand(500)
+    w[rng.rand(500) < 0.4] = 0.0
+    keep = w > 0
+    est = Est(max_depth=4)
+    # raw data: zero-weight rows do not even influence the bins
+    a = clone(est).fit(X, y, sample_weight=w)
+    b = clone(est).fit(X[keep], y[keep], sample_weight=w[keep])
+    _assert_same_tree(a, b)
+    # binned data: same bins, so the same tree
+    Xp = est.prepare_data(X)
+    a = clone(est).fit(Xp, y, sample_weight=w)
+    b = clone(est).fit(Xp[keep], y[keep], sample_weight=w[keep])
+    _assert_same_tree(a, b)
+    np.testing.assert_array_equal(a.predict(Xp), b.predict(Xp))
+
+
+def test_deterministic_whatever_the_thread_count():
+    X, y = make_classification(6000, 30, n_informative=8, n_classes=3, random_state=0)
+    X[::13, 2] = np.nan
+    w = np.random.RandomState(0).rand(6000)
+    Xp = HistTreeClassifier().prepare_data(X)
+    fits = [
+        HistTreeClassifier(max_depth=5, n_jobs=n).fit(Xp, y, sample_weight=w) for n in (1, 2, 1)
+    ]
+    _assert_same_tree(fits[0], fits[1])
+    _assert_same_tree(fits[0], fits[2])
+    Xr, yr = make_regression(6000, 30, random_state=0)
+    regs = [HistTreeRegressor(max_depth=4, n_jobs=n).fit(Xr, yr) for n in (1, 2)]
+    _assert_same_tree(regs[0], regs[1])
+
+
+def test_multiclass_string_labels_and_proba():
+    X, y = make_classification(
+        900, 6, n_informative=4, n_classes=4, n_clusters_per_class=1, random_state=0
+    )
+    labels = np.array(["ant", "bee", "cat", "dog"])[y]
+    est = HistTreeClassifier(max_depth=4, criterion="gini").fit(X, labels)
+    np.testing.assert_array_equal(est.classes_, ["ant", "bee", "cat", "dog"])
+    proba = est.predict_proba(X)
+    np.testing.assert_allclose(proba.sum(axis=1), 1.0)
+    np.testing.assert_array_equal(est.predict(X), est.classes_[np.argmax(proba, axis=1)])
+    assert est.score(X, labels) > 0.7
+    imp = est.feature_importances_
+    assert imp.shape == (6,) and np.isclose(imp.sum(), 1.0)
+
+
+def test_max_leaf_nodes_best_first():
+    X, y = make_regression(2000, 5, noise=1.0, random_state=0)
+    est = HistTreeRegressor(max_depth=None, max_leaf_nodes=7).fit(X, y)
+    assert est.get_n_leaves() == 7
+    gains = est.tree_.gain[est.tree_.feature >= 0]
+    assert np.all(gains > 0)
+    deep = HistTreeRegressor(max_depth=2, max_leaf_nodes=50).fit(X, y)
+    assert deep.get_depth() == 2 and deep.get_n_leaves() == 4
+
+
+def test_min_samples_leaf_and_min_weight_fraction():
+    X, y = make_classification(400, 5, random_state=0)
+    est = HistTreeClassifier(max_depth=None, min_samples_leaf=20).fit(X, y)
+    t = est.tree_
+    assert t.n_node_samples[t.children_left < 0].min() >= 20
+    w = np.random.RandomState(0).rand(400)
+    est = HistTreeClassifier(max_depth=None, min_weight_fraction_leaf=0.1).fit(
+        X, y, sample_weight=w
+    )
+    t = est.tree_
+    assert t.weighted_n_node_samples[t.children_left < 0].min() >= 0.1 * w.sum() * (1 - 1e-12)
+
+
+def test_feature_names_from_dataframe():
+    pd = pytest.importorskip("pandas")
+    X, y = make_classification(200, 3, n_informative=2, n_redundant=0, random_state=0)
+    df = pd.DataFrame(X, columns=["a", "b", "c"])
+    est = HistTreeClassifier()
+    Xp = est.prepare_data(df)
+    est.fit(Xp, y)
+    np.testing.assert_array_equal(est.feature_names_in_, ["a", "b", "c"])
+    np.testing.assert_array_equal(est.predict(df), est.predict(Xp))
+
+
+def test_pickle_roundtrip():
+    X, y = make_classification(300, 4, random_state=0)
+    est = HistTreeClassifier(max_depth=3)
+    Xp = est.prepare_data(X)
+    est.fit(Xp, y)
+    est2 = pickle.loads(pickle.dumps(est))
+    np.testing.assert_array_equal(est.predict_proba(X), est2.predict_proba(X))
+    np.testing.assert_array_equal(est.predict(Xp), est2.predict(Xp))
+
+
+def test_errors():
+    X, y = make_classification(100, 4, random_state=0)
+    with pytest.raises(ValueError, match="criterion"):
+        HistTreeClassifier(criterion="squared_error").fit(X, y)
+    with pytest.raises(ValueError, match="max_depth"):
+        HistTreeClassifier(max_depth=-1).fit(X, y)
+    with pytest.raises(ValueError, match="max_bins"):
+        HistTreeClassifier(max_bins=256).fit(X, y)
+    with pytest.raises(ValueError, match="max_leaf_nodes"):
+        HistTreeRegressor(max_leaf_nodes=1).fit(X, y)
+    with pytest.raises(ValueError, match="non-negative"):
+        HistTreeClassifier().fit(X, y, sample_weight=-np.ones(100))
+    with pytest.raises(ValueError, match="zero"):
+        HistTreeClassifier().fit(X, y, sample_weight=np.zeros(100))
+    with pytest.raises(ValueError, match="NaN"):
+        HistTreeClassifier().fit(X, y, sample_weight=np.full(100, np.nan))
+    est = HistTreeClassifier()
+    Xp = est.prepare_data(X)
+    with pytest.raises(ValueError):
+        est.fit(Xp, y[:50])
+    est.fit(Xp, y)
+    other = BinMapper(max_bins=8).fit_transform(X)
+    with pytest.raises(ValueError, match="different thresholds"):
+        est.predict(other)
+    with pytest.raises(ValueError, match="features"):
+        est.predict(X[:, :3])
+    with pytest.raises(ValueError, match="Unknown label type"):
+        HistTreeClassifier().fit(X, np.linspace(0, 1, 100))
+    with pytest.raises(ValueError, match="NaN or infinity"):
+        HistTreeRegressor().fit(Xp, np.full(100, np.nan))
+
+
+# --------------------------------------------------------------------------
+# exactness of the weighted splits against a brute-force search over the bins
+# --------------------------------------------------------------------------
+def _impurity(stats, crit):
+    """Weighted impurity (W * impurity) of a node from its class weights or
+    (w, y) pairs."""
+    if crit == "squared_error":
+        w, yv = stats
+        if w.sum() <= 0:
+            return 0.0
+        mean = np.dot(w, yv) / w.sum()
+        return float(np.dot(w, (yv - mean) ** 2))
+    cw = stats
+    W = cw.sum()
+    if W <= 0:
+        return 0.0
+    p = cw[cw > 0] / W
+    if crit == "gini":
+        return float(W * (1.0 - np.sum(p**2)))
+    return float(-W * np.sum(p * np.log(p)))
+
+
+def _node_stats(rows, y, w, crit, n_classes):
+    if crit == "squared_error":
+        return (w[rows], y[rows])
+    return np.bincount(y[rows], weights=w[rows], minlength=n_classes)
+
+
+def _brute_force_best(rows, codes, y, w, crit, n_classes, n_bins, missing_bin, min_leaf):
+    """All (gain, partition) candidates at a node, scanning every bin."""
+    parent = _impurity(_node_stats(rows, y, w, crit, n_classes), crit)
+    cands = []
+    for f in range(codes.shape[1]):
+        c = codes[rows, f]
+        for b in range(n_bins[f]):
+            for ml in (False, True):
+                go_left = np.where(c == missing_bin, ml, c <= b)
+                left, right = rows[go_left], rows[~go_left]
+                if len(left) < min_leaf or len(right) < min_leaf:
+                    continue
+                g = (
+                    parent
+                    - _impurity(_node_stats(left, y, w, crit, n_classes), crit)
+                    - _impurity(_node_stats(right, y, w, crit, n_classes), crit)
+                )
+                cands.append(g)
+    return max(cands) if cands else -np.inf, parent
+
+
+def _check_against_brute_force(est, Xp, y, w, crit, min_leaf, max_depth, n_classes):
+    codes = Xp.codes.astype(np.int64)
+    mapper = Xp.mapper
+    t = est.tree_
+    active = np.flatnonzero(w > 0)
+    scale = max(float(np.dot(w, np.asarray(y, float) ** 2) / w.sum()), 1e-300)
+
+    def visit(node, rows, depth):
+        W = w[rows].sum()
+        assert t.n_node_samples[node] == len(rows)
+        np.testing.assert_allclose(t.weighted_n_node_samples[node], W, rtol=1e-9)
+        if crit == "squared_error":
+            np.testing.assert_allclose(t.value[node], np.dot(w[rows], y[rows]) / W, rtol=1e-9,
+                                       atol=1e-9 * np.sqrt(scale))
+        else:
+            np.testing.assert_allclose(
+                t.value[node], np.bincount(y[rows], weights=w[rows], minlength=n_classes) / W,
+                rtol=1e-9, atol=1e-12,
+            )
+        tol = 1e-8 * W * (scale if crit == "squared_error" else 1.0)
+        best, parent = _brute_force_best(
+            rows, codes, y, w, crit, n_classes, mapper.n_bins_, mapper.missing_bin_, min_leaf
+        )
+        if t.children_left[node] < 0:
+            if max_depth is None or depth < max_depth:
+                assert best <= tol, (node, best)
+            return
+        f = t.feature[node]
+        c = codes[rows, f]
+        go_left = np.where(c == mapper.missing_bin_, t.missing_go_left[node] == 1,
+                           c <= t.threshold_bin[node])
+        left, right = rows[go_left], rows[~go_left]
+        g = (
+            parent
+            - _impurity(_node_stats(left, y, w, crit, n_classes), crit)
+            - _impurity(_node_stats(right, y, w, crit, n_classes), crit)
+        )
+        assert g >= best - tol, (node, g, best)
+        assert g > 0
+        np.testing.assert_allclose(t.gain[node], g, rtol=1e-6, atol=tol)
+        visit(t.children_left[node], left, depth + 1)
+        visit(t.children_right[node], right, depth + 1)
+
+    visit(0, active, 0)
+
+
+_values = st.sampled_from([0.0, 1.0, 2.0, 3.0, 4.0, 5.0, np.nan])
+_weights = st.sampled_from([0.0, 0.25, 1.0, 1.0, 2.0, 3.5])
+
+
+@st.composite
+def _problems(draw):
+    n = draw(st.integers(2, 40))
+    n_features = draw(st.integers(1, 3))
+    X = np.array(draw(st.lists(_values, min_size=n * n_features, max_size=n * n_features)))
+    X = X.reshape(n, n_features)
+    w = np.array(draw(st.lists(_weights, min_size=n, max_size=n)))
+    if not np.any(w > 0):
+        w[0] = 1.0
+    return X, w
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    problem=_problems(),
+    crit=st.sampled_from(["entropy", "gini"]),
+    n_classes=st.integers(2, 3),
+    min_leaf=st.integers(1, 3),
+    max_depth=st.sampled_from([1, 2, 3]),
+    seed=st.integers(0, 2**16),
+)
+def test_classifier_splits_match_brute_force(problem, crit, n_classes, min_leaf, max_depth, seed):
+    X, w = problem
+    y = np.random.RandomState(seed).randint(0, n_classes, len(w))
+    est = HistTreeClassifier(criterion=crit, max_depth=max_depth, min_samples_leaf=min_leaf)
+    Xp = est.prepare_data(X)
+    est.fit(Xp, y, sample_weight=w)
+    y_enc = np.searchsorted(est.classes_, y)
+    _check_against_brute_force(est, Xp, y_enc, w, crit, min_leaf, max_depth, len(est.classes_))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    problem=_problems(),
+    min_leaf=st.integers(1, 3),
+    max_depth=st.sampled_from([1, 2, 3]),
+    seed=st.integers(0, 2**16),
+    offset=st.sampled_from([0.0, 10.0]),
+)
+def test_regressor_splits_match_brute_force(problem, min_leaf, max_depth, seed, offset):
+    X, w = problem
+    y = np.random.RandomState(seed).randint(-3, 4, len(w)).astype(float) + offset
+    est = HistTreeRegressor(max_depth=max_depth, min_samples_leaf=min_leaf)
+    Xp = est.prepare_data(X)
+    est.fit(Xp, y, sample_weight=w)
+    _check_against_brute_force(est, Xp, y, w, "squared_error", min_leaf, max_depth, 0)
+
+
+# --------------------------------------------------------------------------
+# slow: acceptance-size checks
+# --------------------------------------------------------------------------
+@pytest.mark.slow
+def test_memory_million_rows():
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    bench = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_trees.py"
+    out = subprocess.run(
+        [sys.executable, str(bench), "--memory-only"], capture_output=True, text=True, check=True
+    ).stdout
+    ratio = float(out.strip().splitlines()[-1].split()[-1])
+    assert ratio <= 2.0, out

@@ -321,6 +321,30 @@ def test_plot_accuracy_vs_epsilon_layout(blobs):
     assert len(fig.axes) == 2 and fig.axes[0].get_title() == "RILBoost I"
 
 
+class FakeRILVariant(FakeRIL):
+    """Stand-in naming the variant ("I"/"II") instead of a mixing parameter."""
+
+    def __init__(self, epsilon=0.0, variant="I", n_estimators=10, random_state=None):
+        self.epsilon = epsilon
+        self.variant = variant
+        self.n_estimators = n_estimators
+        self.random_state = random_state
+
+    def fit(self, X, y):
+        self.mixing = {"I": 1.0, "II": 0.0}[self.variant]
+        return super().fit(X, y)
+
+
+def test_rilboost_study_accepts_a_variant_parameter(blobs):
+    X, y = blobs
+    df = rilboost_epsilon_study(X, y, epsilons=[0.0, 0.1], n_train=[10], n_draws=1,
+                                estimator=FakeRILVariant(), random_state=0)
+    assert list(df["variant"]) == ["I", "I", "II", "II"]
+    with pytest.raises(ValueError, match="mixing_param"):
+        rilboost_mixing_study(X, y, mixings=[0.5], epsilons=[0.0], n_train=[10], n_draws=1,
+                              estimator=FakeRILVariant())
+
+
 def test_mixing_study_and_plot(blobs):
     X, y = blobs
     mixings = [0.0, 0.5, 1.0]

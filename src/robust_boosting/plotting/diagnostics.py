@@ -683,6 +683,19 @@ def _default_rilboost(n_estimators: int = 10) -> Any:
     return RILBoostClassifier(n_estimators=n_estimators)
 
 
+def _mixing_params(estimator: Any, mixing_param: str, a: float) -> dict:
+    """Parameters that select mixing ``a``: ``{mixing_param: a}``, or a ``variant`` I/II."""
+    params = estimator.get_params()
+    if mixing_param in params:
+        return {mixing_param: a}
+    if "variant" in params and a in RILBOOST_VARIANTS.values():
+        return {"variant": _variant_name(a)}
+    raise ValueError(
+        f"{type(estimator).__name__} has no parameter {mixing_param!r} (nor 'variant' for "
+        f"a = 0 or 1); pass mixing_param= with the name of its mixing parameter."
+    )
+
+
 def _rilboost_draw(estimator, X, y, n, draw, seed, epsilons, mixings, scale,
                    epsilon_param, mixing_param) -> list[dict]:
     from ..datasets import small_sample_split
@@ -695,7 +708,8 @@ def _rilboost_draw(estimator, X, y, n, draw, seed, epsilons, mixings, scale,
     rows = []
     for a in mixings:
         for eps in epsilons:
-            model = clone(estimator).set_params(**{epsilon_param: eps, mixing_param: a})
+            model = clone(estimator).set_params(**{epsilon_param: eps},
+                                                **_mixing_params(estimator, mixing_param, a))
             if "random_state" in model.get_params():
                 model.set_params(random_state=seed)
             _fit_quietly(model, X_train, y[train])

@@ -104,39 +104,35 @@ def compile_times() -> tuple[float, float]:
     return out[0], out[1]
 
 
-def single_tree_table() -> None:
+def _single_tree_row(X, y, w, depth):
     import lightgbm as lgb
     from sklearn.tree import DecisionTreeClassifier
 
     from robust_boosting.trees import HistTreeClassifier
 
+    est = HistTreeClassifier(max_depth=depth, n_jobs=N_THREADS)
+    Xp = est.prepare_data(X)
+    est.fit(Xp, y, sample_weight=w)
+    t_fit = best_time(lambda: est.fit(Xp, y, sample_weight=w), 10)
+    t_fp = best_time(lambda: est.fit(Xp, y, sample_weight=w).predict(Xp), 10)
+    t_skl = best_time(
+        lambda: DecisionTreeClassifier(max_depth=depth).fit(X, y, sample_weight=w), 2
+    )
+    lgbm = lgb.LGBMClassifier(
+        n_estimators=200, max_depth=depth, num_leaves=2**depth, n_jobs=N_THREADS, verbose=-1
+    )
+    t_lgb = best_time(lambda: lgbm.fit(X, y), 2) / 200
+    return t_fit, t_fp, t_skl, t_lgb
+
+
+def single_tree_table() -> None:
     print(f"{'data':>10} {'depth':>5} {'ours fit':>10} {'ours f+p':>10} {'sklearn':>10} "
           f"{'lgbm/tree':>10} {'skl/ours':>9} {'ours/lgbm':>9}")
     for n, d in [(20_000, 20), (100_000, 50)]:
         X, y = _data(n, d)
         w = np.random.RandomState(0).rand(n)
         for depth in (1, 3):
-            est = HistTreeClassifier(max_depth=depth, n_jobs=N_THREADS)
-            Xp = est.prepare_data(X)
-            est.fit(Xp, y, sample_weight=w)
-            t_fit = best_time(lambda est=est, Xp=Xp: est.fit(Xp, y, sample_weight=w), 10)
-            t_fp = best_time(
-                lambda est=est, Xp=Xp: est.fit(Xp, y, sample_weight=w).predict(Xp), 10
-            )
-            t_skl = best_time(
-                lambda depth=depth, X=X: DecisionTreeClassifier(max_depth=depth).fit(
-                    X, y, sample_weight=w
-                ),
-                2,
-            )
-            leaves = 2**depth
-            t_lgb = best_time(
-                lambda depth=depth, X=X, leaves=leaves: lgb.LGBMClassifier(
-                    n_estimators=200, max_depth=depth, num_leaves=leaves, n_jobs=N_THREADS,
-                    verbose=-1,
-                ).fit(X, y),
-                2,
-            ) / 200
+            t_fit, t_fp, t_skl, t_lgb = _single_tree_row(X, y, w, depth)
             print(f"{n // 1000:>5}kx{d:<4} {depth:>5} {t_fit * 1e3:>8.2f}ms {t_fp * 1e3:>8.2f}ms "
                   f"{t_skl * 1e3:>8.1f}ms {t_lgb * 1e3:>8.2f}ms {t_skl / t_fit:>9.1f} "
                   f"{t_fp / t_lgb:>9.2f}")

@@ -214,16 +214,17 @@ def test_zero_weights_equal_removal(Est):
 
 
 def test_deterministic_whatever_the_thread_count():
-    X, y = make_classification(6000, 30, n_informative=8, n_classes=3, random_state=0)
+    # large enough for the parallel (over features) histogram kernel
+    X, y = make_classification(40_000, 30, n_informative=8, n_classes=3, random_state=0)
     X[::13, 2] = np.nan
-    w = np.random.RandomState(0).rand(6000)
+    w = np.random.RandomState(0).rand(40_000)
     Xp = HistTreeClassifier().prepare_data(X)
     fits = [
         HistTreeClassifier(max_depth=5, n_jobs=n).fit(Xp, y, sample_weight=w) for n in (1, 2, 1)
     ]
     _assert_same_tree(fits[0], fits[1])
     _assert_same_tree(fits[0], fits[2])
-    Xr, yr = make_regression(6000, 30, random_state=0)
+    Xr, yr = make_regression(40_000, 30, random_state=0)
     regs = [HistTreeRegressor(max_depth=4, n_jobs=n).fit(Xr, yr) for n in (1, 2)]
     _assert_same_tree(regs[0], regs[1])
 

@@ -47,7 +47,7 @@ _CRITERIA_REG = {"squared_error": _k.SQUARED_ERROR}
 
 # A node is histogrammed with the parallel kernel when n_node * n_features is
 # at least this; smaller nodes use the serial twin (thread start-up dominates).
-_PARALLEL_MIN_WORK = 100_000
+_PARALLEL_MIN_WORK = 1_000_000
 # Prediction runs in parallel chunks from this many samples on.
 _PARALLEL_MIN_PREDICT = 200_000
 # Histograms of candidate leaves are kept for subtraction up to this many bytes.
@@ -779,7 +779,6 @@ class _BaseHistTree(BaseEstimator):
         sw = _check_sample_weight(sample_weight, n_samples)
         if self._is_reg:
             y = np.asarray(y, dtype=np.float64)
-            self._fit_targets(y)
         else:
             self.classes_, y_enc = _encode_classes(y)
             self.n_classes_ = len(self.classes_)
@@ -898,9 +897,6 @@ class _BaseHistTree(BaseEstimator):
             n_node_samples=tot[:, -1].astype(np.int64),
             depth=np.array(g.depth, dtype=np.int32),
         )
-
-    def _fit_targets(self, y: np.ndarray) -> None:
-        pass
 
     # -- prediction -------------------------------------------------------
     def apply(self, X: Any) -> np.ndarray:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import sys
 import time
 import warnings
@@ -56,6 +57,244 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     return 0
 
 
+# ---------------------------------------------------------------------------
+# datasets
+# ---------------------------------------------------------------------------
+def _cmd_datasets(args: argparse.Namespace) -> int:
+    """List the bundled data sets and the papers' tasks, or describe one."""
+    from .datasets import TASKS, get_dataset_info, list_datasets, list_tasks, load_task
+
+    if getattr(args, "action", None) == "describe":
+        name = args.name
+        if name in TASKS:
+            data = load_task(name)
+            print(data.description)
+            print(f"shape: {data.X.shape[0]} samples x {data.X.shape[1]} features; "
+                  f"labels: {int((data.y == -1).sum())} x -1, {int((data.y == 1).sum())} x +1")
+            return 0
+        if name in list_datasets():
+            info = get_dataset_info(name)
+            for k, v in info.items():
+                print(f"{k}: {v}")
+            return 0
+        raise ValueError(f"unknown data set or task {name!r}; see 'robust-boosting datasets list'")
+    print("Bundled data sets:")
+    for name in list_datasets():
+        info = get_dataset_info(name)
+        n, d = info.get("n_samples", "?"), info.get("n_features", "?")
+        print(f"  {name:<16} {n!s:>6} samples {d!s:>4} features")
+    paper = getattr(args, "paper", None)
+    print("Tasks of the papers (binary, labels -1/+1)" + (f" -- {paper}" if paper else "") + ":")
+    for name in list_tasks(paper):
+        t = TASKS[name]
+        print(f"  {name:<28} {'bundled' if t.bundled else 'download'}")
+    return 0
+
+
+# ---------------------------------------------------------------------------
+# fit / predict on CSV files
+# ---------------------------------------------------------------------------
+def _read_csv(path: str):
+    import pandas as pd
+
+    try:
+        df = pd.read_csv(path)
+    except FileNotFoundError:
+        raise ValueError(f"CSV file {path!r} not found") from None
+    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
+        raise ValueError(f"cannot read CSV file {path!r}: {exc}") from None
+    if df.empty or df.shape[1] == 0:
+        raise ValueError(f"CSV file {path!r} has no data rows")
+    return df
+
+
+def _features(df, columns=None, label=None):
+    """Numeric feature matrix; categorical columns one-hot encoded (reindexed to ``columns``)."""
+    import pandas as pd
+
+    X = df.drop(columns=[label]) if label is not None and label in df else df
+    if X.shape[1] == 0:
+        raise ValueError("the CSV file has no feature columns besides the label")
+    X = pd.get_dummies(X, dtype=float)
+    if columns is not None:
+        missing = [c for c in columns if c not in X.columns]
+        raw_missing = sorted({c.split("=")[0] if "=" in c else c for c in missing})
+        numeric_missing = [c for c in missing if "_" not in c or c in raw_missing]
+        if numeric_missing and any(c not in df.columns for c in raw_missing):
+            raise ValueError(f"the CSV file lacks the model's feature column(s): "
+                             f"{', '.join(c for c in raw_missing if c not in df.columns)}")
+        X = X.reindex(columns=columns, fill_value=0.0)
+    if X.isna().any().any():
+        bad = [c for c in X.columns if X[c].isna().any()]
+        raise ValueError(f"missing values in column(s) {', '.join(map(str, bad))}")
+    return X
+
+
+def _parse_params(items):
+    import json
+
+    params = {}
+    for item in items or []:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise ValueError(f"--param expects NAME=VALUE, got {item!r}")
+        try:
+            params[key] = json.loads(value)
+        except json.JSONDecodeError:
+            params[key] = value
+    return params
+
+
+def _cmd_fit(args: argparse.Namespace) -> int:
+    """Fit an algorithm on a CSV file (label column by name) and save the model."""
+    import joblib
+
+    from . import __version__
+    from .experiments.algorithms import make_estimator
+
+    df = _read_csv(args.csv)
+    if args.label not in df.columns:
+        raise ValueError(f"label column {args.label!r} not in {args.csv!r}; columns: "
+                         f"{', '.join(map(str, df.columns))}")
+    y = df[args.label].to_numpy()
+    if df[args.label].isna().any():
+        raise ValueError(f"label column {args.label!r} has missing values")
+    X = _features(df, label=args.label)
+    params = _parse_params(args.param)
+    if args.rounds is not None:
+        params["n_estimators"] = args.rounds
+    est = make_estimator(args.algorithm, params, random_state=args.seed)
+    start = time.perf_counter()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        est.fit(X.to_numpy(), y)
+    seconds = time.perf_counter() - start
+    joblib.dump({"model": est, "feature_columns": list(X.columns), "label": args.label,
+                 "algorithm": args.algorithm, "params": params,
+                 "robust_boosting": __version__}, args.model)
+    err = 1.0 - float(est.score(X.to_numpy(), y))
+    print(f"fitted {args.algorithm} on {len(y)} samples x {X.shape[1]} features in "
+          f"{seconds:.2f}s (training error {err:.2%}); model saved to {args.model}")
+    return 0
+
+
+def _cmd_predict(args: argparse.Namespace) -> int:
+    """Predict the labels of a CSV file with a model saved by ``fit``."""
+    import joblib
+    import pandas as pd
+
+    try:
+        bundle = joblib.load(args.model)
+    except FileNotFoundError:
+        raise ValueError(f"model file {args.model!r} not found") from None
+    except Exception as exc:  # noqa: BLE001 - any unpickling failure
+        raise ValueError(f"cannot load model file {args.model!r}: {exc}") from None
+    if not isinstance(bundle, dict) or "model" not in bundle:
+        raise ValueError(f"{args.model!r} is not a model saved by 'robust-boosting fit'")
+    df = _read_csv(args.csv)
+    label = bundle["label"]
+    X = _features(df, columns=bundle["feature_columns"], label=label)
+    pred = bundle["model"].predict(X.to_numpy())
+    out = pd.DataFrame({args.column: pred})
+    if args.output == "-":
+        out.to_csv(sys.stdout, index=False)
+    else:
+        out.to_csv(args.output, index=False)
+        print(f"wrote {len(pred)} predictions to {args.output}", file=sys.stderr)
+    if label in df.columns:
+        err = float((pred != df[label].to_numpy()).mean())
+        print(f"error against the {label!r} column: {err:.2%}", file=sys.stderr)
+    return 0
+
+
+# ---------------------------------------------------------------------------
+# benchmark / report
+# ---------------------------------------------------------------------------
+def _split_list(text):
+    return [p.strip() for p in str(text).split(",") if p.strip()] if text else None
+
+
+def _cmd_benchmark(args: argparse.Namespace) -> int:
+    """Run a preset or a configuration file, store the results, write the report."""
+    import shlex
+    from pathlib import Path
+
+    from .experiments import ResultStore, get_preset, list_presets, load_config, run_tasks
+    from .experiments.algorithms import parse_grid
+    from .experiments.report import write_report
+
+    if args.target in list_presets():
+        cfg = get_preset(
+            args.target, repetitions=args.repetitions, datasets=_split_list(args.datasets),
+            rates=parse_grid(args.rates) if args.rates else None, rounds=args.rounds,
+            algorithms=_split_list(args.algorithms),
+            age_grid=parse_grid(args.lambda_grid) if args.lambda_grid else None,
+            epsilon_grid=parse_grid(args.epsilon_grid) if args.epsilon_grid else None,
+            n_train=[int(v) for v in parse_grid(args.n_train)] if args.n_train else None,
+            seed=args.seed, weak_learner=args.weak_learner)
+    elif Path(args.target).suffix.lower() in (".toml", ".json", ".yaml", ".yml"):
+        cfg = load_config(args.target)
+        if args.repetitions:
+            cfg.repetitions = args.repetitions
+    else:
+        raise ValueError(f"{args.target!r} is neither a preset ({', '.join(list_presets())}) "
+                         "nor a .toml/.json/.yaml configuration file")
+    tasks = cfg.tasks()
+    out_dir = Path(args.out or Path("results") / cfg.name)
+    results = Path(args.results or out_dir / "results.sqlite")
+    if args.dry_run:
+        print(f"{cfg.name}: {len(tasks)} tasks; results -> {results}")
+        for t in tasks[: args.show]:
+            print(f"  {t.task_id}  {t.describe()}")
+        return 0
+    client = None
+    if args.dask_scheduler or args.dask_local:
+        from .experiments.runner import dask_client
+
+        client = dask_client(args.dask_scheduler, args.dask_local)
+    store = ResultStore(results)
+    try:
+        store.add_run(cfg.name, cfg.to_dict(), len(tasks))
+        done = len(store.done_ids() & {t.task_id for t in tasks})
+        where = (f"Dask cluster {client.scheduler.address}" if client is not None
+                 else f"{args.n_jobs} joblib worker(s)")
+        print(f"{cfg.name}: {len(tasks)} tasks ({done} already done) on {where}; "
+              f"results in {results}", file=sys.stderr)
+        summary = run_tasks(tasks, store, n_jobs=args.n_jobs, client=client,
+                            progress=False if args.quiet else None)
+        print(f"finished {summary.finished} task(s) in {summary.seconds:.1f}s, "
+              f"{summary.skipped} skipped (already done), {summary.failed} failed",
+              file=sys.stderr)
+        for line in summary.errors[:10]:
+            print(f"  failed: {line}", file=sys.stderr)
+        if not args.no_report:
+            command = "robust-boosting " + " ".join(shlex.quote(a) for a in args.argv)
+            path = write_report(store, out_dir, title=f"{cfg.name}: {cfg.description}",
+                                command=command)
+            print(f"report written to {path}")
+    finally:
+        store.close()
+        if client is not None:
+            cluster = getattr(client, "cluster", None)
+            client.close()
+            if cluster is not None:
+                cluster.close()
+    return 1 if summary.failed else 0
+
+
+def _cmd_report(args: argparse.Namespace) -> int:
+    """Write the Markdown + PNG report of a results database."""
+    from pathlib import Path
+
+    from .experiments.report import write_report
+
+    out = Path(args.out or Path(args.results).parent)
+    path = write_report(args.results, out, title=args.title, command=args.command_text,
+                        name=args.name)
+    print(f"report written to {path}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``robust-boosting`` command."""
     from . import __version__
@@ -80,16 +319,106 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--age", type=float, default=2.0, help="SPLBoost's age (default: 2.0)")
     demo.add_argument("--seed", type=int, default=0, help="random seed (default: 0)")
     demo.set_defaults(func=_cmd_demo)
+
+    ds = sub.add_parser("datasets", help="list the bundled data sets and tasks, or describe one",
+                        description=_cmd_datasets.__doc__)
+    ds_sub = ds.add_subparsers(dest="action", metavar="ACTION")
+    ds_list = ds_sub.add_parser("list", help="list data sets and the papers' tasks")
+    ds_list.add_argument("--paper", choices=["splboost", "savageboost", "rilboost"],
+                         help="only this paper's tasks")
+    ds_desc = ds_sub.add_parser("describe", help="describe one data set or task")
+    ds_desc.add_argument("name", help="data set or task name")
+    ds.set_defaults(func=_cmd_datasets)
+
+    from .experiments.algorithms import ALGORITHMS
+
+    fit = sub.add_parser("fit", help="fit an algorithm on a CSV file and save the model",
+                         description=_cmd_fit.__doc__ + " Categorical columns are one-hot "
+                         "encoded. Algorithms: " + ", ".join(ALGORITHMS) + ".")
+    fit.add_argument("csv", help="CSV file with a header row")
+    fit.add_argument("--label", required=True, help="name of the label column")
+    fit.add_argument("--algorithm", default="splboost-hard",
+                     help="registry name (default: splboost-hard)")
+    fit.add_argument("--param", action="append", metavar="NAME=VALUE",
+                     help="estimator parameter (JSON value), repeatable, e.g. --param age=2.5")
+    fit.add_argument("--rounds", type=int, help="number of boosting rounds (n_estimators)")
+    fit.add_argument("--seed", type=int, default=0, help="random seed (default: 0)")
+    fit.add_argument("--model", required=True, help="file to save the model to (joblib)")
+    fit.set_defaults(func=_cmd_fit)
+
+    pred = sub.add_parser("predict", help="predict a CSV file with a saved model",
+                          description=_cmd_predict.__doc__)
+    pred.add_argument("csv", help="CSV file with the model's feature columns")
+    pred.add_argument("--model", required=True, help="model file written by 'fit'")
+    pred.add_argument("--output", default="-", help="output CSV (default: stdout)")
+    pred.add_argument("--column", default="prediction", help="name of the prediction column")
+    pred.set_defaults(func=_cmd_predict)
+
+    from .experiments.config import yaml_available
+    from .experiments.presets import PRESETS
+
+    yaml_note = ("YAML files are read because PyYAML is installed" if yaml_available() else
+                 "YAML files need PyYAML, which is not installed")
+    bench = sub.add_parser(
+        "benchmark", help="run a preset or a configuration file of experiments",
+        description=_cmd_benchmark.__doc__ + " Presets: " + "; ".join(
+            f"{k}: {(v.__doc__ or '').split(chr(10))[0]}" for k, v in PRESETS.items())
+        + f". Config files: TOML (Python >= 3.11) or JSON; {yaml_note}. A killed run "
+        "resumes: finished tasks are skipped.")
+    bench.add_argument("target", metavar="PRESET_OR_CONFIG",
+                       help=f"one of {', '.join(PRESETS)}, or a .toml/.json/.yaml file")
+    bench.add_argument("--results", help="SQLite results file (default: OUT/results.sqlite)")
+    bench.add_argument("--out", help="report directory (default: results/<name>)")
+    bench.add_argument("--n-jobs", type=int, default=-1,
+                       help="joblib workers (default: -1 = all cores)")
+    dask = bench.add_mutually_exclusive_group()
+    dask.add_argument("--dask-scheduler", metavar="ADDRESS",
+                      help="run on this dask.distributed scheduler (needs the 'dask' extra)")
+    dask.add_argument("--dask-local", type=int, metavar="N",
+                      help="run on a new local Dask cluster of N workers")
+    bench.add_argument("--repetitions", type=int, help="repetitions (random splits)")
+    bench.add_argument("--datasets", help="comma-separated data sets / tasks (presets)")
+    bench.add_argument("--rates", help="noise rates: '0,0.1,0.2' or 'start:stop:step'")
+    bench.add_argument("--rounds", type=int, help="maximum boosting rounds")
+    bench.add_argument("--algorithms", help="comma-separated registry names (presets)")
+    bench.add_argument("--lambda-grid", help="SPLBoost's age grid, e.g. '1:6:0.5' or '1.5,2,3'")
+    bench.add_argument("--epsilon-grid", help="RILBoost's epsilon grid, e.g. '0:0.5:0.1'")
+    bench.add_argument("--n-train", help="RILBoost's training-set sizes, e.g. '20,40'")
+    bench.add_argument("--weak-learner", help="weak learner of the boosting algorithms (presets "
+                       "splboost-uci): stump, tree-D, hist-stump, hist-D")
+    bench.add_argument("--seed", type=int, default=0, help="base seed (default: 0)")
+    bench.add_argument("--no-report", action="store_true", help="do not write the report")
+    bench.add_argument("--dry-run", action="store_true", help="list the tasks and exit")
+    bench.add_argument("--show", type=int, default=10, help="tasks listed by --dry-run")
+    bench.add_argument("--quiet", action="store_true", help="no progress output")
+    bench.set_defaults(func=_cmd_benchmark)
+
+    rep = sub.add_parser("report", help="write the Markdown + PNG report of a results file",
+                         description=_cmd_report.__doc__)
+    rep.add_argument("results", help="SQLite results file written by 'benchmark'")
+    rep.add_argument("--out", help="output directory (default: the results file's directory)")
+    rep.add_argument("--name", default="report", help="Markdown file stem (default: report)")
+    rep.add_argument("--title", help="report title")
+    rep.add_argument("--command", dest="command_text",
+                     help="the command that produced the results, quoted in the report")
+    rep.set_defaults(func=_cmd_report)
+
+    if importlib.util.find_spec("robust_boosting.plotting._cli") is not None:
+        from .plotting._cli import add_parser as add_plot_parser
+
+        add_plot_parser(sub)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``robust-boosting`` command."""
     parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
     args = parser.parse_args(argv)
+    args.argv = argv
     try:
         return int(args.func(args) or 0)
-    except (KeyError, ValueError, TypeError, OSError) as exc:
+    except (KeyError, ValueError, TypeError, OSError, ImportError) as exc:
         message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
         print(f"robust-boosting {args.command}: error: {message}", file=sys.stderr)
         return 2

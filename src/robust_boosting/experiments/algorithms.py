@@ -1,0 +1,282 @@
+"""Registry of the algorithms the experiments compare: name -> estimator factory + tuning grid.
+
+Each entry names its estimator class by import path (``"module:Class"``), so an
+algorithm whose module is not installed (or not written yet) only fails when a task
+uses it, with an error that names the missing module.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+__all__ = [
+    "ALGORITHMS",
+    "AlgorithmSpec",
+    "SPLBOOST_AGE_GRID",
+    "available_algorithms",
+    "get_algorithm",
+    "make_estimator",
+    "make_weak_learner",
+    "parse_grid",
+]
+
+
+def parse_grid(text: str | float | int | list | tuple) -> list[float]:
+    """A grid of numbers from ``"1,2,3"``, an inclusive range ``"start:stop:step"`` or a list.
+
+    Parameters
+    ----------
+    text : str, number or sequence of numbers
+
+    Returns
+    -------
+    values : list of float
+        Rounded to 10 decimals so that ``"1:6:0.1"`` gives exactly 51 clean values.
+    """
+    if isinstance(text, int | float) and not isinstance(text, bool):
+        return [float(text)]
+    if isinstance(text, list | tuple):
+        return [float(v) for v in text]
+    if not isinstance(text, str):
+        raise TypeError(f"a grid must be a string or a list of numbers, got {type(text).__name__}")
+    s = text.strip()
+    try:
+        if ":" in s:
+            parts = [float(p) for p in s.split(":")]
+            if len(parts) != 3 or parts[2] <= 0 or parts[1] < parts[0]:
+                raise ValueError
+            start, stop, step = parts
+            k = int(np.floor((stop - start) / step + 1e-9))
+            return [round(start + i * step, 10) for i in range(k + 1)]
+        values = [float(p) for p in s.split(",") if p.strip()]
+    except ValueError:
+        raise ValueError(
+            f"cannot read the grid {text!r}: use comma-separated numbers or start:stop:step"
+        ) from None
+    if not values:
+        raise ValueError(f"the grid {text!r} is empty")
+    return values
+
+
+#: The SPLBoost paper's age grid: lambda in [1.0, 6.0] with step 0.1 (51 values).
+SPLBOOST_AGE_GRID: tuple[float, ...] = tuple(parse_grid("1:6:0.1"))
+
+
+@dataclass(frozen=True)
+class AlgorithmSpec:
+    """One algorithm of the registry.
+
+    Attributes
+    ----------
+    name : str
+        Registry name, e.g. ``"splboost-hard"``.
+    target : str
+        ``"module:Class"`` of the estimator.
+    params : mapping
+        Fixed constructor parameters (e.g. the SP-regularizer).
+    tune : mapping of str to tuple
+        Default grid tuned by cross-validation (the paper's), e.g. ``{"age": (1.0, ..., 6.0)}``.
+    boosting : bool
+        True if the estimator has ``n_estimators`` and ``staged_predict``: the number of
+        rounds can then be chosen from one fit per fold.
+    description : str
+    """
+
+    name: str
+    target: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+    tune: Mapping[str, tuple] = field(default_factory=dict)
+    boosting: bool = True
+    description: str = ""
+
+    def load(self) -> type:
+        """Import and return the estimator class (a clear ImportError if it is missing)."""
+        module_name, _, cls_name = self.target.partition(":")
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError as exc:
+            raise ImportError(
+                f"algorithm {self.name!r} needs {self.target}, but module {module_name!r} "
+                f"cannot be imported ({exc}); is it installed / implemented yet?"
+            ) from exc
+        try:
+            return getattr(module, cls_name)
+        except AttributeError:
+            raise ImportError(
+                f"algorithm {self.name!r} needs {self.target}, but {module_name!r} has no "
+                f"{cls_name!r}"
+            ) from None
+
+    def is_available(self) -> bool:
+        """Whether the estimator class can be imported."""
+        try:
+            self.load()
+        except ImportError:
+            return False
+        return True
+
+
+def _spl(reg: str, desc: str) -> AlgorithmSpec:
+    return AlgorithmSpec(
+        f"splboost-{reg}",
+        "robust_boosting.splboost:SPLBoostClassifier",
+        {"regularizer": reg},
+        {"age": SPLBOOST_AGE_GRID},
+        description=f"SPLBoost with the {desc} SP-regularizer; age tuned in [1, 6] by CV",
+    )
+
+
+#: Name -> algorithm. ``rilboost-i`` / ``rilboost-ii`` fix the mixing parameter
+#: (a = 1 and a = 0); ``rilboost`` leaves it free (the mixing study).
+ALGORITHMS: dict[str, AlgorithmSpec] = {
+    s.name: s
+    for s in [
+        AlgorithmSpec("adaboost", "robust_boosting.adaboost:AdaBoostClassifier",
+                      description="discrete AdaBoost (SAMME)"),
+        _spl("hard", "hard"),
+        _spl("linear", "linear soft"),
+        _spl("lowerconvex", "polynomial (t = 1.3)"),
+        _spl("upperconvex", "polynomial (t = 4)"),
+        AlgorithmSpec("realboost", "robust_boosting.classical:RealBoostClassifier",
+                      description="RealBoost (Friedman, Hastie & Tibshirani 2000)"),
+        AlgorithmSpec("gentleboost", "robust_boosting.classical:GentleBoostClassifier",
+                      description="GentleBoost"),
+        AlgorithmSpec("logitboost", "robust_boosting.classical:LogitBoostClassifier",
+                      description="LogitBoost"),
+        AlgorithmSpec("savageboost", "robust_boosting.robust:SavageBoostClassifier",
+                      description="SavageBoost (Savage loss, RealBoost-style step)"),
+        AlgorithmSpec("rboost", "robust_boosting.robust:RBoostClassifier",
+                      description="RBoost (Savage2 loss, gentle step; reconstruction)"),
+        AlgorithmSpec("robustboost", "robust_boosting.robust:RobustBoostClassifier",
+                      description="Freund's RobustBoost"),
+        AlgorithmSpec("spl-logitboost", "robust_boosting.classical:SPLLogitBoostClassifier",
+                      tune={"age": SPLBOOST_AGE_GRID},
+                      description="LogitBoost with self-paced weights (hard)"),
+        AlgorithmSpec("spl-gentleboost", "robust_boosting.classical:SPLGentleBoostClassifier",
+                      tune={"age": SPLBOOST_AGE_GRID},
+                      description="GentleBoost with self-paced weights (hard)"),
+        AlgorithmSpec("rilboost-i", "robust_boosting.rilboost:RILBoostClassifier",
+                      {"mixing": 1.0}, description="RILBoost I (mixing a = 1), weighted RBF SVMs"),
+        AlgorithmSpec("rilboost-ii", "robust_boosting.rilboost:RILBoostClassifier",
+                      {"mixing": 0.0}, description="RILBoost II (mixing a = 0), weighted RBF SVMs"),
+        AlgorithmSpec("rilboost", "robust_boosting.rilboost:RILBoostClassifier",
+                      description="RILBoost with a free mixing parameter a"),
+        AlgorithmSpec("svm", "sklearn.svm:SVC", boosting=False,
+                      description="scikit-learn's RBF SVC"),
+    ]
+}
+
+# Estimators that other modules may provide under a different module name.
+_FALLBACK_MODULES = {
+    "SPLLogitBoostClassifier": ["robust_boosting.self_paced", "robust_boosting.spl_variants",
+                                "robust_boosting.classical", "robust_boosting"],
+    "SPLGentleBoostClassifier": ["robust_boosting.self_paced", "robust_boosting.spl_variants",
+                                 "robust_boosting.classical", "robust_boosting"],
+}
+
+
+def available_algorithms() -> list[str]:
+    """Registry names whose estimator can be imported here."""
+    return [name for name, spec in ALGORITHMS.items() if spec.is_available()]
+
+
+def get_algorithm(name: str) -> AlgorithmSpec:
+    """The registry entry of ``name`` (ValueError listing the names if unknown)."""
+    try:
+        return ALGORITHMS[name]
+    except KeyError:
+        raise ValueError(
+            f"unknown algorithm {name!r}; available: {', '.join(ALGORITHMS)}"
+        ) from None
+
+
+def _load_class(spec: AlgorithmSpec) -> type:
+    try:
+        return spec.load()
+    except ImportError as first:
+        cls_name = spec.target.partition(":")[2]
+        for module_name in _FALLBACK_MODULES.get(cls_name, []):
+            try:
+                return getattr(importlib.import_module(module_name), cls_name)
+            except (ImportError, AttributeError):
+                continue
+        raise first
+
+
+def make_weak_learner(spec: str | None, *, regressor: bool = False):
+    """A weak learner from a short name.
+
+    Parameters
+    ----------
+    spec : str or None
+        None (the estimator's own default), ``"stump"`` (scikit-learn tree of depth 1),
+        ``"tree-D"`` (scikit-learn tree of depth D), ``"hist-stump"`` or ``"hist-D"``
+        (the library's histogram trees, :mod:`robust_boosting.trees`).
+    regressor : bool, default=False
+        Build the regression tree of that depth (for LogitBoost, GentleBoost, RBoost...).
+    """
+    if spec is None:
+        return None
+    from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
+
+    if regressor:
+        DecisionTreeClassifier = DecisionTreeRegressor  # noqa: N806
+    text = str(spec).strip().lower()
+    if text == "stump":
+        return DecisionTreeClassifier(max_depth=1)
+    if text.startswith("tree-") and text[5:].isdigit():
+        return DecisionTreeClassifier(max_depth=int(text[5:]))
+    if text == "hist-stump" or (text.startswith("hist-") and text[5:].isdigit()):
+        from ..trees import HistTreeClassifier, HistTreeRegressor
+
+        depth = 1 if text == "hist-stump" else int(text[5:])
+        return (HistTreeRegressor if regressor else HistTreeClassifier)(max_depth=depth)
+    raise ValueError(
+        f"unknown weak learner {spec!r}; use stump, tree-D, hist-stump or hist-D (D = depth)"
+    )
+
+
+def make_estimator(name: str, params: Mapping[str, Any] | None = None, *,
+                   random_state: int | None = None, weak_learner: str | None = None):
+    """Build the estimator of registry entry ``name``.
+
+    Parameters
+    ----------
+    name : str
+        Registry name.
+    params : mapping, optional
+        Constructor parameters, on top of the entry's fixed ones.
+    random_state : int, optional
+        Passed if the estimator has a ``random_state`` parameter.
+    weak_learner : str, optional
+        See :func:`make_weak_learner`; passed as ``estimator`` if given.
+
+    Returns
+    -------
+    estimator : scikit-learn estimator (unfitted)
+    """
+    spec = get_algorithm(name)
+    cls = _load_class(spec)
+    kwargs = {**spec.params, **(params or {})}
+    est = cls()
+    if weak_learner is not None:
+        from sklearn.base import is_regressor
+
+        default = getattr(est, "_default_estimator", None)
+        wants_regressor = default is not None and is_regressor(default())
+        kwargs["estimator"] = make_weak_learner(weak_learner, regressor=wants_regressor)
+    valid = est.get_params(deep=False)
+    unknown = sorted(set(kwargs) - set(valid))
+    if unknown:
+        raise ValueError(
+            f"algorithm {name!r} ({cls.__name__}) has no parameter(s) {', '.join(unknown)}; "
+            f"its parameters are: {', '.join(sorted(valid))}"
+        )
+    if random_state is not None and "random_state" in valid:
+        kwargs["random_state"] = random_state
+    return est.set_params(**kwargs)

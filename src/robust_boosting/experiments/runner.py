@@ -1,0 +1,461 @@
+"""Running tasks: data, noise, model selection by CV with staged predictions, execution.
+
+:func:`run_task` does one task from its description alone (so it runs the same in
+this process, a joblib worker or a Dask worker). :func:`run_tasks` skips what the
+store already holds, runs the rest through joblib or a ``dask.distributed`` client,
+and writes each finished task to the store as soon as it arrives.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import platform
+import socket
+import sys
+import time
+import traceback
+import warnings
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import IO, Any
+
+import numpy as np
+
+from .algorithms import get_algorithm, make_estimator
+from .store import ResultStore
+from .tasks import Task
+
+__all__ = ["Progress", "RunSummary", "load_data", "run_task", "run_tasks", "select_model"]
+
+
+# ---------------------------------------------------------------------------
+# data
+# ---------------------------------------------------------------------------
+@functools.lru_cache(maxsize=64)
+def _load_cached(name: str) -> tuple[np.ndarray, np.ndarray]:
+    from ..datasets import (
+        TASKS,
+        list_datasets,
+        load_dataset,
+        load_task,
+        make_rilboost_gaussian,
+        make_splboost_gaussian,
+    )
+
+    if name == "splboost-gaussian":
+        return make_splboost_gaussian(100, random_state=0)
+    if name == "rilboost-gaussian":
+        return make_rilboost_gaussian(100, random_state=0)
+    if name in TASKS:
+        return load_task(name, return_X_y=True)
+    if name in list_datasets():
+        return load_dataset(name, return_X_y=True)
+    raise ValueError(
+        f"unknown data set {name!r}; use a task ({', '.join(sorted(TASKS))}), a bundled data "
+        f"set ({', '.join(list_datasets())}), splboost-gaussian or rilboost-gaussian"
+    )
+
+
+def load_data(name: str) -> tuple[np.ndarray, np.ndarray]:
+    """Features and labels of a task, bundled data set or the papers' synthetic sets.
+
+    ``"splboost-gaussian"`` and ``"rilboost-gaussian"`` give one fixed draw (seed 0)
+    of 100 samples per class; the ``synthetic`` protocol draws fresh ones instead.
+    """
+    X, y = _load_cached(name)
+    return X.copy(), y.copy()
+
+
+def _split(task: Task, rng_seed: int):
+    """Training and clean test parts of the task, plus the Bayes error if known."""
+    from sklearn.model_selection import StratifiedKFold, train_test_split
+
+    split = task.split
+    if task.protocol == "synthetic":
+        from ..datasets import (
+            make_rilboost_gaussian,
+            make_splboost_gaussian,
+            rilboost_gaussian_log_odds,
+            splboost_gaussian_log_odds,
+        )
+
+        gens = {"splboost-gaussian": (make_splboost_gaussian, splboost_gaussian_log_odds),
+                "rilboost-gaussian": (make_rilboost_gaussian, rilboost_gaussian_log_odds)}
+        if task.dataset not in gens:
+            raise ValueError(f"the synthetic protocol needs one of {sorted(gens)}, "
+                             f"got {task.dataset!r}")
+        make, log_odds = gens[task.dataset]
+        Xtr, ytr = make(int(split.get("n_train_per_class", 100)), random_state=rng_seed)
+        Xte, yte = make(int(split.get("n_test_per_class", 2000)),
+                        random_state=rng_seed + 1_000_003)
+        bayes = float(np.mean(np.where(log_odds(Xte) > 0, 1, -1) != yte))
+        return Xtr, ytr, Xte, yte, bayes
+    X, y = load_data(task.dataset)
+    if task.protocol == "holdout":
+        test_size = float(split.get("test_size", 0.3))
+        tr, te = train_test_split(np.arange(len(y)), test_size=test_size, stratify=y,
+                                  random_state=rng_seed)
+    elif task.protocol == "kfold":
+        n_folds, fold = int(split.get("n_folds", 5)), int(split["fold"])
+        if not 0 <= fold < n_folds:
+            raise ValueError(f"fold must be in [0, {n_folds}), got {fold}")
+        folds = list(StratifiedKFold(n_folds, shuffle=True, random_state=rng_seed).split(X, y))
+        tr, te = folds[fold]
+    else:  # small-sample
+        from ..datasets import small_sample_split
+
+        tr, te = small_sample_split(y, int(split["n_train"]), random_state=rng_seed)
+    return X[tr], y[tr], X[te], y[te], None
+
+
+def _add_noise(task: Task, X, y, seed: int):
+    from .. import noise
+
+    if task.noise == "none" or task.rate == 0.0:
+        return y.copy(), np.zeros(len(y), dtype=bool)
+    if task.noise == "symmetric":
+        return noise.flip_labels(y, task.rate, random_state=seed)
+    if task.noise == "per-class":
+        return noise.flip_labels_per_class(y, task.rate, random_state=seed)
+    if task.noise == "class-conditional":
+        # class -1 (or the first class) flipped at `rate`, the other at `rate / 2`
+        classes = np.unique(y)
+        if len(classes) != 2:
+            raise ValueError("class-conditional noise in experiments needs a binary task")
+        r = task.rate
+        T = [[1 - r, r], [r / 2, 1 - r / 2]]
+        return noise.flip_labels_class_conditional(y, T, classes=classes, exact=True,
+                                                   random_state=seed)
+    return noise.flip_labels_instance_dependent(y, task.rate, X=X, random_state=seed)
+
+
+# ---------------------------------------------------------------------------
+# model selection
+# ---------------------------------------------------------------------------
+def _grid(tune: dict) -> list[dict]:
+    from sklearn.model_selection import ParameterGrid
+
+    return list(ParameterGrid({k: list(v) for k, v in tune.items()})) if tune else [{}]
+
+
+def _staged_errors(est, X, y, rounds: int) -> np.ndarray:
+    """Error after each round 1..rounds; an ensemble that stopped early keeps its last value."""
+    errs = [float(np.mean(p != y)) for p in est.staged_predict(X)]
+    if not errs:
+        errs = [float(np.mean(est.predict(X) != y))]
+    out = np.full(rounds, errs[-1])
+    out[: min(len(errs), rounds)] = errs[:rounds]
+    return out
+
+
+def select_model(task: Task, X, y) -> tuple[dict, int | None, float | None]:
+    """Choose the tuned parameters (and rounds) by ``task.cv_folds``-fold CV on ``(X, y)``.
+
+    For a boosting algorithm each fold fits once per grid point with ``task.rounds``
+    rounds and reads every round's validation error from ``staged_predict``; the
+    number of rounds and the grid point minimising the mean CV error win (ties: the
+    first grid point, then the fewest rounds).
+
+    Returns
+    -------
+    params : dict
+        The chosen values of the tuned parameters.
+    rounds : int or None
+        The chosen number of rounds (``task.rounds`` if rounds are not tuned).
+    cv_error : float or None
+        Mean CV error of the choice (None when there was nothing to choose).
+    """
+    from sklearn.model_selection import StratifiedKFold
+
+    spec = get_algorithm(task.algorithm)
+    grid = _grid(task.tune)
+    boosting = spec.boosting and task.rounds is not None
+    tune_rounds = boosting and task.tune_rounds
+    if len(grid) == 1 and not tune_rounds:
+        return grid[0], task.rounds, None
+    _, counts = np.unique(y, return_counts=True)
+    n_splits = min(task.cv_folds, int(counts.min()))
+    if n_splits < 2:
+        raise ValueError(f"cannot cross-validate: a class has {counts.min()} training sample(s)")
+    T = int(task.rounds) if boosting else 1
+    errors = np.zeros((len(grid), T))
+    cv = StratifiedKFold(n_splits, shuffle=True, random_state=task.seed)
+    for tr, va in cv.split(X, y):
+        for g, point in enumerate(grid):
+            params = {**task.params, **point}
+            if boosting:
+                params["n_estimators"] = T
+            est = make_estimator(task.algorithm, params, random_state=task.seed,
+                                 weak_learner=task.weak_learner)
+            est.fit(X[tr], y[tr])
+            if tune_rounds:
+                errors[g] += _staged_errors(est, X[va], y[va], T)
+            else:
+                errors[g] += float(np.mean(est.predict(X[va]) != y[va]))
+    errors /= n_splits
+    if not tune_rounds:
+        errors[:, :-1] = np.inf
+    g, t = np.unravel_index(int(np.argmin(errors)), errors.shape)
+    return grid[g], (int(t) + 1 if boosting else None), float(errors[g, t])
+
+
+# ---------------------------------------------------------------------------
+# one task
+# ---------------------------------------------------------------------------
+@functools.lru_cache(maxsize=1)
+def _versions() -> dict[str, str]:
+    import numpy
+    import scipy
+    import sklearn
+
+    from .. import __version__
+
+    return {"robust_boosting": __version__, "numpy": numpy.__version__,
+            "scipy": scipy.__version__, "scikit-learn": sklearn.__version__,
+            "python": platform.python_version()}
+
+
+def run_task(task: Task) -> dict[str, Any]:
+    """Run one task: split, add noise, select the model by CV, refit, test.
+
+    Returns
+    -------
+    row : dict
+        The store's columns (see :data:`robust_boosting.experiments.store.COLUMNS`).
+        On an error the dict has ``task_id``, ``task`` and ``error`` (the traceback)
+        instead, so one failing task does not stop a run.
+    """
+    start = time.perf_counter()
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # stopped-early notes, convergence chatter
+            seed = int(task.seed)
+            Xtr, ytr, Xte, yte, bayes = _split(task, seed)
+            y_noisy, flipped = _add_noise(task, Xtr, ytr, seed + 7919)
+            if task.scale:
+                from sklearn.preprocessing import StandardScaler
+
+                scaler = StandardScaler().fit(Xtr)
+                Xtr, Xte = scaler.transform(Xtr), scaler.transform(Xte)
+            chosen, rounds, cv_error = select_model(task, Xtr, y_noisy)
+            params = {**task.params, **chosen}
+            if rounds is not None:
+                params["n_estimators"] = rounds
+            est = make_estimator(task.algorithm, params, random_state=seed,
+                                 weak_learner=task.weak_learner)
+            t0 = time.perf_counter()
+            est.fit(Xtr, y_noisy)
+            fit_time = time.perf_counter() - t0
+            test_error = float(np.mean(est.predict(Xte) != yte))
+            train_error = float(np.mean(est.predict(Xtr) != y_noisy))
+    except Exception:  # noqa: BLE001 - recorded and retried by the next run
+        return {"task_id": task.task_id, "task": task.to_json(),
+                "error": traceback.format_exc(limit=8)}
+    n_rounds = getattr(est, "n_estimators_", None)
+    n_rounds = int(n_rounds) if isinstance(n_rounds, int | np.integer) else rounds
+    selected = dict(chosen)
+    if rounds is not None:
+        selected["n_estimators"] = rounds
+    return {
+        "task_id": task.task_id, "experiment": task.experiment, "dataset": task.dataset,
+        "protocol": task.protocol, "split": task.split, "noise": task.noise,
+        "rate": task.rate, "algorithm": task.algorithm, "variant": task.variant,
+        "params": task.params, "tune": task.tune, "rounds": task.rounds,
+        "weak_learner": task.weak_learner, "repetition": task.repetition, "seed": task.seed,
+        "task": task.to_json(), "test_error": test_error, "train_error": train_error,
+        "cv_error": cv_error, "bayes_error": bayes, "n_rounds": n_rounds,
+        "selected": selected, "n_train": len(ytr), "n_test": len(yte),
+        "n_flipped": int(np.sum(flipped)), "fit_time": fit_time,
+        "total_time": time.perf_counter() - start, "versions": _versions(),
+        "host": socket.gethostname(),
+    }
+
+
+# ---------------------------------------------------------------------------
+# progress
+# ---------------------------------------------------------------------------
+def _fmt_seconds(s: float) -> str:
+    if not math.isfinite(s):
+        return "?"
+    s = int(round(s))
+    h, rem = divmod(s, 3600)
+    m, sec = divmod(rem, 60)
+    return f"{h}h{m:02d}m{sec:02d}s" if h else (f"{m}m{sec:02d}s" if m else f"{sec}s")
+
+
+class Progress:
+    """Progress of a run on ``stream``: a bar with an ETA on a terminal, else log lines.
+
+    Parameters
+    ----------
+    total : int
+        Tasks to run in this session.
+    stream : file, default=sys.stderr
+    bar : bool, optional
+        Force the bar (True) or log lines (False); default: ``stream.isatty()``.
+    quiet : bool, default=False
+        Print nothing.
+    """
+
+    def __init__(self, total: int, stream: IO[str] | None = None, bar: bool | None = None,
+                 quiet: bool = False):
+        self.total = total
+        self.stream = sys.stderr if stream is None else stream
+        isatty = getattr(self.stream, "isatty", lambda: False)
+        self.bar = bool(isatty()) if bar is None else bar
+        self.quiet = quiet
+        self.done = 0
+        self.failed = 0
+        self.start = time.perf_counter()
+
+    def eta(self) -> float:
+        """Seconds left, from the mean time per finished task so far."""
+        if self.done == 0:
+            return math.inf
+        elapsed = time.perf_counter() - self.start
+        return elapsed / self.done * (self.total - self.done)
+
+    def update(self, row: dict[str, Any], task: Task | None = None) -> None:
+        """Count one finished (or failed) task and show it."""
+        self.done += 1
+        failed = "error" in row
+        self.failed += failed
+        if self.quiet:
+            return
+        elapsed = _fmt_seconds(time.perf_counter() - self.start)
+        eta = _fmt_seconds(self.eta())
+        if self.bar:
+            width = 30
+            filled = int(width * self.done / max(self.total, 1))
+            line = (f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} "
+                    f"elapsed {elapsed} ETA {eta}" + (f" failed {self.failed}" if self.failed
+                                                       else ""))
+            self.stream.write(line)
+            if self.done == self.total:
+                self.stream.write("\n")
+        else:
+            what = task.describe() if task is not None else row.get("task_id")
+            if failed:
+                msg = row["error"].strip().splitlines()[-1]
+                status = f"FAILED: {msg}"
+            else:
+                status = (f"test error {row['test_error']:.4f} "
+                          f"({row['total_time']:.1f}s)")
+            self.stream.write(f"[{self.done}/{self.total}] {what}: {status} "
+                              f"(elapsed {elapsed}, ETA {eta})\n")
+        self.stream.flush()
+
+
+# ---------------------------------------------------------------------------
+# execution
+# ---------------------------------------------------------------------------
+@dataclass
+class RunSummary:
+    """What :func:`run_tasks` did."""
+
+    total: int
+    skipped: int
+    finished: int
+    failed: int
+    seconds: float
+    errors: list[str] = field(default_factory=list)
+
+
+def _iter_joblib(tasks: Sequence[Task], n_jobs: int) -> Iterable[tuple[Task, dict]]:
+    if n_jobs == 1 or len(tasks) <= 1:
+        for t in tasks:
+            yield t, run_task(t)
+        return
+    from joblib import Parallel, delayed
+
+    def job(t: Task) -> tuple[Task, dict]:
+        return t, run_task(t)
+
+    yield from Parallel(n_jobs=n_jobs, return_as="generator_unordered")(
+        delayed(job)(t) for t in tasks
+    )
+
+
+def _run_pair(task: Task) -> tuple[Task, dict]:
+    return task, run_task(task)
+
+
+def _iter_dask(tasks: Sequence[Task], client) -> Iterable[tuple[Task, dict]]:
+    from distributed import as_completed
+
+    futures = client.map(_run_pair, list(tasks), pure=False)
+    for fut in as_completed(futures):
+        yield fut.result()
+        fut.release()
+
+
+def dask_client(scheduler: str | None = None, local_workers: int | None = None):
+    """A ``distributed.Client`` for ``scheduler`` (an address) or a new LocalCluster.
+
+    Raises
+    ------
+    ImportError
+        ``distributed`` is not installed (``pip install "robust-boosting[dask]"``).
+    """
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError:
+        raise ImportError(
+            "running on a Dask cluster needs the optional 'distributed' package: "
+            "pip install 'robust-boosting[dask]'"
+        ) from None
+    if scheduler:
+        return Client(scheduler)
+    cluster = LocalCluster(n_workers=int(local_workers or 1), threads_per_worker=1)
+    return Client(cluster)
+
+
+def run_tasks(tasks: Sequence[Task], store: ResultStore, *, n_jobs: int = 1, client=None,
+              progress: Progress | None | bool = None,
+              on_result: Callable[[Task, dict], None] | None = None) -> RunSummary:
+    """Run the tasks that ``store`` does not hold yet, writing each as it finishes.
+
+    Parameters
+    ----------
+    tasks : sequence of Task
+    store : ResultStore
+    n_jobs : int, default=1
+        joblib workers (``-1``: all cores); ignored when ``client`` is given.
+    client : distributed.Client, optional
+        Run the tasks on this Dask cluster instead.
+    progress : Progress, bool or None
+        A :class:`Progress`, False for silence, or None for the default on stderr.
+    on_result : callable, optional
+        Called with ``(task, row)`` after each task is stored.
+
+    Returns
+    -------
+    summary : RunSummary
+    """
+    start = time.perf_counter()
+    ids = [t.task_id for t in tasks]
+    if len(set(ids)) != len(ids):
+        raise ValueError("the task list has duplicates (identical tasks)")
+    done = store.done_ids()
+    pending = [t for t in tasks if t.task_id not in done]
+    if progress is None or progress is True:
+        progress = Progress(len(pending))
+    elif progress is False:
+        progress = Progress(len(pending), quiet=True)
+    summary = RunSummary(total=len(tasks), skipped=len(tasks) - len(pending), finished=0,
+                         failed=0, seconds=0.0)
+    stream = _iter_dask(pending, client) if client is not None else _iter_joblib(pending, n_jobs)
+    for task, row in stream:
+        if "error" in row:
+            store.add_failure(row["task_id"], row["task"], row["error"])
+            summary.failed += 1
+            summary.errors.append(f"{task.describe()}: {row['error'].strip().splitlines()[-1]}")
+        else:
+            store.add(row)
+            summary.finished += 1
+        progress.update(row, task)
+        if on_result is not None:
+            on_result(task, row)
+    summary.seconds = time.perf_counter() - start
+    return summary

@@ -1,0 +1,353 @@
+"""Experiment runner: tasks, store, model selection, resume after SIGKILL, Dask, presets."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+
+from robust_boosting.cli import main
+from robust_boosting.experiments import (
+    ExperimentConfig,
+    ResultStore,
+    Task,
+    get_preset,
+    load_config,
+    run_task,
+    run_tasks,
+    select_model,
+)
+from robust_boosting.experiments.algorithms import (
+    ALGORITHMS,
+    available_algorithms,
+    make_estimator,
+    parse_grid,
+)
+from robust_boosting.experiments.report import rilboost_deltas, t_test, write_report
+from robust_boosting.experiments.runner import load_data
+
+SMALL = {
+    "name": "small",
+    "datasets": ["savageboost-haberman"],
+    "algorithms": ["adaboost", {"name": "splboost-hard", "tune": {"age": [1.5, 3.0]}}],
+    "rates": [0.0, 0.2],
+    "repetitions": 2,
+    "rounds": 8,
+    "seed": 3,
+}
+
+
+def _small_tasks(**changes):
+    return ExperimentConfig.from_dict({**SMALL, **changes}).tasks()
+
+
+# --------------------------------------------------------------------- tasks/config
+def test_parse_grid():
+    assert parse_grid("1:6:0.1") == [round(1 + 0.1 * i, 10) for i in range(51)]
+    assert parse_grid("1.5, 2,3") == [1.5, 2.0, 3.0]
+    assert parse_grid([1, 2]) == [1.0, 2.0]
+    with pytest.raises(ValueError, match="cannot read the grid"):
+        parse_grid("1:x:2")
+    with pytest.raises(ValueError, match="cannot read the grid"):
+        parse_grid("3:1:0.5")
+
+
+def test_task_ids_are_deterministic_and_distinct():
+    a, b = _small_tasks(), _small_tasks()
+    assert [t.task_id for t in a] == [t.task_id for t in b]
+    assert len({t.task_id for t in a}) == len(a) == 2 * 2 * 2  # reps x rates x algorithms
+    t = a[0]
+    assert Task.from_json(t.to_json()).task_id == t.task_id
+    changed = Task.from_json(t.to_json())
+    changed.rate = 0.05
+    assert changed.task_id != t.task_id
+
+
+def test_config_expansion_variants_folds_and_noise_none():
+    cfg = ExperimentConfig.from_dict({
+        "datasets": ["savageboost-haberman"], "protocol": "kfold", "split": {"n_folds": 3},
+        "noise": ["none", "symmetric"], "rates": [0.1],
+        "algorithms": [{"name": "splboost-hard", "params": {"age": [1.5, 2.0]}, "tune": {}}],
+    })
+    tasks = cfg.tasks()
+    # 3 folds x (none at rate 0 + symmetric at 0.1) x 2 ages
+    assert len(tasks) == 12
+    assert {t.split["fold"] for t in tasks} == {0, 1, 2}
+    assert {(t.noise, t.rate) for t in tasks} == {("none", 0.0), ("symmetric", 0.1)}
+    assert {t.variant for t in tasks} == {"splboost-hard(age=1.5)", "splboost-hard(age=2)"}
+
+
+@pytest.mark.parametrize("bad, match", [
+    ({"algorithms": ["nope"]}, "unknown algorithm 'nope'"),
+    ({"noise": ["gaussian"]}, "unknown noise model"),
+    ({"rates": [1.5]}, "noise rates must be in"),
+    ({"colour": "red"}, "unknown configuration key"),
+    ({"datasets": []}, "non-empty 'datasets'"),
+])
+def test_config_errors(bad, match):
+    with pytest.raises(ValueError, match=match):
+        ExperimentConfig.from_dict({**SMALL, **bad})
+
+
+def test_config_files(tmp_path):
+    (tmp_path / "g.json").write_text(json.dumps(SMALL))
+    assert len(load_config(tmp_path / "g.json").tasks()) == 8
+    if sys.version_info >= (3, 11):
+        (tmp_path / "g.toml").write_text(
+            'datasets = ["savageboost-haberman"]\nrates = [0.0, 0.2]\nrepetitions = 2\n'
+            'rounds = 8\nseed = 3\n[[algorithms]]\nname = "adaboost"\n'
+            '[[algorithms]]\nname = "splboost-hard"\ntune = { age = [1.5, 3.0] }\n')
+        cfg = load_config(tmp_path / "g.toml")
+        assert cfg.name == "g"
+        assert [t.task_id for t in cfg.tasks()] == [
+            t.task_id for t in _small_tasks(name="g")]
+    (tmp_path / "bad.json").write_text("{not json")
+    with pytest.raises(ValueError, match="cannot parse"):
+        load_config(tmp_path / "bad.json")
+    with pytest.raises(ValueError, match="not found"):
+        load_config(tmp_path / "missing.toml")
+
+
+def test_registry_errors():
+    with pytest.raises(ValueError, match="unknown algorithm 'xgboost'"):
+        make_estimator("xgboost")
+    with pytest.raises(ValueError, match="has no parameter"):
+        make_estimator("adaboost", {"age": 2.0})
+    assert {"adaboost", "splboost-hard", "svm"} <= set(available_algorithms())
+    assert len(ALGORITHMS["splboost-hard"].tune["age"]) == 51
+
+
+# --------------------------------------------------------------------- model selection
+def test_staged_cv_selection_matches_refitting_each_round_count():
+    from sklearn.model_selection import StratifiedKFold
+
+    X, y = load_data("savageboost-haberman")
+    task = Task(experiment="noise-grid", dataset="x", algorithm="splboost-hard",
+                tune={"age": [1.5, 4.0]}, rounds=6, seed=1)
+    chosen, rounds, cv_error = select_model(task, X, y)
+    # brute force: refit with every (age, rounds) pair
+    best = None
+    cv = list(StratifiedKFold(5, shuffle=True, random_state=1).split(X, y))
+    for age in (1.5, 4.0):
+        for t in range(1, 7):
+            errs = [np.mean(make_estimator("splboost-hard", {"age": age, "n_estimators": t},
+                                           random_state=1).fit(X[tr], y[tr]).predict(X[va])
+                            != y[va]) for tr, va in cv]
+            if best is None or np.mean(errs) < best[0] - 1e-12:
+                best = (float(np.mean(errs)), age, t)
+    assert cv_error == pytest.approx(best[0])
+    assert (chosen["age"], rounds) == (best[1], best[2])
+
+
+def test_run_task_is_deterministic_and_pairs_noise():
+    tasks = _small_tasks()
+    noisy = [t for t in tasks if t.rate == 0.2 and t.repetition == 0]
+    rows = [run_task(t) for t in noisy]
+    assert all("error" not in r for r in rows)
+    again = run_task(noisy[0])
+    for key in ("test_error", "cv_error", "selected", "n_rounds", "train_error"):
+        assert again[key] == rows[0][key]
+    # both algorithms saw the same split and the same 20 % flips
+    assert rows[0]["n_flipped"] == rows[1]["n_flipped"] == round(0.2 * rows[0]["n_train"])
+    assert rows[0]["n_train"] + rows[0]["n_test"] == len(load_data("savageboost-haberman")[1])
+    assert 1 <= rows[0]["n_rounds"] <= 8 and 0 <= rows[0]["test_error"] <= 1
+    assert rows[1]["selected"]["age"] in (1.5, 3.0)
+
+
+def test_failing_task_is_recorded_not_fatal(tmp_path):
+    bad = Task(experiment="noise-grid", dataset="no-such-data", algorithm="adaboost")
+    good = _small_tasks()[0]
+    with ResultStore(tmp_path / "r.sqlite") as store:
+        s = run_tasks([bad, good], store, progress=False)
+        assert (s.finished, s.failed) == (1, 1)
+        assert "unknown data set" in store.failures()[0][2]
+        assert store.done_ids() == {good.task_id}
+
+
+# --------------------------------------------------------------------- store
+def test_store_unique_rows_and_frame(tmp_path):
+    task = _small_tasks()[0]
+    row = run_task(task)
+    with ResultStore(tmp_path / "r.sqlite") as store:
+        assert store.add(row) is True
+        assert store.add({**row, "test_error": 0.99}) is False  # duplicate id ignored
+        df = store.to_frame()
+        assert len(df) == 1 and df["test_error"][0] == row["test_error"]
+        assert df["params"][0] == task.params and df["versions"][0]["robust_boosting"]
+        con = sqlite3.connect(tmp_path / "r.sqlite")
+        with pytest.raises(sqlite3.IntegrityError):
+            con.execute("INSERT INTO results (task_id) VALUES (?)", (task.task_id,))
+        assert con.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        con.close()
+    (tmp_path / "junk.sqlite").write_bytes(b"this is not a database" * 100)
+    with pytest.raises(ValueError, match="not a usable results database"):
+        ResultStore(tmp_path / "junk.sqlite")
+
+
+def test_sigkill_then_resume_runs_every_task_exactly_once(tmp_path):
+    cfg = {**SMALL, "repetitions": 3, "rounds": 15,
+           "algorithms": ["adaboost", {"name": "splboost-hard", "tune": {"age": [2.0]}}]}
+    path = tmp_path / "grid.json"
+    path.write_text(json.dumps(cfg))
+    expected = {t.task_id for t in load_config(path).tasks()}
+    assert len(expected) == 12
+    db = tmp_path / "r.sqlite"
+    cmd = [sys.executable, "-m", "robust_boosting.cli", "benchmark", str(path),
+           "--results", str(db), "--n-jobs", "1", "--no-report", "--quiet"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 60
+    count = 0
+    try:
+        while time.monotonic() < deadline:
+            if db.exists():
+                try:
+                    con = sqlite3.connect(db, timeout=1)
+                    count = con.execute("SELECT COUNT(*) FROM results").fetchone()[0]
+                    con.close()
+                except sqlite3.OperationalError:
+                    count = 0
+                if count >= 1:
+                    break
+            if proc.poll() is not None:
+                break
+            time.sleep(0.05)
+        assert proc.poll() is None, "the run finished before it could be killed"
+        os.kill(proc.pid, signal.SIGKILL)
+    finally:
+        proc.wait(timeout=30)
+    assert proc.returncode == -signal.SIGKILL
+    with ResultStore(db) as store:
+        partial = store.done_ids()
+    assert 1 <= len(partial) < len(expected)
+    rerun = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    assert rerun.returncode == 0, rerun.stderr
+    assert f"{len(partial)} skipped" in rerun.stderr
+    con = sqlite3.connect(db)
+    ids = [r[0] for r in con.execute("SELECT task_id FROM results")]
+    con.close()
+    assert len(ids) == len(set(ids)) == len(expected)
+    assert set(ids) == expected
+
+
+def test_dask_localcluster_gives_the_local_results(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    tasks = _small_tasks(repetitions=1)
+    with ResultStore(tmp_path / "local.sqlite") as store:
+        run_tasks(tasks, store, n_jobs=1, progress=False)
+        local = store.to_frame().sort_values("task_id").reset_index(drop=True)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client, \
+            ResultStore(tmp_path / "dask.sqlite") as store:
+        summary = run_tasks(tasks, store, client=client, progress=False)
+        remote = store.to_frame().sort_values("task_id").reset_index(drop=True)
+    assert summary.finished == len(tasks) == len(remote)
+    assert list(local["task_id"]) == list(remote["task_id"])
+    for col in ("test_error", "train_error", "cv_error", "n_rounds", "n_flipped"):
+        assert list(local[col]) == list(remote[col]), col
+    assert list(local["selected"]) == list(remote["selected"])
+
+
+# --------------------------------------------------------------------- presets + reports
+def _bench(tmp_path, *argv):
+    out = tmp_path / "out"
+    code = main(["benchmark", *argv, "--out", str(out), "--n-jobs", "1", "--quiet"])
+    assert code == 0
+    return (out / "report.md").read_text(), out
+
+
+def _require(*names):
+    missing = [n for n in names if not ALGORITHMS[n].is_available()]
+    if missing:
+        pytest.skip(f"algorithms not implemented yet: {missing}")
+
+
+def test_preset_quick_reduced(tmp_path):
+    text, out = _bench(tmp_path, "quick", "--repetitions", "1", "--rounds", "8",
+                       "--datasets", "savageboost-haberman", "--rates", "0,0.3",
+                       "--algorithms", "adaboost,splboost-hard", "--lambda-grid", "2,4")
+    assert "Mean test error (%)" in text and "top1" in text
+    assert (out / "error_vs_noise.png").stat().st_size > 1000
+    assert (out / "rank_fractions.png").stat().st_size > 1000
+    assert "robust-boosting benchmark quick" in text
+
+
+def test_preset_splboost_uci_reduced(tmp_path):
+    _require("savageboost")
+    text, _ = _bench(tmp_path, "splboost-uci", "--repetitions", "1", "--rounds", "6",
+                     "--datasets", "splboost-pima", "--rates", "0,0.2",
+                     "--algorithms", "adaboost,savageboost,splboost-hard",
+                     "--lambda-grid", "1.5,3")
+    assert "Median age lambda chosen by CV" in text
+    assert "SPLBoost paper, Figs. 4 and 5" in text
+
+
+def test_preset_splboost_synthetic_reduced(tmp_path):
+    text, out = _bench(tmp_path, "splboost-synthetic", "--repetitions", "1", "--rounds", "10",
+                       "--algorithms", "adaboost,splboost-hard")
+    assert "Bayes error" in text and "splboost-hard(age=1.5)" in text
+    assert (out / "synthetic_errors.png").exists()
+
+
+def test_preset_savageboost_table4_reduced(tmp_path):
+    _require("savageboost", "logitboost", "realboost")
+    text, _ = _bench(tmp_path, "savageboost-table4", "--rounds", "5",
+                     "--datasets", "savageboost-haberman,savageboost-heart",
+                     "--rates", "0,0.4")
+    assert "(6, 25.90)" in text  # the paper's 40 % SavageBoost cell, alongside ours
+    assert "40 % ours" in text
+
+
+def test_preset_rilboost_small_sample_reduced(tmp_path):
+    _require("rilboost-i")
+    text, out = _bench(tmp_path, "rilboost-small-sample", "--repetitions", "2", "--rounds", "3",
+                       "--datasets", "rilboost-ionosphere,rilboost-wine",
+                       "--epsilon-grid", "0,0.2", "--n-train", "20")
+    assert "2.670" in text and "3.452" in text  # Table 5, alongside ours
+    assert "Minimax against minimin" in text and "Mixing parameter a" in text
+    assert (out / "rilboost_accuracy.png").exists()
+
+
+def test_rilboost_deltas_and_t_test():
+    import pandas as pd
+
+    rows = []
+    for d, gain in (("a", 0.1), ("b", 0.0), ("c", 0.05)):
+        for alg in ("rilboost-i", "rilboost-ii"):
+            for eps, acc in ((0.0, 0.7), (0.1, 0.7 + gain), (0.2, 0.65)):
+                rows.append({"dataset": d, "algorithm": alg, "params": {"epsilon": eps},
+                             "split": {"n_train": 20}, "test_error": 1 - acc})
+    deltas = rilboost_deltas(pd.DataFrame(rows))
+    assert np.allclose(deltas.sort_values("dataset")["I"], [0.1, 0.0, 0.05])
+    t, lo, hi, m = t_test([0.1, 0.0, 0.05])
+    assert m == 3 and t == pytest.approx(0.05 * np.sqrt(3) / 0.05)
+    assert lo < 0.05 < hi
+
+
+def test_report_errors(tmp_path):
+    with pytest.raises(ValueError, match="not found"):
+        write_report(tmp_path / "none.sqlite", tmp_path)
+    with ResultStore(tmp_path / "empty.sqlite"):
+        pass
+    with pytest.raises(ValueError, match="no finished task"):
+        write_report(tmp_path / "empty.sqlite", tmp_path)
+
+
+def test_full_presets_are_the_papers_settings():
+    uci = get_preset("splboost-uci")
+    assert uci.repetitions == 50 and uci.rounds == 200
+    assert uci.rates == [0.0, 0.05, 0.1, 0.2, 0.3]
+    assert len(uci.algorithms[-1].resolved_tune()["age"]) == 51
+    sav = get_preset("savageboost-table4")
+    assert sav.rounds == 50 and sav.protocol == "kfold" and 0.4 in sav.rates
+    ril = get_preset("rilboost-small-sample")
+    assert ril.rounds == 10 and ril.split["n_train"] == [20, 40]
+    with pytest.raises(ValueError, match="unknown preset"):
+        get_preset("nope")

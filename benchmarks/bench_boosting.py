@@ -1,0 +1,152 @@
+"""Boosting speed and memory: ours against scikit-learn's AdaBoost and LightGBM, same run.
+
+Run:  python benchmarks/bench_boosting.py            (about 2-3 minutes on 2 cores)
+      python benchmarks/bench_boosting.py --memory   (adds the 1,000,000 x 50 memory check)
+
+Absolute times drift on shared machines; the ratios printed are what to compare
+(issue 3's targets: stumps >= 30x faster than scikit-learn; depth-3 trees <= 1.5x
+LightGBM's time; SPLBoost <= 1.05x AdaBoost's time per round; peak memory above the
+input <= 2x the input's size).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+import warnings
+
+import numpy as np
+from sklearn.datasets import make_classification
+
+
+def best_of(fn, repeat: int = 1) -> float:
+    """Smallest wall time of ``repeat`` calls of ``fn``."""
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def compile_times() -> tuple[float, float]:
+    """First-call time of a tiny boosted fit in a fresh process: cold cache, then warm cache."""
+    code = textwrap.dedent(
+        """
+        import time, numpy as np
+        start = time.perf_counter()
+        from robust_boosting import AdaBoostClassifier, SPLBoostClassifier
+        from robust_boosting.trees import HistTreeClassifier, HistTreeRegressor
+        X = np.random.default_rng(0).normal(size=(200, 3)); y = (X[:, 0] > 0).astype(int)
+        AdaBoostClassifier(HistTreeClassifier(max_depth=2), n_estimators=3).fit(X, y).predict(X)
+        HistTreeRegressor(max_depth=2).fit(X, X[:, 1]).predict(X)
+        print(time.perf_counter() - start)
+        """
+    )
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+        runs = [
+            float(subprocess.run([sys.executable, "-c", code], env=env, check=True,
+                                 capture_output=True, text=True).stdout.strip())
+            for _ in range(2)
+        ]
+    return runs[0], runs[1]
+
+
+def peak_memory(n: int, d: int, depth: int, rounds: int) -> tuple[float, float]:
+    """(input MB, peak RSS growth during fit in MB) for float32 input, in a fresh process."""
+    code = textwrap.dedent(
+        f"""
+        import numpy as np, resource
+        from robust_boosting import AdaBoostClassifier
+        from robust_boosting.trees import HistTreeClassifier
+        def hwm():
+            for line in open("/proc/self/status"):
+                if line.startswith("VmHWM"):
+                    return int(line.split()[1]) / 1024
+        # warm up numba (compilation memory is not the model's)
+        Xs = np.random.default_rng(1).normal(size=(500, 4)).astype(np.float32)
+        AdaBoostClassifier(HistTreeClassifier(max_depth={depth}), n_estimators=2).fit(Xs, Xs[:, 0] > 0)
+        rng = np.random.default_rng(0)
+        X = np.empty(({n}, {d}), dtype=np.float32)
+        for j in range(0, {d}, 10):
+            X[:, j:j + 10] = rng.standard_normal(({n}, min(10, {d} - j)), dtype=np.float32)
+        y = (X[:, :5].sum(axis=1) + rng.standard_normal({n}, dtype=np.float32) > 0).astype(np.int8)
+        before = hwm()
+        AdaBoostClassifier(HistTreeClassifier(max_depth={depth}), n_estimators={rounds},
+                           random_state=0).fit(X, y)
+        print(X.nbytes / 2**20, hwm() - before)
+        """
+    )
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
+    data_mb, growth = map(float, out.stdout.split())
+    return data_mb, growth
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--memory", action="store_true", help="also run the 1e6 x 50 memory check")
+    parser.add_argument("--threads", type=int, default=2, help="threads for both libraries")
+    args = parser.parse_args(argv)
+
+    from lightgbm import LGBMClassifier
+    from sklearn.ensemble import AdaBoostClassifier as SkAdaBoost
+    from sklearn.tree import DecisionTreeClassifier
+
+    from robust_boosting import AdaBoostClassifier, BoostingStoppedWarning, SPLBoostClassifier
+    from robust_boosting.trees import HistTreeClassifier
+
+    warnings.simplefilter("ignore", BoostingStoppedWarning)
+    cold, warm = compile_times()
+    print(f"numba first call (fresh process): cold cache {cold:.2f} s, cached {warm:.2f} s")
+
+    # warm-up in this process
+    Xw, yw = make_classification(500, 5, random_state=0)
+    AdaBoostClassifier(HistTreeClassifier(max_depth=3), n_estimators=2).fit(Xw, yw)
+
+    print("\n1. stumps, 200 rounds, make_classification(20000, 20, n_informative=10, flip_y=0.1)")
+    X, y = make_classification(20000, 20, n_informative=10, flip_y=0.1, random_state=0)
+    ours = best_of(lambda: AdaBoostClassifier(HistTreeClassifier(max_depth=1), n_estimators=200,
+                                              random_state=0).fit(X, y), repeat=3)
+    sk = best_of(lambda: SkAdaBoost(DecisionTreeClassifier(max_depth=1), n_estimators=200,
+                                    random_state=0).fit(X, y))
+    lgb = best_of(lambda: LGBMClassifier(n_estimators=200, max_depth=1, num_leaves=2,
+                                         n_jobs=args.threads, verbose=-1).fit(X, y), repeat=3)
+    print(f"   ours {ours:.3f} s | scikit-learn AdaBoost {sk:.2f} s | LightGBM {lgb:.3f} s")
+    print(f"   speed-up over scikit-learn: {sk / ours:.1f}x (target >= 30x); "
+          f"ours / LightGBM: {ours / lgb:.2f}")
+
+    print("\n2. depth-3 trees, 200 rounds, 100,000 x 50")
+    X, y = make_classification(100_000, 50, n_informative=20, flip_y=0.1, random_state=0)
+    ada = AdaBoostClassifier(HistTreeClassifier(max_depth=3), n_estimators=200, random_state=0)
+    ours = best_of(lambda: ada.fit(X, y), repeat=3)
+    lgb = best_of(lambda: LGBMClassifier(n_estimators=200, max_depth=3, num_leaves=8,
+                                         n_jobs=args.threads, verbose=-1).fit(X, y), repeat=3)
+    print(f"   ours {ours:.3f} s ({ada.n_estimators_} rounds) | LightGBM {lgb:.3f} s")
+    print(f"   ours / LightGBM: {ours / lgb:.2f} (target <= 1.5)")
+
+    print("\n3. SPLBoost (hard) vs AdaBoost, cost per round, same data and trees")
+    spl = SPLBoostClassifier(HistTreeClassifier(max_depth=3), n_estimators=200, age=3.0,
+                             random_state=0)
+    t_spl = best_of(lambda: spl.fit(X, y), repeat=3)
+    per_ada, per_spl = ours / ada.n_estimators_, t_spl / spl.n_estimators_
+    print(f"   AdaBoost {1e3 * per_ada:.2f} ms/round | SPLBoost {1e3 * per_spl:.2f} ms/round "
+          f"({spl.n_estimators_} rounds, {int(spl.n_selected_[-1])} of {len(y)} samples kept)")
+    print(f"   SPLBoost / AdaBoost per round: {per_spl / per_ada:.3f} (target <= 1.05)")
+
+    if args.memory:
+        print("\n4. peak memory, 1,000,000 x 50 float32, depth 3, 50 rounds")
+        data_mb, growth = peak_memory(1_000_000, 50, 3, 50)
+        print(f"   input {data_mb:.0f} MB, peak growth during fit {growth:.0f} MB: "
+              f"{growth / data_mb:.2f}x the input (target <= 2)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy.special import expit, softmax
-from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.base import BaseEstimator, ClassifierMixin, clone, is_classifier
 from sklearn.metrics import accuracy_score
 from sklearn.tree import DecisionTreeClassifier
 from sklearn.utils import check_random_state
@@ -129,6 +129,8 @@ class Step:
     native_multiclass = False
     #: does the weak learner need to be a classifier (else a regressor)
     needs_classifier = True
+    #: does the weak learner need ``predict_proba`` (class-probability steps)
+    needs_predict_proba = False
 
     def __init__(self, loss):
         self.loss = loss
@@ -152,6 +154,9 @@ class Step:
     def update_raw(self, raw, result: RoundResult) -> NDArray[np.float64]:
         """Training scores after adding the round's learner."""
         return raw + result.coef * result.output
+
+    def accept(self, state: BoostingState, result: RoundResult) -> None:
+        """Called once the round's learner has been added (update step state in ``state.extra``)."""
 
     def finalize(self, ensemble: Ensemble) -> None:
         """Adjust the coefficients once the loop has ended (e.g. RobustBoost's ``beta``)."""
@@ -288,8 +293,18 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
                 f"{type(estimator).__name__} does not accept sample_weight in fit; "
                 f"{type(self).__name__} needs a weak learner that does."
             )
-        if step.needs_classifier and not hasattr(estimator, "predict"):
+        if not hasattr(estimator, "predict"):
             raise TypeError(f"{type(estimator).__name__} has no predict method.")
+        if step.needs_predict_proba and not hasattr(estimator, "predict_proba"):
+            raise TypeError(
+                f"{type(self).__name__} needs a weak learner with predict_proba (a class-"
+                f"probability estimator); {type(estimator).__name__} has none."
+            )
+        if not step.needs_classifier and is_classifier(estimator):
+            raise TypeError(
+                f"{type(self).__name__} needs a regression weak learner (it fits a real-valued "
+                f"working response); got the classifier {type(estimator).__name__}."
+            )
         return estimator
 
     def _validate_training_data(self, X, y, sample_weight):
@@ -405,6 +420,7 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
             ens.errors.append(float(result.error))
             ens.rounds.append(result.info)
             state.raw = candidate
+            step.accept(state, result)
             policy.end_round(state, step)
             if result.stop:
                 ens.stopping_reason = result.stop

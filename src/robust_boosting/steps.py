@@ -7,11 +7,23 @@ Each step is one of the independent parts the estimators are composed of
 from __future__ import annotations
 
 import numpy as np
+from scipy.optimize import brentq, least_squares
+from scipy.special import erfc, erfcinv, log_expit
 
 from ._boosting import ERROR_FLOOR, BoostingState, RoundResult, Step
-from .losses import ExponentialLoss
+from .losses import MAX_EXPONENT, ExponentialLoss, LogisticLoss, MarginLoss
 
-__all__ = ["DiscreteStep"]
+__all__ = [
+    "DiscreteStep",
+    "RealStep",
+    "GentleStep",
+    "LogitStep",
+    "RobustBoostStep",
+    "robustboost_rho",
+]
+
+#: a real-valued round whose weighted edge ``sum_i w_i r_i h_i`` is below this makes no progress
+EDGE_FLOOR = 1e-12
 
 
 def _class_output(pred, n_classes: int) -> np.ndarray:
@@ -73,3 +85,473 @@ class DiscreteStep(Step):
 
     def output(self, estimator, X, n_classes: int) -> np.ndarray:
         return _class_output(estimator.predict(X), n_classes)
+
+
+# ---------------------------------------------------------------------------
+# real-valued steps (binary; more classes go through the shared one-vs-rest path)
+# ---------------------------------------------------------------------------
+
+
+class _RealValuedStep(Step):
+    """Shared bookkeeping of the steps whose learner outputs a real number per sample.
+
+    A round is *rejected* (the loop stops, the earlier learners are kept) when
+    the learner makes no progress: its weighted edge ``sum_i w_i r_i h(x_i)``
+    (``r`` the response it was fitted to) is not positive, i.e. it does not
+    decrease the loss to first order (for instance a stump on XOR data, whose
+    leaves all predict 0). A round whose output classifies every training
+    sample of positive weight correctly (``y h > 0``) is kept and ends the
+    loop, as a perfect learner does in :class:`DiscreteStep`.
+    ``error`` is the weighted fraction of samples with ``y h <= 0``.
+    """
+
+    native_multiclass = False
+
+    def __init__(self, loss: MarginLoss, learning_rate: float = 1.0):
+        super().__init__(loss)
+        self.learning_rate = learning_rate
+
+    def _result(self, learner, state: BoostingState, weights, output, response, coef):
+        round_ = state.round + 1
+        edge = float(np.dot(weights, response * output))
+        miss = state.y * output <= 0
+        err = float(weights[miss].sum())
+        if not edge > EDGE_FLOOR:
+            return RoundResult(
+                learner, None, 0.0, err, keep=False,
+                stop=(
+                    f"the weak learner of round {round_} makes no progress (weighted edge "
+                    f"{edge:.3g} <= 0: it does not decrease the loss); it was discarded"
+                ),
+            )
+        stop = None
+        if not np.any(miss[weights > 0]):
+            stop = f"perfect weak learner at round {round_} (weighted training error 0)"
+        return RoundResult(learner, output, coef, err, stop=stop, info={"edge": edge})
+
+
+def _positive_proba(estimator, X) -> np.ndarray:
+    """``P(class index 1 | x)`` from a classifier fitted on class indices ``{0, 1}``."""
+    proba = np.asarray(estimator.predict_proba(X), dtype=np.float64)
+    classes = np.asarray(estimator.classes_)
+    col = np.flatnonzero(classes == 1)
+    if col.size == 0:  # the learner saw only class 0
+        return np.zeros(proba.shape[0])
+    return proba[:, col[0]]
+
+
+class RealStep(_RealValuedStep):
+    """Real AdaBoost's step (Friedman, Hastie & Tibshirani 2000, Algorithm 2), any margin loss.
+
+    The weak learner is a class-probability estimator (``predict_proba``)
+    fitted on the normalised weights ``w_i ∝ -phi'(m_i)``; with its weighted
+    class probability ``p(x) = P_w(y = +1 | x)``, clipped to
+    ``[clip, 1 - clip]``, the round adds
+
+    ``f(x) = ½ log(p(x) / (1 - p(x)))`` (FHT eq. (12); SavageBoost paper eq. (30)),
+
+    times ``learning_rate``. The clipping keeps pure tree leaves (``p = 0`` or
+    1) finite: ``|f| <= ½ log((1 - clip) / clip)`` (about 4.6 for the default
+    ``clip = 1e-4``).
+
+    * exponential loss: RealBoost (``w ∝ e^{-m}``; ``f`` then minimises
+      ``sum_i w_i exp(-y_i f(x_i))`` leaf by leaf).
+    * Savage loss: SavageBoost (SPEC §3; see
+      :class:`~robust_boosting.robust.SavageBoostClassifier` for the derivation
+      of the weights).
+    """
+
+    needs_predict_proba = True
+
+    def __init__(self, loss: MarginLoss | None = None, learning_rate: float = 1.0,
+                 clip: float = 1e-4):
+        super().__init__(ExponentialLoss() if loss is None else loss, learning_rate)
+        self.clip = clip
+
+    def _f(self, estimator, X) -> np.ndarray:
+        p = np.clip(_positive_proba(estimator, X), self.clip, 1.0 - self.clip)
+        return 0.5 * (np.log(p) - np.log1p(-p))
+
+    def fit_round(self, learner, state: BoostingState, weights) -> RoundResult:
+        learner.fit(state.X, state.y_idx, sample_weight=weights)
+        f = self._f(learner, state.X)
+        return self._result(learner, state, weights, f, state.y, self.learning_rate)
+
+    def output(self, estimator, X, n_classes: int) -> np.ndarray:
+        return self._f(estimator, X)
+
+
+class GentleStep(_RealValuedStep):
+    """Gentle AdaBoost's step (FHT 2000, Algorithm 4): a weighted least-squares fit of ``y``.
+
+    The weak learner is a *regressor* fitted to ``y in {-1, +1}`` with the
+    normalised weights ``w_i ∝ -phi'(m_i)``; the round adds its prediction
+    ``f(x)`` (an estimate of ``E_w[y | x]``) times ``learning_rate``. For a
+    regression tree ``f`` is a weighted mean of ``±1`` in each leaf, so it lies
+    in ``[-1, 1]``; other regressors are clipped to ``[-1, 1]``, the range of
+    the population step. This is one Newton step on the exponential risk
+    ``E[exp(-y (F + f))]`` (FHT Sec. 4.2), hence "Newton"/"gentle" step.
+
+    * exponential loss: GentleBoost.
+    * Savage2 loss: our RBoost (SPEC §5, a reconstruction).
+    """
+
+    needs_classifier = False
+
+    def __init__(self, loss: MarginLoss | None = None, learning_rate: float = 1.0):
+        super().__init__(ExponentialLoss() if loss is None else loss, learning_rate)
+
+    def fit_round(self, learner, state: BoostingState, weights) -> RoundResult:
+        learner.fit(state.X, state.y, sample_weight=weights)
+        f = self.output(learner, state.X, 2)
+        return self._result(learner, state, weights, f, state.y, self.learning_rate)
+
+    def output(self, estimator, X, n_classes: int) -> np.ndarray:
+        return np.clip(np.asarray(estimator.predict(X), dtype=np.float64).ravel(), -1.0, 1.0)
+
+
+class LogitStep(_RealValuedStep):
+    """LogitBoost's Newton step (FHT 2000, Algorithm 3), two classes.
+
+    With ``p = P(y = +1 | x) = 1 / (1 + e^{-2F})`` and ``y* = (y + 1)/2``, the
+    working response is ``z = (y* - p) / (p (1 - p))`` and the weights are
+    ``p (1 - p)``; a regressor is fitted to ``z`` by weighted least squares and
+    the round adds ``½ f`` (times ``learning_rate``). In terms of the margin
+    ``m = y F``: ``z = y (1 + e^{-2m})`` and ``p (1 - p) = σ(2m) σ(-2m)``.
+
+    For stability (FHT p. 352) ``|z|`` is clipped at ``z_max`` (Friedman
+    suggests 2 to 4; default 4) and the weights are floored at
+    ``weight_floor`` (default ``2 × machine epsilon``, FHT's "2 × machine
+    zero"); predictions of the regressor are clipped to ``[-z_max, z_max]``.
+    These base weights are the Hessian of the logistic loss, not its gradient,
+    so :meth:`log_weights` is overridden; the per-sample loss that a
+    self-paced policy compares with ``age`` is the logistic loss
+    ``log(1 + e^{-2m})``.
+    """
+
+    needs_classifier = False
+
+    def __init__(self, learning_rate: float = 1.0, z_max: float = 4.0,
+                 weight_floor: float = 2.0 * np.finfo(np.float64).eps):
+        super().__init__(LogisticLoss(), learning_rate)
+        self.z_max = z_max
+        self.weight_floor = weight_floor
+
+    def log_weights(self, state: BoostingState) -> np.ndarray:
+        two_m = 2.0 * state.margins
+        return np.maximum(log_expit(two_m) + log_expit(-two_m), np.log(self.weight_floor))
+
+    def working_response(self, state: BoostingState) -> np.ndarray:
+        """``z = y (1 + e^{-2m})`` with ``|z|`` clipped at ``z_max``."""
+        e = np.exp(np.minimum(-2.0 * state.margins, MAX_EXPONENT))
+        return state.y * np.minimum(1.0 + e, self.z_max)
+
+    def fit_round(self, learner, state: BoostingState, weights) -> RoundResult:
+        z = self.working_response(state)
+        learner.fit(state.X, z, sample_weight=weights)
+        f = self.output(learner, state.X, 2)
+        return self._result(learner, state, weights, f, z, 0.5 * self.learning_rate)
+
+    def output(self, estimator, X, n_classes: int) -> np.ndarray:
+        f = np.asarray(estimator.predict(X), dtype=np.float64).ravel()
+        return np.clip(f, -self.z_max, self.z_max)
+
+
+# ---------------------------------------------------------------------------
+# RobustBoost (Freund 2009)
+# ---------------------------------------------------------------------------
+
+_E = float(np.e)
+_SQRT_PI = float(np.sqrt(np.pi))
+
+
+def _sigma0(margin_sigma: float) -> float:
+    return float(np.sqrt(_E**2 * (margin_sigma**2 + 1.0) - 1.0))
+
+
+def robustboost_rho(error_goal: float, max_margin: float, margin_sigma: float) -> float:
+    """The ``rho`` of RobustBoost: the root of SPEC §5's equation
+
+    ``1 - ½ (1 + erf((2 (e - 1) rho - e theta) / sqrt(e² (sigma² + 1) - 1))) = epsilon``,
+
+    i.e. the potential of a zero margin at time 0 equals the error goal.
+    Since ``1 - ½ (1 + erf(x)) = ½ erfc(x)``, the root is
+    ``rho = (sigma_0 erfcinv(2 epsilon) + e theta) / (2 (e - 1))`` with
+    ``sigma_0 = sqrt(e² (sigma² + 1) - 1)`` (exact up to rounding; MATLAB
+    solves the same equation with ``fsolve``).
+    """
+    s0 = _sigma0(margin_sigma)
+    return float((s0 * erfcinv(2.0 * error_goal) + _E * max_margin) / (2.0 * (_E - 1.0)))
+
+
+def _round_residual(info: dict) -> float:
+    """Largest residual a RobustBoost round had to satisfy (NaN for a perfect learner)."""
+    res = np.asarray(info["residuals"], dtype=np.float64)
+    if not np.all(np.isfinite(res)):
+        return float("nan")
+    return float(res[1] if info.get("potential_only") else res.max())
+
+
+class RobustBoostStep(Step):
+    """RobustBoost's round (Freund 2009; MATLAB ``fitcensemble(..., 'Method', 'RobustBoost')``).
+
+    The state is a time ``t in [0, 1]`` (kept in ``state.extra["robustboost_t"]``)
+    and the margins ``s_i = y_i F(x_i)``. With ``z = 1 - t``,
+    ``sigma(t) = sqrt((sigma² + 1) e^{2z} - 1)`` and
+    ``mu(t) = (theta - 2 rho) e^{z} + 2 rho`` (see :func:`robustboost_rho`):
+
+    * potential ``Phi(s, t) = 1 - ½ (1 + erf((s - mu(t)) / sigma(t)))``;
+    * sample weight ``w(s, t) = exp(-((s - mu(t)) / sigma(t))²) / (sqrt(pi) sigma(t))``
+      ``= -dPhi/ds`` (:meth:`log_weights` returns its logarithm).
+
+    Each round fits a classifier ``h in {-1, +1}`` on those weights and, with
+    ``u_i = y_i h(x_i)`` and ``s_i' = s_i e^{-dt} + u_i dm``, solves the two
+    equations (sums weighted by the normalised ``sample_weight``)
+
+    * ``G(dm, dt) = sum_i u_i w(s_i', t + dt) = 0``
+      (the new weights make ``h`` useless, as in AdaBoost),
+    * ``P(dm, dt) = sum_i [Phi(s_i', t + dt) - Phi(s_i, t)] = 0``
+      (the average potential stays at its initial value ``epsilon``),
+
+    for ``dm >= 0`` and ``0 <= dt <= 1 - t`` with
+    :func:`scipy.optimize.least_squares` (analytic Jacobian; from MATLAB's
+    start ``(0, min((1 - t)/2, 0.01))`` and from an AdaBoost-like start).
+    Then ``s <- s'`` (:meth:`update_raw`: ``F <- F e^{-dt} + dm h``) and
+    ``t <- t + dt`` (:meth:`accept`). Every kept round solves both equations
+    to ``tol`` (max absolute residual, recorded in the round's info), except:
+
+    * the time reaches 1 (``dt = 1 - t``): only the potential equation can
+      then hold; the round is kept if it does and the loop stops ("time t
+      reached 1");
+    * no solution, or ``dm = 0`` (no progress): the learner is discarded and
+      the loop stops with the reason;
+    * ``h`` no better than chance under ``w``: discarded, loop stops;
+    * a perfect ``h`` (every ``u_i = +1``; ``G > 0`` for all ``dm``): it is
+      kept with ``dt = 1 - t`` and the ``dm`` that puts every margin at
+      least ``theta + 3 sigma`` above 0, and the loop stops;
+    * progress stalls (the last 5 rounds all have ``dm < 1/n`` and
+      ``dt < 1e-6 t``, MATLAB's rule): the loop stops.
+
+    :meth:`finalize` turns the steps into the vote weights
+    ``beta_j = dm_j exp(-(t_final - t_j))`` (``t_j`` the time after round
+    ``j``), so that ``y_i sum_j beta_j h_j(x_i) = s_i`` exactly.
+    """
+
+    native_multiclass = False
+    TIME_KEY = "robustboost_t"
+    HISTORY_KEY = "robustboost_history"
+    STALL_ROUNDS = 5
+
+    def __init__(self, error_goal: float = 0.1, max_margin: float = 0.0,
+                 margin_sigma: float = 0.1, tol: float = 1e-8):
+        super().__init__(loss=None)
+        self.error_goal = error_goal
+        self.max_margin = max_margin
+        self.margin_sigma = margin_sigma
+        self.tol = tol
+        self.rho = robustboost_rho(error_goal, max_margin, margin_sigma)
+
+    # -- the potential and its weights --------------------------------------
+    def mu_sigma(self, t: float) -> tuple[float, float]:
+        """``(mu(t), sigma(t))``."""
+        z = 1.0 - t
+        sig = float(np.sqrt((self.margin_sigma**2 + 1.0) * np.exp(2.0 * z) - 1.0))
+        mu = float((self.max_margin - 2.0 * self.rho) * np.exp(z) + 2.0 * self.rho)
+        return mu, sig
+
+    def potential(self, s, t: float) -> np.ndarray:
+        """``Phi(s, t) = ½ erfc((s - mu(t)) / sigma(t))``."""
+        mu, sig = self.mu_sigma(t)
+        return 0.5 * erfc((np.asarray(s, dtype=np.float64) - mu) / sig)
+
+    def weight(self, s, t: float) -> np.ndarray:
+        """``w(s, t) = -dPhi/ds``."""
+        return np.exp(self.log_weight(s, t))
+
+    def log_weight(self, s, t: float) -> np.ndarray:
+        mu, sig = self.mu_sigma(t)
+        a = (np.asarray(s, dtype=np.float64) - mu) / sig
+        return -(a * a) - np.log(_SQRT_PI * sig)
+
+    def time(self, state: BoostingState) -> float:
+        return float(state.extra.get(self.TIME_KEY, 0.0))
+
+    def log_weights(self, state: BoostingState) -> np.ndarray:
+        return self.log_weight(state.margins, self.time(state))
+
+    def sample_loss(self, margins) -> np.ndarray:
+        """RobustBoost's loss is its potential at time 0 (the policy-facing loss)."""
+        return self.potential(margins, 0.0)
+
+    # -- the round's two equations ---------------------------------------------
+    def equations(self, x, s, u, sw, t):
+        """Residuals ``(G, P)`` at ``x = (dm, dt)`` and their Jacobian."""
+        dm, dt = float(x[0]), float(x[1])
+        decay = np.exp(-dt)
+        s_new = s * decay + u * dm
+        t_new = t + dt
+        mu, sig = self.mu_sigma(t_new)
+        a = (s_new - mu) / sig
+        w = np.exp(-(a * a)) / (_SQRT_PI * sig)
+        sw_w = sw * w
+        G = float(np.dot(sw_w, u))
+        P = float(np.dot(sw, 0.5 * erfc(a))) - float(np.dot(sw, self.potential(s, t)))
+        # derivatives: d mu/d dt = -(mu - 2 rho); d sigma/d dt = -(sigma² + 1)/sigma
+        dsig = -(sig * sig + 1.0) / sig
+        da_dm = u / sig
+        da_dt = (-s * decay + (mu - 2.0 * self.rho)) / sig - a * dsig / sig
+        # dPhi/da = -sigma w; dw/dx = w (-2 a da/dx - dsigma/dx / sigma)
+        dP = np.array([-sig * np.dot(sw_w, da_dm), -sig * np.dot(sw_w, da_dt)])
+        dG = np.array([
+            np.dot(sw_w * u, -2.0 * a * da_dm),
+            np.dot(sw_w * u, -2.0 * a * da_dt - dsig / sig),
+        ])
+        return np.array([G, P]), np.vstack([dG, dP])
+
+    def solve(self, s, u, sw, t):
+        """Find ``(dm, dt)``; returns ``(dm, dt, residuals)``."""
+        t_room = 1.0 - t
+
+        def fun(x):
+            return self.equations(x, s, u, sw, t)[0]
+
+        def jac(x):
+            return self.equations(x, s, u, sw, t)[1]
+
+        edge = float(np.dot(sw * self.weight(s, t), u) / max(np.dot(sw, self.weight(s, t)), 1e-300))
+        mu, sig = self.mu_sigma(t)
+        alpha = 0.5 * np.log((1.0 + edge) / max(1.0 - edge, 1e-12))
+        starts = [
+            (0.0, min(t_room / 2.0, 0.01)),
+            (min(alpha, 1.0) * sig, min(t_room / 2.0, 0.01)),
+            (0.5 * sig * max(edge, 1e-3), min(t_room / 4.0, 1e-3)),
+        ]
+        best = None
+        for x0 in starts:
+            try:
+                sol = least_squares(
+                    fun, np.asarray(x0), jac=jac, bounds=([0.0, 0.0], [np.inf, t_room]),
+                    method="trf", xtol=1e-15, ftol=1e-15, gtol=1e-15, max_nfev=200,
+                )
+            except (ValueError, FloatingPointError):  # pragma: no cover - defensive
+                continue
+            res = np.abs(fun(sol.x))
+            if best is None or res.max() < best[2].max():
+                best = (float(sol.x[0]), float(sol.x[1]), res)
+            if res.max() <= self.tol and sol.x[1] < t_room:
+                break
+        if best is None:
+            return 0.0, 0.0, np.array([np.inf, np.inf])
+        return best
+
+    def fit_round(self, learner, state: BoostingState, weights) -> RoundResult:
+        round_ = state.round + 1
+        learner.fit(state.X, state.y_idx, sample_weight=weights)
+        h = _class_output(learner.predict(state.X), 2)
+        u = state.y * h
+        err = float(weights[u < 0].sum())
+        s = state.margins
+        t = self.time(state)
+        sw = state.sample_weight
+        info = {"t_start": t}
+        if err >= 0.5 - ERROR_FLOOR:
+            return RoundResult(
+                learner, None, 0.0, err, keep=False,
+                stop=(
+                    f"the weak learner of round {round_} is no better than chance "
+                    f"(weighted error {err:.4g} >= 0.5); it was discarded"
+                ),
+            )
+        support = sw > 0
+        if np.all(u[support] > 0):
+            dt = 1.0 - t
+            target = self.max_margin + 3.0 * self.margin_sigma
+            dm = float(max(np.max(target - s[support] * np.exp(-dt)), self.margin_sigma))
+            info.update(dm=dm, dt=dt, t=1.0, residuals=np.full(2, np.nan))
+            return RoundResult(
+                learner, h, dm, err, info=info,
+                stop=f"perfect weak learner at round {round_} (weighted training error 0)",
+            )
+        dm, dt, res = self.solve(s, u, sw, t)
+        t_new = t + dt
+        at_end = dt >= (1.0 - t) - 1e-12
+        info.update(dm=dm, dt=dt, t=min(t_new, 1.0), residuals=res)
+        if at_end or res.max() > self.tol:
+            # no interior solution (or the solver ended on the boundary): at t + dt = 1
+            # only the potential equation can hold (MATLAB drops G there too); a learner
+            # good enough to bring the potential below the goal ends the time in one step
+            if at_end and res[1] <= self.tol:
+                dm_end, res_end = dm, res
+            else:
+                dm_end, res_end = self._potential_only(s, u, sw, t, max(dm, 1e-3))
+            if res_end[1] <= self.tol and dm_end > 0:
+                dm, res = dm_end, res_end
+                info.update(dm=dm, dt=1.0 - t, residuals=res, potential_only=True)
+                info["t"] = 1.0
+                return RoundResult(
+                    learner, h, dm, err, info=info,
+                    stop=f"RobustBoost's time t reached 1 at round {round_}",
+                )
+        if res.max() > self.tol or not dm > 0:
+            why = (
+                f"no solution (residuals {res[0]:.2e}, {res[1]:.2e} > {self.tol:g})"
+                if res.max() > self.tol else "a zero margin step dm"
+            )
+            return RoundResult(
+                learner, None, 0.0, err, keep=False,
+                stop=f"RobustBoost's step equations of round {round_} gave {why}; "
+                     "the learner was discarded",
+            )
+        stop = None
+        history = state.extra.get(self.HISTORY_KEY, [])
+        recent = history[-(self.STALL_ROUNDS - 1):] + [(dm, dt, t_new)]
+        n = s.shape[0]
+        if len(recent) >= self.STALL_ROUNDS and all(
+            r_dm < 1.0 / n and r_dt < 1e-6 * r_t for r_dm, r_dt, r_t in recent
+        ):
+            stop = f"RobustBoost's progress stalled at round {round_} (tiny steps dm and dt)"
+        return RoundResult(learner, h, dm, err, stop=stop, info=info)
+
+    def _potential_only(self, s, u, sw, t, dm_guess):
+        """At ``dt = 1 - t``: the ``dm`` that keeps the potential (``brentq``), if bracketed."""
+        dt = 1.0 - t
+
+        def p_of(dm):
+            return self.equations((dm, dt), s, u, sw, t)[0][1]
+
+        grid = np.concatenate(([0.0, dm_guess], np.geomspace(1e-6, 1e3, 60)))
+        grid = np.unique(grid[grid >= 0])
+        vals = np.array([p_of(d) for d in grid])
+        best_dm, best_res = dm_guess, self.equations((dm_guess, dt), s, u, sw, t)[0]
+        for lo, hi, f_lo, f_hi in zip(grid[:-1], grid[1:], vals[:-1], vals[1:], strict=True):
+            if f_lo == 0.0 and lo > 0:
+                return float(lo), np.abs(self.equations((lo, dt), s, u, sw, t)[0])
+            if f_lo * f_hi < 0:
+                root = brentq(p_of, lo, hi, xtol=1e-15, rtol=4 * np.finfo(float).eps)
+                return float(root), np.abs(self.equations((root, dt), s, u, sw, t)[0])
+        return best_dm, np.abs(best_res)
+
+    def output(self, estimator, X, n_classes: int) -> np.ndarray:
+        return _class_output(estimator.predict(X), 2)
+
+    def update_raw(self, raw, result: RoundResult) -> np.ndarray:
+        return raw * np.exp(-result.info["dt"]) + result.coef * result.output
+
+    def accept(self, state: BoostingState, result: RoundResult) -> None:
+        state.extra[self.TIME_KEY] = float(result.info["t"])
+        state.extra.setdefault(self.HISTORY_KEY, []).append(
+            (result.info["dm"], result.info["dt"], result.info["t"])
+        )
+
+    def finalize(self, ensemble) -> None:
+        times = np.array([r["t"] for r in ensemble.rounds], dtype=np.float64)
+        steps = np.array([r["dm"] for r in ensemble.rounds], dtype=np.float64)
+        t_final = float(times[-1]) if times.size else 0.0
+        ensemble.coefs = list(steps * np.exp(-(t_final - times)))
+        ensemble.info.update(
+            rho=self.rho,
+            final_time=t_final,
+            times=times,
+            margin_steps=steps,
+            step_residuals=np.array([_round_residual(r) for r in ensemble.rounds]),
+        )

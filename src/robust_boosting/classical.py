@@ -1,0 +1,305 @@
+"""The classical boosters of Friedman, Hastie & Tibshirani (2000): Real, Gentle and LogitBoost.
+
+Each estimator is a thin composition on the shared loop
+(:class:`~robust_boosting._boosting.BaseBoostingClassifier`): a margin loss
+(:mod:`robust_boosting.losses`), a step (:mod:`robust_boosting.steps`) and a
+weighting policy. All three are binary algorithms; for more than two classes
+the shared one-vs-rest path of the base class fits one binary ensemble per
+class (so the fitted attributes become lists with one entry per class).
+
+:class:`SPLLogitBoostClassifier` and :class:`SPLGentleBoostClassifier` wrap
+LogitBoost and GentleBoost in the self-paced weighting of SPLBoost (the
+generalisation named in the SPLBoost paper's conclusion, SPEC §2).
+
+References
+----------
+.. [FHT] J. Friedman, T. Hastie, R. Tibshirani, "Additive logistic regression:
+   a statistical view of boosting", Annals of Statistics 28(2), 2000.
+.. [SPL] K. Wang, Y. Wang, Q. Zhao, D. Meng, Z. Xu, "SPLBoost: An Improved
+   Robust Boosting Algorithm Based on Self-paced Learning", IEEE Trans.
+   Cybernetics, 2019.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
+
+from ._boosting import BaseBoostingClassifier, _check_number
+from .losses import ExponentialLoss
+from .self_paced import SPRegularizer
+from .splboost import SelfPacedMixin
+from .steps import GentleStep, LogitStep, RealStep
+
+__all__ = [
+    "RealBoostClassifier",
+    "GentleBoostClassifier",
+    "LogitBoostClassifier",
+    "SPLGentleBoostClassifier",
+    "SPLLogitBoostClassifier",
+]
+
+#: LogitBoost's default weight floor (FHT: "2 x machine zero")
+DEFAULT_WEIGHT_FLOOR = 2.0 * np.finfo(np.float64).eps
+
+
+def default_classifier():
+    """Default weak learner of the class-probability steps: a decision stump.
+
+    Kept in one place so that switching to ``robust_boosting.trees`` is one line.
+    """
+    return DecisionTreeClassifier(max_depth=1)
+
+
+def default_regressor():
+    """Default weak learner of the regression steps: a regression stump (FHT's experiments)."""
+    return DecisionTreeRegressor(max_depth=1)
+
+
+class _RegressionBoosterMixin:
+    """Boosters whose step fits a regressor: their default weak learner is a regression stump."""
+
+    def _default_estimator(self):
+        return default_regressor()
+
+
+class RealBoostClassifier(BaseBoostingClassifier):
+    """Real AdaBoost ([FHT]_ Algorithm 2): class-probability weak learners, exponential loss.
+
+    Each round fits a class-probability estimator on the weights
+    ``w_i ∝ s_i exp(-y_i F(x_i))`` (``s`` the ``sample_weight``), and adds
+    ``f(x) = ½ log(p(x) / (1 - p(x)))`` with ``p = P_w(y = +1 | x)`` clipped to
+    ``[clip, 1 - clip]`` ([FHT]_ eq. (12); the step is
+    :class:`~robust_boosting.steps.RealStep`). Multiclass: one-vs-rest.
+
+    Parameters
+    ----------
+    estimator : classifier with predict_proba, default=None
+        Weak learner accepting ``sample_weight``; a decision stump if None.
+    n_estimators : int, default=100
+        Maximum number of rounds.
+    learning_rate : float, default=1.0
+        Shrinks each round's ``f``.
+    clip : float in (0, 0.5), default=1e-4
+        Probabilities are clipped to ``[clip, 1 - clip]``, so a pure leaf
+        contributes ``±½ log((1 - clip)/clip)`` (about ±4.6) instead of ±inf.
+    random_state : int, RandomState or None, default=None
+        Seeds the weak learners' ``random_state`` parameters, round by round.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+    estimators_ : list of fitted weak learners (one list per class for K > 2)
+    estimator_weights_ : ndarray, ``learning_rate`` for every round
+    estimator_errors_ : ndarray, weighted error of ``sign(f)`` per round
+    n_estimators_ : int
+    stopping_reason_ : str
+    sample_weights_ : ndarray of shape (n_samples,), the next round's normalised weights
+    feature_importances_ : ndarray of shape (n_features,)
+    """
+
+    def __init__(self, estimator=None, n_estimators: int = 100, learning_rate: float = 1.0,
+                 clip: float = 1e-4, random_state=None):
+        self.estimator = estimator
+        self.n_estimators = n_estimators
+        self.learning_rate = learning_rate
+        self.clip = clip
+        self.random_state = random_state
+
+    def _validate_params(self):
+        super()._validate_params()
+        _check_number("clip", self.clip, low=0, high=0.4999)
+
+    def _default_estimator(self):
+        return default_classifier()
+
+    def _make_step(self):
+        return RealStep(ExponentialLoss(), learning_rate=self.learning_rate, clip=self.clip)
+
+
+class GentleBoostClassifier(_RegressionBoosterMixin, BaseBoostingClassifier):
+    """Gentle AdaBoost ([FHT]_ Algorithm 4): weighted least-squares regression of ``y``.
+
+    Each round fits a regressor to ``y in {-1, +1}`` by weighted least squares
+    with ``w_i ∝ s_i exp(-y_i F(x_i))`` and adds its prediction ``f(x)``
+    (a Newton step on the exponential risk, [FHT]_ Sec. 4.2; the step is
+    :class:`~robust_boosting.steps.GentleStep`). Each round's output lies in
+    ``[-1, 1]`` (a tree's leaf values are weighted means of ``±1``; other
+    regressors are clipped). Multiclass: one-vs-rest.
+
+    Parameters
+    ----------
+    estimator : regressor, default=None
+        Weak learner accepting ``sample_weight``; a regression stump
+        (``DecisionTreeRegressor(max_depth=1)``, as in [FHT]_'s experiments) if None.
+    n_estimators : int, default=100
+    learning_rate : float, default=1.0
+    random_state : int, RandomState or None, default=None
+
+    Attributes
+    ----------
+    As for :class:`RealBoostClassifier`.
+    """
+
+    def __init__(self, estimator=None, n_estimators: int = 100, learning_rate: float = 1.0,
+                 random_state=None):
+        self.estimator = estimator
+        self.n_estimators = n_estimators
+        self.learning_rate = learning_rate
+        self.random_state = random_state
+
+    def _make_step(self):
+        return GentleStep(ExponentialLoss(), learning_rate=self.learning_rate)
+
+
+class LogitBoostClassifier(_RegressionBoosterMixin, BaseBoostingClassifier):
+    """LogitBoost, two classes ([FHT]_ Algorithm 3): Newton steps on the logistic loss.
+
+    With ``p = 1 / (1 + e^{-2F})``: working response ``z = (y* - p)/(p (1 - p))``
+    (``y* = (y+1)/2``), clipped to ``|z| <= z_max``; weights ``p (1 - p)``
+    floored at ``weight_floor`` (times ``sample_weight``); a regressor is fitted
+    to ``z`` by weighted least squares and ``F <- F + ½ f`` (the step is
+    :class:`~robust_boosting.steps.LogitStep`). The loss is
+    ``log(1 + exp(-2 y F))`` (SPEC §1). Multiclass: one-vs-rest (not FHT's
+    J-class LogitBoost).
+
+    Parameters
+    ----------
+    estimator : regressor, default=None
+        Weak learner accepting ``sample_weight``; a regression stump if None.
+    n_estimators : int, default=100
+    learning_rate : float, default=1.0
+        Shrinks each round's ``½ f``.
+    z_max : float, default=4.0
+        Clipping bound of the working response (Friedman suggests 2 to 4).
+    weight_floor : float, default=2 * machine epsilon (about 4.4e-16)
+        Lower bound of the weights ``p (1 - p)`` (FHT: "2 x machine zero").
+    random_state : int, RandomState or None, default=None
+
+    Attributes
+    ----------
+    As for :class:`RealBoostClassifier`; ``estimator_weights_`` holds
+    ``learning_rate / 2`` per round.
+    """
+
+    def __init__(self, estimator=None, n_estimators: int = 100, learning_rate: float = 1.0,
+                 z_max: float = 4.0, weight_floor: float = DEFAULT_WEIGHT_FLOOR,
+                 random_state=None):
+        self.estimator = estimator
+        self.n_estimators = n_estimators
+        self.learning_rate = learning_rate
+        self.z_max = z_max
+        self.weight_floor = weight_floor
+        self.random_state = random_state
+
+    def _validate_params(self):
+        super()._validate_params()
+        _check_number("z_max", self.z_max, low=1.0, low_open=False)
+        _check_number("weight_floor", self.weight_floor, low=0, high=0.25)
+
+    def _make_step(self):
+        return LogitStep(learning_rate=self.learning_rate, z_max=self.z_max,
+                         weight_floor=self.weight_floor)
+
+
+_SP_PARAMS_DOC = """
+    age : float, default=2.0
+        Self-paced age ``lambda > 0``, compared with the wrapped algorithm's
+        per-sample loss (``inf``: no sample is ever dropped, and the plain
+        algorithm is reproduced exactly).
+    regularizer : str, SPRegularizer or callable, default="hard"
+        As in :class:`~robust_boosting.splboost.SPLBoostClassifier`.
+    regularizer_params : dict, default=None
+    warm_start_rounds : int, default=3
+    warm_start_age : float, default=1e6
+    inner_iterations : int or "auto", default=1
+"""
+
+
+class SPLLogitBoostClassifier(SelfPacedMixin, LogitBoostClassifier):
+    """Self-paced LogitBoost: LogitBoost's weights ``p (1 - p)`` times ``v*(age; loss_i)``.
+
+    The SPLBoost paper's proposed generalisation ([SPL]_ Sec. VI, SPEC §2):
+    the self-paced weight ``v_i = v*(age; l_i)`` multiplies the wrapped
+    algorithm's own per-sample weight, with ``l_i`` its own per-sample loss,
+    here the logistic loss ``log(1 + exp(-2 y_i F(x_i)))`` at the candidate
+    scores ``F + ½ f`` (the policy is
+    :class:`~robust_boosting.self_paced.SelfPacedPolicy`, as in SPLBoost).
+    With ``age=inf`` it is :class:`LogitBoostClassifier` exactly; with a finite
+    age the latent objective ``sum_i s_i F_age(l_i)`` is reported per round
+    in ``latent_objective_``. (LogitBoost's step is a Newton step, not an exact
+    minimisation, so Theorem 1's monotonicity is not guaranteed here.)
+
+    Parameters
+    ----------
+    estimator, n_estimators, learning_rate, z_max, weight_floor, random_state
+        As for :class:`LogitBoostClassifier`.
+    """ + _SP_PARAMS_DOC + """
+    Attributes
+    ----------
+    self_paced_weights_, latent_objective_, n_selected_, inner_passes_, excluded_samples_
+        As for :class:`~robust_boosting.splboost.SPLBoostClassifier` (lists,
+        one entry per class, for K > 2).
+    Other attributes as for :class:`LogitBoostClassifier`.
+    """
+
+    def __init__(self, estimator=None, n_estimators: int = 100, age: float = 2.0,
+                 regularizer: str | SPRegularizer | Callable = "hard",
+                 regularizer_params: dict | None = None, warm_start_rounds: int = 3,
+                 warm_start_age: float = 1e6, inner_iterations: int | str = 1,
+                 learning_rate: float = 1.0, z_max: float = 4.0,
+                 weight_floor: float = DEFAULT_WEIGHT_FLOOR, random_state=None):
+        self.estimator = estimator
+        self.n_estimators = n_estimators
+        self.age = age
+        self.regularizer = regularizer
+        self.regularizer_params = regularizer_params
+        self.warm_start_rounds = warm_start_rounds
+        self.warm_start_age = warm_start_age
+        self.inner_iterations = inner_iterations
+        self.learning_rate = learning_rate
+        self.z_max = z_max
+        self.weight_floor = weight_floor
+        self.random_state = random_state
+
+
+class SPLGentleBoostClassifier(SelfPacedMixin, GentleBoostClassifier):
+    """Self-paced GentleBoost: GentleBoost's weights ``e^{-m}`` times ``v*(age; e^{-m})``.
+
+    The self-paced weighting of SPLBoost ([SPL]_ Algorithm 1, SPEC §2) around
+    GentleBoost: the per-sample loss compared with ``age`` is the exponential
+    loss ``exp(-y_i (F(x_i) + f(x_i)))`` on the absolute scale, as in SPLBoost,
+    so ``age`` has the same meaning (hard weighting drops a sample whose margin
+    falls below ``-log(age)``). With ``age=inf`` it is
+    :class:`GentleBoostClassifier` exactly; with a finite age the latent
+    objective is reported in ``latent_objective_``.
+
+    Parameters
+    ----------
+    estimator, n_estimators, learning_rate, random_state
+        As for :class:`GentleBoostClassifier`.
+    """ + _SP_PARAMS_DOC + """
+    Attributes
+    ----------
+    self_paced_weights_, latent_objective_, n_selected_, inner_passes_, excluded_samples_
+        As for :class:`~robust_boosting.splboost.SPLBoostClassifier`.
+    Other attributes as for :class:`GentleBoostClassifier`.
+    """
+
+    def __init__(self, estimator=None, n_estimators: int = 100, age: float = 2.0,
+                 regularizer: str | SPRegularizer | Callable = "hard",
+                 regularizer_params: dict | None = None, warm_start_rounds: int = 3,
+                 warm_start_age: float = 1e6, inner_iterations: int | str = 1,
+                 learning_rate: float = 1.0, random_state=None):
+        self.estimator = estimator
+        self.n_estimators = n_estimators
+        self.age = age
+        self.regularizer = regularizer
+        self.regularizer_params = regularizer_params
+        self.warm_start_rounds = warm_start_rounds
+        self.warm_start_age = warm_start_age
+        self.inner_iterations = inner_iterations
+        self.learning_rate = learning_rate
+        self.random_state = random_state

@@ -135,8 +135,9 @@ def test_robustboost_easy_data_ends_time_in_few_rounds():
 
 def test_savageboost_weights_are_the_savage_gradient_and_vanish_far_out(noisy_binary):
     X, y, y_clean, flipped = noisy_binary
-    sav = SavageBoostClassifier(n_estimators=40, random_state=0).fit(X, y)
-    ada = AdaBoostClassifier(n_estimators=40, random_state=0).fit(X, y)
+    stump = DecisionTreeClassifier(max_depth=1)  # the margins below are those of exact stumps
+    sav = SavageBoostClassifier(stump, n_estimators=40, random_state=0).fit(X, y)
+    ada = AdaBoostClassifier(stump, n_estimators=40, random_state=0).fit(X, y)
     yy = np.where(y == sav.classes_[1], 1.0, -1.0)
     margins = yy * sav.decision_function(X)
     w = SavageLoss().sample_weight(margins)

@@ -15,6 +15,7 @@ from robust_boosting import AdaBoostClassifier, BoostingStoppedWarning, SPLBoost
 from robust_boosting.datasets import make_splboost_gaussian
 from robust_boosting.noise import flip_labels_per_class
 from robust_boosting.self_paced import REGULARIZER_NAMES
+from robust_boosting.trees import HistTreeClassifier
 
 STUMP = DecisionTreeClassifier(max_depth=1, random_state=0)
 
@@ -187,9 +188,9 @@ def test_many_rounds_no_overflow_no_warning(noisy_binary):
         warnings.simplefilter("error")
         with np.errstate(all="raise"):
             for model in (
-                AdaBoostClassifier(DecisionTreeClassifier(max_depth=2), n_estimators=5000,
+                AdaBoostClassifier(HistTreeClassifier(max_depth=2), n_estimators=5000,
                                    random_state=0),
-                SPLBoostClassifier(DecisionTreeClassifier(max_depth=1), n_estimators=5000,
+                SPLBoostClassifier(HistTreeClassifier(max_depth=1), n_estimators=5000,
                                    age=20.0, regularizer="linear", random_state=0),
             ):
                 model.fit(X, y)

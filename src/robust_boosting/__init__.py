@@ -2,13 +2,34 @@
 
 from ._boosting import BoostingStoppedWarning
 from .adaboost import AdaBoostClassifier
+from .classical import (
+    GentleBoostClassifier,
+    LogitBoostClassifier,
+    RealBoostClassifier,
+    SPLGentleBoostClassifier,
+    SPLLogitBoostClassifier,
+)
+from .rilboost import RILBoostClassifier
+from .robust import RBoostClassifier, RobustBoostClassifier, SavageBoostClassifier
 from .splboost import SPLBoostClassifier
+from .trees import HistTreeClassifier, HistTreeRegressor
 
 __version__ = "0.1.0"
 
 __all__ = [
     "AdaBoostClassifier",
     "SPLBoostClassifier",
+    "RealBoostClassifier",
+    "GentleBoostClassifier",
+    "LogitBoostClassifier",
+    "SPLLogitBoostClassifier",
+    "SPLGentleBoostClassifier",
+    "SavageBoostClassifier",
+    "RBoostClassifier",
+    "RobustBoostClassifier",
+    "RILBoostClassifier",
+    "HistTreeClassifier",
+    "HistTreeRegressor",
     "BoostingStoppedWarning",
     "__version__",
 ]

@@ -25,7 +25,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import numpy as np
-from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 
 from ._boosting import BaseBoostingClassifier, _check_number
 from .losses import ExponentialLoss
@@ -46,16 +45,17 @@ DEFAULT_WEIGHT_FLOOR = 2.0 * np.finfo(np.float64).eps
 
 
 def default_classifier():
-    """Default weak learner of the class-probability steps: a decision stump.
+    """Default weak learner of the classifier steps: a histogram decision stump."""
+    from .trees import HistTreeClassifier
 
-    Kept in one place so that switching to ``robust_boosting.trees`` is one line.
-    """
-    return DecisionTreeClassifier(max_depth=1)
+    return HistTreeClassifier(max_depth=1)
 
 
 def default_regressor():
-    """Default weak learner of the regression steps: a regression stump (FHT's experiments)."""
-    return DecisionTreeRegressor(max_depth=1)
+    """Default weak learner of the regression steps: a histogram regression stump (FHT's experiments)."""
+    from .trees import HistTreeRegressor
+
+    return HistTreeRegressor(max_depth=1)
 
 
 class _RegressionBoosterMixin:
@@ -133,7 +133,7 @@ class GentleBoostClassifier(_RegressionBoosterMixin, BaseBoostingClassifier):
     ----------
     estimator : regressor, default=None
         Weak learner accepting ``sample_weight``; a regression stump
-        (``DecisionTreeRegressor(max_depth=1)``, as in [FHT]_'s experiments) if None.
+        (a histogram regression stump, as in [FHT]_'s experiments) if None.
     n_estimators : int, default=100
     learning_rate : float, default=1.0
     random_state : int, RandomState or None, default=None

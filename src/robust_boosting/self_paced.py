@@ -352,6 +352,7 @@ class SelfPacedPolicy(WeightPolicy):
 
     def refit(self, state, step, candidate_raw, n_done):
         loss = step.sample_loss(state.margins_of(candidate_raw))
+        self._loss_at = (candidate_raw, loss)
         v_new = self.regularizer.weight(loss, self.age_at(state.round))
         changed = not np.array_equal(v_new, self.v)
         self.v = v_new
@@ -361,7 +362,9 @@ class SelfPacedPolicy(WeightPolicy):
         return n_done < self.inner_iterations
 
     def end_round(self, state, step):
-        loss = step.sample_loss(state.margins)
+        raw, loss = self._loss_at
+        if raw is not state.raw:  # the loop committed other scores than the last candidate
+            loss = step.sample_loss(state.margins)
         latent = self.regularizer.latent_loss(loss, self.age)
         self._objective.append(float(state.sample_weight @ latent))
         self._n_selected.append(int(np.count_nonzero(self.v)))

@@ -20,7 +20,6 @@ import textwrap
 import time
 import warnings
 
-import numpy as np
 from sklearn.datasets import make_classification
 
 

@@ -65,7 +65,23 @@ class _RegressionBoosterMixin:
         return default_regressor()
 
 
-class RealBoostClassifier(BaseBoostingClassifier):
+class _ClassProbabilityBooster(BaseBoostingClassifier):
+    """Boosters whose step is :class:`RealStep` with the loss ``_loss``: RealBoost, SavageBoost."""
+
+    _loss = ExponentialLoss
+
+    def _validate_params(self):
+        super()._validate_params()
+        _check_number("clip", self.clip, low=0, high=0.4999)
+
+    def _default_estimator(self):
+        return default_classifier()
+
+    def _make_step(self):
+        return RealStep(self._loss(), learning_rate=self.learning_rate, clip=self.clip)
+
+
+class RealBoostClassifier(_ClassProbabilityBooster):
     """Real AdaBoost ([FHT]_ Algorithm 2): class-probability weak learners, exponential loss.
 
     Each round fits a class-probability estimator on the weights
@@ -107,16 +123,6 @@ class RealBoostClassifier(BaseBoostingClassifier):
         self.learning_rate = learning_rate
         self.clip = clip
         self.random_state = random_state
-
-    def _validate_params(self):
-        super()._validate_params()
-        _check_number("clip", self.clip, low=0, high=0.4999)
-
-    def _default_estimator(self):
-        return default_classifier()
-
-    def _make_step(self):
-        return RealStep(ExponentialLoss(), learning_rate=self.learning_rate, clip=self.clip)
 
 
 class GentleBoostClassifier(_RegressionBoosterMixin, BaseBoostingClassifier):

@@ -22,14 +22,14 @@ References
 from __future__ import annotations
 
 from ._boosting import BaseBoostingClassifier, _check_number
-from .classical import _RegressionBoosterMixin, default_classifier
+from .classical import _ClassProbabilityBooster, _RegressionBoosterMixin, default_classifier
 from .losses import Savage2Loss, SavageLoss
-from .steps import GentleStep, RealStep, RobustBoostStep, robustboost_rho
+from .steps import GentleStep, RobustBoostStep, robustboost_rho
 
 __all__ = ["SavageBoostClassifier", "RBoostClassifier", "RobustBoostClassifier"]
 
 
-class SavageBoostClassifier(BaseBoostingClassifier):
+class SavageBoostClassifier(_ClassProbabilityBooster):
     """SavageBoost ([SAV]_ Algorithm 1): RealBoost-style fitting of the Savage loss.
 
     Loss ``phi(m) = 1 / (1 + e^{2m})²`` ([SAV]_ eq. (26)). Each round (SPEC §3):
@@ -78,6 +78,8 @@ class SavageBoostClassifier(BaseBoostingClassifier):
         As for :class:`~robust_boosting.classical.RealBoostClassifier`.
     """
 
+    _loss = SavageLoss
+
     def __init__(self, estimator=None, n_estimators: int = 100, learning_rate: float = 1.0,
                  clip: float = 0.05, random_state=None):
         self.estimator = estimator
@@ -85,16 +87,6 @@ class SavageBoostClassifier(BaseBoostingClassifier):
         self.learning_rate = learning_rate
         self.clip = clip
         self.random_state = random_state
-
-    def _validate_params(self):
-        super()._validate_params()
-        _check_number("clip", self.clip, low=0, high=0.4999)
-
-    def _default_estimator(self):
-        return default_classifier()
-
-    def _make_step(self):
-        return RealStep(SavageLoss(), learning_rate=self.learning_rate, clip=self.clip)
 
 
 class RBoostClassifier(_RegressionBoosterMixin, BaseBoostingClassifier):

@@ -95,19 +95,6 @@ def test_parameter_errors(data, cls, params, error, match):
 
 
 @pytest.mark.parametrize("cls", ESTIMATORS)
-def test_perfectly_separable_stops_after_one_perfect_learner(cls):
-    X = np.arange(20, dtype=float).reshape(-1, 1)
-    y = (X[:, 0] >= 10).astype(int)
-    with pytest.warns(BoostingStoppedWarning, match="perfect weak learner at round 1"):
-        model = cls(n_estimators=50).fit(X, y)
-    assert model.n_estimators_ == 1
-    assert "perfect" in model.stopping_reason_
-    np.testing.assert_array_equal(model.predict(X), y)
-    assert np.all(np.isfinite(model.decision_function(X)))
-    assert np.all(np.isfinite(model.predict_proba(X)))
-
-
-@pytest.mark.parametrize("cls", ESTIMATORS)
 def test_no_progress_gives_usable_prior_model(cls):
     # XOR: every stump's leaves are balanced, so no learner can make progress
     X = np.array([[0.0, 0.0], [1.0, 1.0], [0.0, 1.0], [1.0, 0.0]] * 5)

@@ -7,9 +7,25 @@ import pytest
 from sklearn.svm import LinearSVC
 from sklearn.tree import DecisionTreeClassifier
 
-from robust_boosting import AdaBoostClassifier, BoostingStoppedWarning, SPLBoostClassifier
+from robust_boosting import (
+    AdaBoostClassifier,
+    BoostingStoppedWarning,
+    GentleBoostClassifier,
+    LogitBoostClassifier,
+    RBoostClassifier,
+    RealBoostClassifier,
+    RobustBoostClassifier,
+    SavageBoostClassifier,
+    SPLBoostClassifier,
+    SPLGentleBoostClassifier,
+    SPLLogitBoostClassifier,
+)
 
 ESTIMATORS = [AdaBoostClassifier, SPLBoostClassifier]
+ALL_BOOSTERS = ESTIMATORS + [
+    RealBoostClassifier, GentleBoostClassifier, LogitBoostClassifier, SavageBoostClassifier,
+    RBoostClassifier, RobustBoostClassifier, SPLLogitBoostClassifier, SPLGentleBoostClassifier,
+]
 
 
 @pytest.fixture
@@ -75,7 +91,7 @@ def test_splboost_parameter_errors(data, params, error, match):
         SPLBoostClassifier(**params).fit(X, y)
 
 
-@pytest.mark.parametrize("cls", ESTIMATORS)
+@pytest.mark.parametrize("cls", ALL_BOOSTERS)
 def test_perfectly_separable_stops_after_one_perfect_learner(cls):
     X = np.arange(20, dtype=float).reshape(-1, 1)
     y = (X[:, 0] >= 10).astype(int)

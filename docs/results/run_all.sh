@@ -3,7 +3,7 @@
 set -e
 RB="${RB:-robust-boosting}"
 $RB benchmark quick --out docs/results/quick
-$RB benchmark splboost-synthetic --repetitions 5 --out docs/results/splboost-synthetic
-$RB benchmark savageboost-table4 --rates 0,0.05,0.4 --out docs/results/savageboost-table4
+$RB benchmark splboost-synthetic --out docs/results/splboost-synthetic
+$RB benchmark savageboost-table4 --out docs/results/savageboost-table4
 $RB benchmark rilboost-small-sample --repetitions 5 --epsilon-grid 0:0.5:0.1 --out docs/results/rilboost-small-sample
 $RB benchmark splboost-uci --repetitions 2 --datasets splboost-pima,splboost-st-german-credit --rates 0,0.1,0.2,0.3 --lambda-grid 1.5,2.5,4 --rounds 100 --weak-learner hist-stump --out docs/results/splboost-uci

@@ -149,6 +149,8 @@ class GentleBoostClassifier(_RegressionBoosterMixin, BaseBoostingClassifier):
     As for :class:`RealBoostClassifier`.
     """
 
+    _loss = ExponentialLoss
+
     def __init__(self, estimator=None, n_estimators: int = 100, learning_rate: float = 1.0,
                  random_state=None):
         self.estimator = estimator
@@ -157,7 +159,7 @@ class GentleBoostClassifier(_RegressionBoosterMixin, BaseBoostingClassifier):
         self.random_state = random_state
 
     def _make_step(self):
-        return GentleStep(ExponentialLoss(), learning_rate=self.learning_rate)
+        return GentleStep(self._loss(), learning_rate=self.learning_rate)
 
 
 class LogitBoostClassifier(_RegressionBoosterMixin, BaseBoostingClassifier):

@@ -22,9 +22,9 @@ References
 from __future__ import annotations
 
 from ._boosting import BaseBoostingClassifier, _check_number
-from .classical import _ClassProbabilityBooster, _RegressionBoosterMixin, default_classifier
+from .classical import GentleBoostClassifier, _ClassProbabilityBooster, default_classifier
 from .losses import Savage2Loss, SavageLoss
-from .steps import GentleStep, RobustBoostStep, robustboost_rho
+from .steps import RobustBoostStep, robustboost_rho
 
 __all__ = ["SavageBoostClassifier", "RBoostClassifier", "RobustBoostClassifier"]
 
@@ -89,7 +89,7 @@ class SavageBoostClassifier(_ClassProbabilityBooster):
         self.random_state = random_state
 
 
-class RBoostClassifier(_RegressionBoosterMixin, BaseBoostingClassifier):
+class RBoostClassifier(GentleBoostClassifier):
     """RBoost (Miao et al. 2016), **a reconstruction**: GentleBoost's step on the Savage2 loss.
 
     The SPLBoost paper ([SPL]_ Sec. II) describes RBoost only as minimising
@@ -115,15 +115,7 @@ class RBoostClassifier(_RegressionBoosterMixin, BaseBoostingClassifier):
     As for :class:`~robust_boosting.classical.GentleBoostClassifier`.
     """
 
-    def __init__(self, estimator=None, n_estimators: int = 100, learning_rate: float = 1.0,
-                 random_state=None):
-        self.estimator = estimator
-        self.n_estimators = n_estimators
-        self.learning_rate = learning_rate
-        self.random_state = random_state
-
-    def _make_step(self):
-        return GentleStep(Savage2Loss(), learning_rate=self.learning_rate)
+    _loss = Savage2Loss
 
 
 class RobustBoostClassifier(BaseBoostingClassifier):

@@ -176,15 +176,20 @@ def plot_weight_curves(
     for label, reg in _regularizers(regularizers).items():
         ax_b.plot(m, reg.weight(ell, panel_b_age) * ell, label=label, lw=1.8)
     ax_b.set_title(f"(b) SPLBoost SP-regularizers, λ={panel_b_age:g}")
-    for ax in (ax_a, ax_b):
+    _style_margin_axes((ax_a, ax_b), m, "sample weight", ylim)
+    return fig
+
+
+def _style_margin_axes(axes, m, ylabel: str, ylim) -> None:
+    """Shared look of the curve-against-margin panels (Figs. 1 and 2)."""
+    for ax in axes:
         ax.set_xlabel("margin y F(x)")
-        ax.set_ylabel("sample weight")
+        ax.set_ylabel(ylabel)
         if ylim is not None:
             ax.set_ylim(*ylim)
         ax.set_xlim(m[0], m[-1])
         ax.grid(alpha=0.3)
         ax.legend(fontsize="small")
-    return fig
 
 
 def _shades(k: int) -> list:
@@ -244,14 +249,7 @@ def plot_loss_curves(
     for label, reg in _regularizers(regularizers).items():
         ax_b.plot(m, reg.latent_loss(ell, panel_b_age), label=label, lw=1.8)
     ax_b.set_title(f"(b) latent SPLBoost losses, λ={panel_b_age:g}")
-    for ax in (ax_a, ax_b):
-        ax.set_xlabel("margin y F(x)")
-        ax.set_ylabel("loss")
-        if ylim is not None:
-            ax.set_ylim(*ylim)
-        ax.set_xlim(m[0], m[-1])
-        ax.grid(alpha=0.3)
-        ax.legend(fontsize="small")
+    _style_margin_axes((ax_a, ax_b), m, "loss", ylim)
     return fig
 
 

@@ -482,3 +482,18 @@ def test_memory_million_rows():
     ).stdout
     ratio = float(out.strip().splitlines()[-1].split()[-1])
     assert ratio <= 2.0, out
+
+
+@pytest.mark.parametrize("Est", [HistTreeClassifier, HistTreeRegressor])
+@pytest.mark.parametrize("zero_fraction", [0.0, 0.3])
+def test_fit_leaves_sample_weight_untouched(Est, zero_fraction):
+    # the partition reorders the weights in place: it must work on a copy
+    rng = np.random.RandomState(0)
+    X = rng.randn(300, 3)
+    y = (X[:, 0] > 0).astype(int) if Est is HistTreeClassifier else rng.randn(300)
+    w = rng.rand(300)
+    w[rng.rand(300) < zero_fraction] = 0.0
+    before = w.copy()
+    est = Est(max_depth=3)
+    est.fit(est.prepare_data(X), y, sample_weight=w)
+    np.testing.assert_array_equal(w, before)

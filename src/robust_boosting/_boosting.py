@@ -40,6 +40,8 @@ from sklearn.utils.validation import (
     validate_data,
 )
 
+from . import _loop_kernels as _lk
+
 __all__ = [
     "BaseBoostingClassifier",
     "BoostingStoppedWarning",
@@ -206,6 +208,9 @@ def _random_state_keys(estimator) -> list[str]:
     ]
 
 
+_IMMUTABLE = frozenset({int, float, str, bool, type(None)})
+
+
 def _seeded_copy(template, keys: list[str], random_state: np.random.RandomState):
     """A fresh copy of the unfitted ``template`` whose ``random_state`` parameters are seeded.
 
@@ -216,7 +221,11 @@ def _seeded_copy(template, keys: list[str], random_state: np.random.RandomState)
     ``clone`` of the user's estimator: a deep copy of it is then a clone too,
     at a fraction of ``clone``'s cost.
     """
-    learner = copy.deepcopy(template)
+    state = vars(template)
+    if all(type(v) in _IMMUTABLE for v in state.values()):
+        learner = copy.copy(template)  # plain parameters: a shallow copy is a clone
+    else:
+        learner = copy.deepcopy(template)
     seeds = {key: random_state.randint(np.iinfo(np.int32).max) for key in keys}
     nested = {key: seed for key, seed in seeds.items() if "__" in key}
     if "random_state" in seeds:
@@ -229,21 +238,15 @@ def _seeded_copy(template, keys: list[str], random_state: np.random.RandomState)
 def _normalised_weights(log_w, sample_weight, factors) -> NDArray[np.float64] | None:
     """``sample_weight * factors * exp(log_w)``, normalised, computed without overflow.
 
-    Returns ``None`` when every weight is zero.
+    Returns ``None`` when every weight is zero (or a log-weight is NaN).
     """
     base = sample_weight if factors is None else sample_weight * factors
-    active = base > 0
-    if not active.any():
-        return None
-    w = log_w - np.max(log_w, where=active, initial=-np.inf)
-    np.minimum(w, 0.0, out=w)  # inactive samples may sit above the shift; their base is 0
-    with np.errstate(under="ignore"):
-        np.exp(w, out=w)
-    w *= base
-    total = w.sum()
+    log_w = np.ascontiguousarray(log_w, dtype=np.float64)
+    base = np.ascontiguousarray(base, dtype=np.float64)
+    w = np.empty_like(log_w)
+    total = _lk.normalise_log_weights(log_w, base, w)
     if not (total > 0 and np.isfinite(total)):
         return None
-    w /= total
     return w
 
 

@@ -178,6 +178,83 @@ def _bin_empty(hb, n_val, has_cnt, is_reg):
 
 
 @njit(cache=True, nogil=True)
+def _best_split_binary(h, nb, tot, crit, min_w):
+    """:func:`_best_split_feature` for two classes, no counts and no missing values.
+
+    The boosters' common case, on scalars: the same arithmetic in the same order
+    as :func:`_candidate`, so the same split is chosen.
+    """
+    t0 = tot[0]
+    t1 = tot[1]
+    a0 = 0.0
+    a1 = 0.0
+    best = -np.inf
+    best_bin = -1
+    best_wl = 0.0
+    best_wr = 0.0
+    for b in range(nb):
+        h0 = h[b, 0]
+        h1 = h[b, 1]
+        if b > 0 and h0 == 0.0 and h1 == 0.0:
+            continue  # same partition as bin b - 1, which ranks first
+        a0 += h0
+        a1 += h1
+        l0 = a0 if a0 > 0.0 else 0.0
+        l1 = a1 if a1 > 0.0 else 0.0
+        r0 = t0 - a0
+        r1 = t1 - a1
+        if r0 < 0.0:
+            r0 = 0.0
+        if r1 < 0.0:
+            r1 = 0.0
+        wl = 0.0 + l0 + l1
+        wr = 0.0 + r0 + r1
+        if wl <= 0.0 or wr <= 0.0 or wl < min_w or wr < min_w:
+            continue
+        if crit == GINI:
+            sc = (0.0 + l0 * l0 + l1 * l1) / wl + (0.0 + r0 * r0 + r1 * r1) / wr
+        else:
+            sc = (0.0 + _xlogx(l0) + _xlogx(l1)) - _xlogx(wl) + (
+                0.0 + _xlogx(r0) + _xlogx(r1)) - _xlogx(wr)
+        if sc > best:
+            best = sc
+            best_bin = b
+            best_wl = wl
+            best_wr = wr
+    # no missing value reached this node: unseen NaN follows the heavier side
+    return best, best_bin, best_bin >= 0 and best_wl >= best_wr
+
+
+@njit(cache=True, nogil=True)
+def _best_split_squared(h, nb, tot, min_w):
+    """:func:`_best_split_feature` for regression with no counts and no missing values
+    (same arithmetic as :func:`_candidate`)."""
+    best = -np.inf
+    best_bin = -1
+    best_wl = 0.0
+    best_wr = 0.0
+    wl = 0.0
+    sl = 0.0
+    for b in range(nb):
+        hw = h[b, 0]
+        if b > 0 and hw == 0.0:
+            continue  # same partition as bin b - 1, which ranks first
+        wl += hw
+        sl += h[b, 1]
+        wr = tot[0] - wl
+        sr = tot[1] - sl
+        if wl <= 0.0 or wr <= 0.0 or wl < min_w or wr < min_w:
+            continue
+        sc = sl * sl / wl + sr * sr / wr
+        if sc > best:
+            best = sc
+            best_bin = b
+            best_wl = wl
+            best_wr = wr
+    return best, best_bin, best_bin >= 0 and best_wl >= best_wr
+
+
+@njit(cache=True, nogil=True)
 def _best_split_feature(h, nb, missing_bin, tot, n_val, has_cnt, is_reg, crit, min_cnt, min_w,
                         cum):
     """Best split of one feature from its histogram ``h`` (bins x stats).
@@ -187,6 +264,11 @@ def _best_split_feature(h, nb, missing_bin, tot, n_val, has_cnt, is_reg, crit, m
     n_stat = h.shape[1]
     miss = h[missing_bin]
     has_miss = not _bin_empty(miss, n_val, has_cnt, is_reg)
+    if not (has_cnt or has_miss):
+        if is_reg:
+            return _best_split_squared(h, nb, tot, min_w)
+        if n_val == 2:
+            return _best_split_binary(h, nb, tot, crit, min_w)
     for s in range(n_stat):
         cum[s] = 0.0
     best = -np.inf
@@ -234,77 +316,103 @@ def _zero_hist(h, nb, missing_bin):
         h[missing_bin, s] = 0.0
 
 
+#: features histogrammed together in one pass over a node's samples (the sample
+#: index, weight and class are read once for all of them)
+GROUP = 4
+
+
 @njit(cache=True, nogil=True)
-def _build_hist_group(f0, f1, codes, idx, ow, oc, owy, is_reg, has_cnt, start, end, n_bins,
-                      missing_bin, hist):
-    """Histograms of features ``f0`` and ``f1`` (``f1 < 0``: ``f0`` only) over
-    ``idx[start:end]``; two features per pass halve the reads of the sample
-    statistics.  The count channel (last) exists only if ``has_cnt``."""
-    ha = hist[f0]
-    _zero_hist(ha, n_bins[f0], missing_bin)
-    ra = codes[f0]
-    # slices indexed from 0 let LLVM drop the negative-index checks
+def _build_hist_group(f0, codes, idx, ow, oc, owy, is_reg, has_cnt, dense, start, end, n_bins,
+                      missing_bin, hist, spare):
+    """Histograms of features ``f0 .. f0 + GROUP - 1`` over the node ``idx[start:end]``.
+
+    One pass reads each sample's index and statistics once for the ``GROUP``
+    features.  Features past the last one are histogrammed into ``spare``
+    (thrown away), so every pass has the same shape.  ``dense``: the node is
+    every row in order (``idx[q] == q``, the root of an unweighted fit), which
+    saves the indirection.  The count channel (last) exists only if ``has_cnt``.
+    """
+    n_features = codes.shape[0]
+    fa = f0
+    fb = f0 + 1
+    fc = f0 + 2
+    fd = f0 + 3
+    ha = hist[fa]
+    hb = hist[fb] if fb < n_features else spare[0]
+    hc = hist[fc] if fc < n_features else spare[1]
+    hd = hist[fd] if fd < n_features else spare[2]
+    ra = codes[fa]
+    rb = codes[fb] if fb < n_features else ra
+    rc = codes[fc] if fc < n_features else ra
+    rd = codes[fd] if fd < n_features else ra
+    _zero_hist(ha, n_bins[fa], missing_bin)
+    _zero_hist(hb, n_bins[fb] if fb < n_features else missing_bin, missing_bin)
+    _zero_hist(hc, n_bins[fc] if fc < n_features else missing_bin, missing_bin)
+    _zero_hist(hd, n_bins[fd] if fd < n_features else missing_bin, missing_bin)
+    # slices indexed from 0, unsigned row numbers: LLVM drops the negative-index checks
     ids = idx[start:end]
     ws = ow[start:end]
     n = end - start
     cnt = ha.shape[1] - 1
-    single = f1 < 0
-    hb = hist[f0] if single else hist[f1]
-    rb = codes[f0] if single else codes[f1]
-    if not single:
-        _zero_hist(hb, n_bins[f1], missing_bin)
     if is_reg:
         ys = owy[start:end]
-        if single:
-            for q in range(n):
-                b = ra[ids[q]]
-                ha[b, 0] += ws[q]
-                ha[b, 1] += ys[q]
-                if has_cnt:
-                    ha[b, 2] += 1.0
-        else:
-            for q in range(n):
-                i = ids[q]
-                w = ws[q]
-                v = ys[q]
-                b = ra[i]
-                ha[b, 0] += w
-                ha[b, 1] += v
-                b2 = rb[i]
-                hb[b2, 0] += w
-                hb[b2, 1] += v
-                if has_cnt:
-                    ha[b, 2] += 1.0
-                    hb[b2, 2] += 1.0
+        for q in range(n):
+            i = np.uint64(q) if dense else np.uint64(ids[q])
+            w = ws[q]
+            v = ys[q]
+            b = ra[i]
+            ha[b, 0] += w
+            ha[b, 1] += v
+            b = rb[i]
+            hb[b, 0] += w
+            hb[b, 1] += v
+            b = rc[i]
+            hc[b, 0] += w
+            hc[b, 1] += v
+            b = rd[i]
+            hd[b, 0] += w
+            hd[b, 1] += v
+            if has_cnt:
+                ha[ra[i], 2] += 1.0
+                hb[rb[i], 2] += 1.0
+                hc[rc[i], 2] += 1.0
+                hd[rd[i], 2] += 1.0
         return
     cs = oc[start:end]
-    if single:
-        if has_cnt:
-            for q in range(n):
-                b = ra[ids[q]]
-                ha[b, cs[q]] += ws[q]
-                ha[b, cnt] += 1.0
-        else:
-            for q in range(n):
-                ha[ra[ids[q]], cs[q]] += ws[q]
-    elif has_cnt:
+    if has_cnt:
         for q in range(n):
-            i = ids[q]
+            i = np.uint64(q) if dense else np.uint64(ids[q])
             w = ws[q]
-            c = cs[q]
+            c = np.uint64(cs[q])
             b = ra[i]
             ha[b, c] += w
             ha[b, cnt] += 1.0
             b = rb[i]
             hb[b, c] += w
             hb[b, cnt] += 1.0
+            b = rc[i]
+            hc[b, c] += w
+            hc[b, cnt] += 1.0
+            b = rd[i]
+            hd[b, c] += w
+            hd[b, cnt] += 1.0
+    elif dense:
+        for q in range(n):
+            w = ws[q]
+            c = np.uint64(cs[q])
+            ha[ra[q], c] += w
+            hb[rb[q], c] += w
+            hc[rc[q], c] += w
+            hd[rd[q], c] += w
     else:
         for q in range(n):
-            i = ids[q]
+            i = np.uint64(ids[q])
             w = ws[q]
-            c = cs[q]
+            c = np.uint64(cs[q])
             ha[ra[i], c] += w
             hb[rb[i], c] += w
+            hc[rc[i], c] += w
+            hd[rd[i], c] += w
 
 
 _SUB_RTOL = 1e-12
@@ -339,22 +447,23 @@ def _subtract_bin(ph, sh, lh, n_val, has_cnt, is_reg):
 
 @njit(cache=True, nogil=True)
 def _node_group(
-    g, codes, idx, ow, oc, owy, is_reg, crit, start, end, n_bins, missing_bin,
+    g, codes, idx, ow, oc, owy, is_reg, crit, dense, start, end, n_bins, missing_bin,
     parent_hist, small_hist, large_hist, do_sub, small_tot, large_tot,
     find_small, find_large, min_cnt, min_w, scores, bins, mls, scratch,
 ):
-    f0 = 2 * g
-    f1 = f0 + 1
-    if f1 >= codes.shape[0]:
-        f1 = -1
+    f0 = GROUP * g
     n_val = small_tot.shape[0] - 1
     n_stat = small_hist.shape[2]
     has_cnt = n_stat > n_val
+    last = min(f0 + GROUP, codes.shape[0])
+    if last - f0 < GROUP:
+        spare = np.empty((GROUP - 1, small_hist.shape[1], n_stat))
+    else:
+        spare = np.empty((0, 1, 1))
     _build_hist_group(
-        f0, f1, codes, idx, ow, oc, owy, is_reg, has_cnt, start, end, n_bins, missing_bin,
-        small_hist,
+        f0, codes, idx, ow, oc, owy, is_reg, has_cnt, dense, start, end, n_bins, missing_bin,
+        small_hist, spare,
     )
-    last = f0 + 1 if f1 < 0 else f1 + 1
     for f in range(f0, last):
         nb = n_bins[f]
         if do_sub:
@@ -386,17 +495,17 @@ def _node_group(
 
 @njit(parallel=True, cache=True, nogil=True)
 def node_pair_par(
-    codes, idx, ow, oc, owy, is_reg, crit, start, end, n_bins, missing_bin,
+    codes, idx, ow, oc, owy, is_reg, crit, dense, start, end, n_bins, missing_bin,
     parent_hist, small_hist, large_hist, do_sub, small_tot, large_tot,
     find_small, find_large, min_cnt, min_w, scores, bins, mls, scratch,
 ):
     """Build the histogram of ``idx[start:end]`` (the smaller child), derive the
     larger sibling by subtraction from the parent if ``do_sub``, and find the
     best split of each feature for the requested children (parallel over
-    pairs of features)."""
-    for g in prange((codes.shape[0] + 1) // 2):
+    groups of ``GROUP`` features).  ``dense``: the node is every row in order."""
+    for g in prange((codes.shape[0] + GROUP - 1) // GROUP):
         _node_group(
-            g, codes, idx, ow, oc, owy, is_reg, crit, start, end, n_bins, missing_bin,
+            g, codes, idx, ow, oc, owy, is_reg, crit, dense, start, end, n_bins, missing_bin,
             parent_hist, small_hist, large_hist, do_sub, small_tot, large_tot,
             find_small, find_large, min_cnt, min_w, scores, bins, mls, scratch,
         )
@@ -404,14 +513,14 @@ def node_pair_par(
 
 @njit(cache=True, nogil=True)
 def node_pair_ser(
-    codes, idx, ow, oc, owy, is_reg, crit, start, end, n_bins, missing_bin,
+    codes, idx, ow, oc, owy, is_reg, crit, dense, start, end, n_bins, missing_bin,
     parent_hist, small_hist, large_hist, do_sub, small_tot, large_tot,
     find_small, find_large, min_cnt, min_w, scores, bins, mls, scratch,
 ):
     """Serial twin of :func:`node_pair_par` for small nodes."""
-    for g in range((codes.shape[0] + 1) // 2):
+    for g in range((codes.shape[0] + GROUP - 1) // GROUP):
         _node_group(
-            g, codes, idx, ow, oc, owy, is_reg, crit, start, end, n_bins, missing_bin,
+            g, codes, idx, ow, oc, owy, is_reg, crit, dense, start, end, n_bins, missing_bin,
             parent_hist, small_hist, large_hist, do_sub, small_tot, large_tot,
             find_small, find_large, min_cnt, min_w, scores, bins, mls, scratch,
         )

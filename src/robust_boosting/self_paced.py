@@ -28,6 +28,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from ._boosting import WeightPolicy
+from ._loop_kernels import fdot
 
 __all__ = [
     "SPRegularizer",
@@ -366,7 +367,7 @@ class SelfPacedPolicy(WeightPolicy):
         if raw is not state.raw:  # the loop committed other scores than the last candidate
             loss = step.sample_loss(state.margins)
         latent = self.regularizer.latent_loss(loss, self.age)
-        self._objective.append(float(state.sample_weight @ latent))
+        self._objective.append(fdot(state.sample_weight, latent))
         self._n_selected.append(int(np.count_nonzero(self.v)))
         self._passes.append(self._last_passes)
 

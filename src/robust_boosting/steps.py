@@ -11,6 +11,7 @@ from scipy.optimize import brentq, least_squares
 from scipy.special import erfc, erfcinv, log_expit
 
 from ._boosting import ERROR_FLOOR, BoostingState, RoundResult, Step
+from ._loop_kernels import fdot
 from .losses import MAX_EXPONENT, ExponentialLoss, LogisticLoss, MarginLoss
 
 __all__ = [
@@ -113,7 +114,7 @@ class _RealValuedStep(Step):
 
     def _result(self, learner, state: BoostingState, weights, output, response, coef):
         round_ = state.round + 1
-        edge = float(np.dot(weights, response * output))
+        edge = fdot(weights, response * output)
         miss = state.y * output <= 0
         err = float(weights[miss].sum())
         if not edge > EDGE_FLOOR:
@@ -394,17 +395,17 @@ class RobustBoostStep(Step):
         a = (s_new - mu) / sig
         w = np.exp(-(a * a)) / (_SQRT_PI * sig)
         sw_w = sw * w
-        G = float(np.dot(sw_w, u))
-        P = float(np.dot(sw, 0.5 * erfc(a))) - float(np.dot(sw, self.potential(s, t)))
+        G = fdot(sw_w, u)
+        P = fdot(sw, 0.5 * erfc(a)) - fdot(sw, self.potential(s, t))
         # derivatives: d mu/d dt = -(mu - 2 rho); d sigma/d dt = -(sigma² + 1)/sigma
         dsig = -(sig * sig + 1.0) / sig
         da_dm = u / sig
         da_dt = (-s * decay + (mu - 2.0 * self.rho)) / sig - a * dsig / sig
         # dPhi/da = -sigma w; dw/dx = w (-2 a da/dx - dsigma/dx / sigma)
-        dP = np.array([-sig * np.dot(sw_w, da_dm), -sig * np.dot(sw_w, da_dt)])
+        dP = np.array([-sig * fdot(sw_w, da_dm), -sig * fdot(sw_w, da_dt)])
         dG = np.array([
-            np.dot(sw_w * u, -2.0 * a * da_dm),
-            np.dot(sw_w * u, -2.0 * a * da_dt - dsig / sig),
+            fdot(sw_w * u, -2.0 * a * da_dm),
+            fdot(sw_w * u, -2.0 * a * da_dt - dsig / sig),
         ])
         return np.array([G, P]), np.vstack([dG, dP])
 
@@ -418,7 +419,7 @@ class RobustBoostStep(Step):
         def jac(x):
             return self.equations(x, s, u, sw, t)[1]
 
-        edge = float(np.dot(sw * self.weight(s, t), u) / max(np.dot(sw, self.weight(s, t)), 1e-300))
+        edge = fdot(sw * self.weight(s, t), u) / max(fdot(sw, self.weight(s, t)), 1e-300)
         mu, sig = self.mu_sigma(t)
         alpha = 0.5 * np.log((1.0 + edge) / max(1.0 - edge, 1e-12))
         starts = [

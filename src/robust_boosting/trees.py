@@ -32,7 +32,9 @@ from sklearn.utils.validation import (
     validate_data,
 )
 
+from . import _loop_kernels as _lk
 from . import _tree_kernels as _k
+from ._loop_kernels import fdot
 
 __all__ = [
     "BinMapper",
@@ -47,7 +49,7 @@ _CRITERIA_REG = {"squared_error": _k.SQUARED_ERROR}
 
 # A node is histogrammed with the parallel kernel when n_node * n_features is
 # at least this; smaller nodes use the serial twin (thread start-up dominates).
-_PARALLEL_MIN_WORK = 1_000_000
+_PARALLEL_MIN_WORK = 100_000
 # Prediction runs in parallel chunks from this many samples on.
 _PARALLEL_MIN_PREDICT = 200_000
 # Histograms of candidate leaves are kept for subtraction up to this many bytes.
@@ -411,6 +413,8 @@ class _Grower:
         self.min_w = float(min_weight)
         self.tol_scale = tol_scale
         self.parallel = n_threads > 1
+        # (ow, oc, owy) per row of the data, zero weight for inactive rows: see _fit
+        self.dense_root = None
         n_act = len(idx)
         n_features = codes_t.shape[0]
         self.n_features = n_features
@@ -493,9 +497,17 @@ class _Grower:
         kernel = (
             _k.node_pair_par if self.parallel and work >= _PARALLEL_MIN_WORK else _k.node_pair_ser
         )
+        ow, oc, owy = self.ow, self.oc, self.owy
+        # the root of a fit where every row has weight (idx is 0..n-1), or where most
+        # rows have and ``dense_root`` holds the per-row statistics: read the rows in order
+        dense = start == 0 and end == self.codes_t.shape[1]
+        if not dense and start == 0 and end == len(self.idx) and self.dense_root is not None:
+            ow, oc, owy = self.dense_root
+            dense = True
+            end = self.codes_t.shape[1]
         kernel(
-            self.codes_t, self.idx, self.ow, self.oc, self.owy, self.is_reg, self.crit,
-            start, end, self.n_bins, self.missing_bin, parent_hist, small_hist, large_hist,
+            self.codes_t, self.idx, ow, oc, owy, self.is_reg, self.crit,
+            dense, start, end, self.n_bins, self.missing_bin, parent_hist, small_hist, large_hist,
             do_sub, small_tot, large_tot, find_small, find_large, self.min_cnt, self.min_w,
             self.scores, self.bins, self.mls, self.scratch,
         )
@@ -755,8 +767,10 @@ class _BaseHistTree(BaseEstimator):
                 del self.feature_names_in_
             if y is None:
                 raise ValueError("y is required")
-            y = column_or_1d(y, warn=True)
-            check_consistent_length(X.codes, y)
+            if not (isinstance(y, np.ndarray) and y.ndim == 1):  # the boosters' case is cheap
+                y = column_or_1d(y, warn=True)
+            if y.shape[0] != X.n_samples:
+                check_consistent_length(X.codes, y)
             if self._is_reg:
                 y = np.asarray(y, dtype=np.float64)
                 if not np.all(np.isfinite(y)):
@@ -782,13 +796,15 @@ class _BaseHistTree(BaseEstimator):
         else:
             self.classes_, y_enc = _encode_classes(y)
             self.n_classes_ = len(self.classes_)
-        if sw is None:
-            active = None
-            n_active = n_samples
-        else:
-            nz = sw > 0
-            n_active = int(np.count_nonzero(nz))
-            active = None if n_active == n_samples else np.flatnonzero(nz)
+        active = None
+        n_active = n_samples
+        if sw is not None:
+            sw = np.ascontiguousarray(sw)
+            rows = np.empty(n_samples, dtype=np.int32)
+            w_rows = np.empty(n_samples)
+            n_active = int(_lk.active_rows(sw, rows, w_rows))
+            if n_active < n_samples:
+                active = rows[:n_active]
         if n_active == 0:
             raise ValueError("sample_weight is zero for every sample; no sample weight to fit")
 
@@ -799,24 +815,25 @@ class _BaseHistTree(BaseEstimator):
                 mapper = BinMapper(max_bins=self.max_bins).fit(X, rows=active)
                 binned = mapper.transform(X)
             mapper = binned.mapper
-            idx = (
-                np.arange(n_samples, dtype=np.int32)
-                if active is None
-                else active.astype(np.int32)
-            )
-            ow = np.ones(n_active) if sw is None else sw[idx]
+            if active is None:
+                idx = np.arange(n_samples, dtype=np.int32)
+                # a copy: the partition reorders ow in place
+                ow = np.ones(n_samples) if sw is None else sw.copy()
+            else:
+                idx = active
+                ow = w_rows[:n_active]
             total_w = float(ow.sum())
             if not total_w > 0:
                 raise ValueError("the sum of sample_weight must be positive (non-zero weight)")
             if self._is_reg:
                 ya = y if active is None else y[idx]
-                ybar = float(np.dot(ow, ya) / total_w)
+                ybar = fdot(ow, ya) / total_w
                 resid = ya - ybar
                 owy = ow * resid
                 oc = np.empty(0, dtype=np.int32)
                 n_stat = 3
                 # scale of gains: weighted mean of y**2
-                tol_scale = float(np.dot(ow, ya * ya) / total_w)
+                tol_scale = fdot(ow, ya * ya) / total_w
                 root_tot = np.array([total_w, owy.sum(), n_active], dtype=np.float64)
             else:
                 ybar = 0.0
@@ -836,6 +853,16 @@ class _BaseHistTree(BaseEstimator):
                 self.max_leaf_nodes, self.min_samples_leaf,
                 self.min_weight_fraction_leaf * total_w, tol_scale, n_threads,
             )
+            if active is not None and 2 * n_active >= n_samples and self.min_samples_leaf == 1:
+                # Most rows have weight (SPLBoost drops a few): the root's histogram reads
+                # every row in order, zero-weight rows adding exact zeros, which is faster
+                # than following idx. Not with counts (zero-weight rows must not count).
+                if self._is_reg:
+                    owy_all = np.zeros(n_samples)
+                    owy_all[idx] = owy
+                    grower.dense_root = (sw, oc, owy_all)
+                else:
+                    grower.dense_root = (sw, np.ascontiguousarray(y_enc, dtype=np.int32), owy)
             grower.grow(root_tot)
         self.bin_mapper_ = mapper
         self.tree_ = self._make_tree(grower, mapper, ybar)

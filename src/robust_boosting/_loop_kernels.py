@@ -1,0 +1,80 @@
+"""Numba kernels of the boosting loop (private): the per-round work on n-vectors.
+
+Each round of every booster normalises ``n`` sample weights; done with numpy this
+takes several passes and temporaries over the data, which is a visible part of a
+round when the weak learner is a histogram stump.
+"""
+
+import numpy as np
+from numba import njit
+
+
+@njit(cache=True, nogil=True)
+def normalise_log_weights(log_w, base, out):
+    """``out = base * exp(log_w - max)`` normalised to sum 1; returns the unnormalised sum.
+
+    The maximum is taken over the samples with ``base > 0`` only; samples with
+    ``base == 0`` get weight 0 (and may have any ``log_w``, even ``inf``).
+    Returns 0.0 when no sample has ``base > 0`` and NaN/inf when the sum overflows
+    or a log-weight is NaN (the caller treats both as "no usable weights").
+    """
+    n = log_w.shape[0]
+    m = -np.inf
+    for i in range(n):
+        if base[i] > 0.0 and log_w[i] > m:
+            m = log_w[i]
+    if m == -np.inf:
+        for i in range(n):
+            out[i] = 0.0
+        return 0.0
+    total = 0.0
+    for i in range(n):
+        b = base[i]
+        if b > 0.0:
+            d = log_w[i] - m
+            if d > 0.0:  # NaN propagates below
+                d = 0.0
+            v = b * np.exp(d)
+        else:
+            v = 0.0
+        out[i] = v
+        total += v
+    if total > 0.0 and total < np.inf:
+        inv = 1.0 / total
+        for i in range(n):
+            out[i] *= inv
+    return total
+
+
+def fdot(a, b) -> float:
+    """``sum(a * b)`` of two 1-D float arrays, without BLAS.
+
+    For the n-vectors of a boosting round, a multi-threaded BLAS ``dot`` can cost
+    milliseconds: its worker threads must be woken up (and wait for a core while
+    numba's threads hold them), far more than the arithmetic itself.
+    """
+    return float(np.add.reduce(np.multiply(a, b)))
+
+
+@njit(cache=True, nogil=True)
+def exp_neg_clipped(m, cap, out):
+    """``out = exp(min(-m, cap))`` (the exponential loss, kept finite)."""
+    for i in range(m.shape[0]):
+        v = -m[i]
+        if v > cap:  # NaN stays NaN
+            v = cap
+        out[i] = np.exp(v)
+    return out
+
+
+@njit(cache=True, nogil=True)
+def active_rows(sw, idx, w):
+    """Rows with ``sw > 0`` into ``idx`` (int32) and their weights into ``w``; returns the count."""
+    k = 0
+    for i in range(sw.shape[0]):
+        v = sw[i]
+        if v > 0.0:
+            idx[k] = i
+            w[k] = v
+            k += 1
+    return k

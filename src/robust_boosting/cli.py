@@ -362,7 +362,8 @@ def build_parser() -> argparse.ArgumentParser:
     bench = sub.add_parser(
         "benchmark", help="run a preset or a configuration file of experiments",
         description=_cmd_benchmark.__doc__ + " Presets: " + "; ".join(
-            f"{k}: {(v.__doc__ or '').split(chr(10))[0]}" for k, v in PRESETS.items())
+            f"{k}: {' '.join((v.__doc__ or '').split(chr(10) * 2)[0].split()).rstrip('.')}"
+            for k, v in PRESETS.items())
         + f". Config files: TOML (Python >= 3.11) or JSON; {yaml_note}. A killed run "
         "resumes: finished tasks are skipped.")
     bench.add_argument("target", metavar="PRESET_OR_CONFIG",

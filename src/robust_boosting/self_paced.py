@@ -355,11 +355,10 @@ class SelfPacedPolicy(WeightPolicy):
         loss = step.sample_loss(state.margins_of(candidate_raw))
         self._loss_at = (candidate_raw, loss)
         v_new = self.regularizer.weight(loss, self.age_at(state.round))
-        changed = not np.array_equal(v_new, self.v)
-        self.v = v_new
+        v_old, self.v = self.v, v_new
         self._last_passes = n_done
         if self.inner_iterations == "auto":
-            return changed and n_done < self.MAX_AUTO_PASSES
+            return n_done < self.MAX_AUTO_PASSES and not np.array_equal(v_new, v_old)
         return n_done < self.inner_iterations
 
     def end_round(self, state, step):

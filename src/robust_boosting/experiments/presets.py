@@ -68,7 +68,7 @@ def splboost_synthetic(*, repetitions: int | None = None, rounds: int | None = N
                        n_test_per_class: int = 2000, **_: Any) -> ExperimentConfig:
     """SPEC 8A: the SPLBoost paper's two Gaussians, 100 per class, 15 % of each class
     flipped, T = 200, SPLBoost (hard) at lambda = 1.5, 2.0, 2.5; test error on a fresh
-    clean draw of ``n_test_per_class`` per class, next to the Bayes error."""
+    clean draw of n_test_per_class per class, next to the Bayes error."""
     ages = list(age_grid or [1.5, 2.0, 2.5])
     algs = []
     for n in algorithms or SPL_SYNTHETIC_ALGORITHMS:

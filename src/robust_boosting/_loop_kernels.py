@@ -69,12 +69,18 @@ def exp_neg_clipped(m, cap, out):
 
 @njit(cache=True, nogil=True)
 def active_rows(sw, idx, w):
-    """Rows with ``sw > 0`` into ``idx`` (int32) and their weights into ``w``; returns the count."""
+    """Rows with ``sw > 0`` into ``idx[:k]`` (in order) and their weights into ``w[:k]``;
+    the other rows into ``idx[k:]`` (in reverse order). Returns ``k``."""
+    n = sw.shape[0]
     k = 0
-    for i in range(sw.shape[0]):
+    z = n
+    for i in range(n):
         v = sw[i]
         if v > 0.0:
             idx[k] = i
             w[k] = v
             k += 1
+        else:
+            z -= 1
+            idx[z] = i
     return k

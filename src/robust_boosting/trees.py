@@ -805,6 +805,7 @@ class _BaseHistTree(BaseEstimator):
             n_active = int(_lk.active_rows(sw, rows, w_rows))
             if n_active < n_samples:
                 active = rows[:n_active]
+                inactive = rows[n_active:]
         if n_active == 0:
             raise ValueError("sample_weight is zero for every sample; no sample weight to fit")
 
@@ -867,10 +868,10 @@ class _BaseHistTree(BaseEstimator):
         self.bin_mapper_ = mapper
         self.tree_ = self._make_tree(grower, mapper, ybar)
         if isinstance(X, BinnedData):
-            self._remember_train_leaves(X, grower, active)
+            self._remember_train_leaves(X, grower, None if active is None else inactive)
         return self
 
-    def _remember_train_leaves(self, X: BinnedData, g: _Grower, active) -> None:
+    def _remember_train_leaves(self, X: BinnedData, g: _Grower, inactive) -> None:
         """Store the leaf of every training row on ``X`` (boosters predict the
         training data right after each fit; the partition already knows it).
 
@@ -886,13 +887,11 @@ class _BaseHistTree(BaseEstimator):
             leaves.astype(np.int32),
             out,
         )
-        if active is not None:
+        if inactive is not None:
             # zero-weight rows are not in the partition: route them through the tree
-            mask = np.ones(X.n_samples, dtype=bool)
-            mask[active] = False
             _k.apply_binned_rows(
                 X.codes_t, t.feature, t.threshold_bin, t.missing_go_left, t.children_left,
-                t.children_right, g.missing_bin, np.flatnonzero(mask), out,
+                t.children_right, g.missing_bin, inactive, out,
             )
         token = object()
         self._fit_token = token

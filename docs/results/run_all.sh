@@ -7,4 +7,4 @@ $RB benchmark splboost-synthetic --out docs/results/splboost-synthetic
 $RB benchmark savageboost-table4 --out docs/results/savageboost-table4
 $RB benchmark rilboost-small-sample --repetitions 5 --epsilon-grid 0:0.5:0.1 --out docs/results/rilboost-small-sample
 $RB benchmark rilboost-small-sample --datasets rilboost-gaussian --repetitions 100 --epsilon-grid 0:0.5:0.1 --out docs/results/rilboost-fig13
-$RB benchmark splboost-uci --repetitions 2 --datasets splboost-pima,splboost-st-german-credit --rates 0,0.1,0.2,0.3 --lambda-grid 1.5,2.5,4 --rounds 100 --weak-learner hist-stump --out docs/results/splboost-uci
+$RB benchmark splboost-uci --repetitions 2 --lambda-grid 1:6:1 --out docs/results/splboost-uci

@@ -498,13 +498,14 @@ class _Grower:
             _k.node_pair_par if self.parallel and work >= _PARALLEL_MIN_WORK else _k.node_pair_ser
         )
         ow, oc, owy = self.ow, self.oc, self.owy
-        # the root of a fit where every row has weight (idx is 0..n-1), or where most
-        # rows have and ``dense_root`` holds the per-row statistics: read the rows in order
-        dense = start == 0 and end == self.codes_t.shape[1]
-        if not dense and start == 0 and end == len(self.idx) and self.dense_root is not None:
-            ow, oc, owy = self.dense_root
-            dense = True
-            end = self.codes_t.shape[1]
+        dense = False
+        if start == 0 and end == len(self.idx):  # the root, before any partition
+            # read the rows in order: every row has weight (idx is 0..n-1), or most
+            # have and ``dense_root`` holds the per-row statistics
+            if self.dense_root is not None:
+                ow, oc, owy = self.dense_root
+                end = self.codes_t.shape[1]
+            dense = end == self.codes_t.shape[1]
         kernel(
             self.codes_t, self.idx, ow, oc, owy, self.is_reg, self.crit,
             dense, start, end, self.n_bins, self.missing_bin, parent_hist, small_hist, large_hist,
@@ -796,7 +797,7 @@ class _BaseHistTree(BaseEstimator):
         else:
             self.classes_, y_enc = _encode_classes(y)
             self.n_classes_ = len(self.classes_)
-        active = None
+        active = inactive = None
         n_active = n_samples
         if sw is not None:
             sw = np.ascontiguousarray(sw)
@@ -868,7 +869,7 @@ class _BaseHistTree(BaseEstimator):
         self.bin_mapper_ = mapper
         self.tree_ = self._make_tree(grower, mapper, ybar)
         if isinstance(X, BinnedData):
-            self._remember_train_leaves(X, grower, None if active is None else inactive)
+            self._remember_train_leaves(X, grower, inactive)
         return self
 
     def _remember_train_leaves(self, X: BinnedData, g: _Grower, inactive) -> None:

@@ -161,6 +161,26 @@ def test_run_task_is_deterministic_and_pairs_noise():
     assert rows[1]["selected"]["age"] in (1.5, 3.0)
 
 
+def test_small_sample_synthetic_set_is_generated_per_repetition():
+    from robust_boosting.experiments.runner import _split
+
+    def task(rep):
+        return Task(experiment="rilboost-small-sample", dataset="rilboost-gaussian",
+                    algorithm="rilboost-ii", protocol="small-sample",
+                    split={"n_train": 20}, repetition=rep)
+
+    first = _split(task(0), 11)
+    again, other = _split(task(0), 11), _split(task(1), 12)
+    assert first[0].shape == (20, 2) and first[2].shape == (180, 2)
+    for a, b in zip(first[:4], again[:4], strict=True):
+        np.testing.assert_array_equal(a, b)
+    # a fresh 200-point set per repetition, not a resample of the fixed seed-0 set
+    fixed = load_data("rilboost-gaussian")[0]
+    pool = np.vstack([other[0], other[2]])
+    assert not np.isin(pool[:, 0], fixed[:, 0]).any()
+    assert not np.isin(pool[:, 0], np.vstack([first[0], first[2]])[:, 0]).any()
+
+
 def test_failing_task_is_recorded_not_fatal(tmp_path):
     bad = Task(experiment="noise-grid", dataset="no-such-data", algorithm="adaboost")
     good = _small_tasks()[0]

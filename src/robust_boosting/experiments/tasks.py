@@ -20,7 +20,9 @@ NOISE_MODELS = ("none", "symmetric", "per-class", "class-conditional", "instance
 #: How a task splits its data set into training and test parts.
 #: ``holdout``: random stratified split, ``split["test_size"]`` (default 0.3);
 #: ``kfold``: fold ``split["fold"]`` of ``split["n_folds"]`` stratified folds as test part;
-#: ``small-sample``: ``split["n_train"]`` training samples (half per class), the rest test;
+#: ``small-sample``: ``split["n_train"]`` training samples (half per class), the rest test
+#: (for a synthetic set, from a fresh set of ``split["n_per_class"]`` (100) per class
+#: generated for each repetition);
 #: ``synthetic``: a fresh draw of the named generator for training
 #: (``split["n_train_per_class"]``) and an independent one for testing
 #: (``split["n_test_per_class"]``).

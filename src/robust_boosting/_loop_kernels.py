@@ -84,3 +84,48 @@ def active_rows(sw, idx, w):
             z -= 1
             idx[z] = i
     return k
+
+
+@njit(cache=True, nogil=True)
+def weighted_miss(w, pred, y):
+    """``sum(w[pred != y])`` in one pass (the weighted error of a round)."""
+    total = 0.0
+    for i in range(w.shape[0]):
+        total += w[i] * (pred[i] != y[i])  # branch-free: misses are unpredictable
+    return total
+
+
+@njit(cache=True, nogil=True)
+def small_int_codes(y, max_span):
+    """Codes of integer labels whose range is below ``max_span``.
+
+    Returns ``(lo, present, codes)``: the smallest label, which of the labels
+    ``lo .. lo + span - 1`` occur, and for every sample the rank of its label
+    among the present ones (int32). ``present`` is empty when the range of ``y``
+    is ``max_span`` or more (the caller then sorts).
+    """
+    n = y.shape[0]
+    lo = y[0]
+    hi = y[0]
+    for i in range(n):
+        v = y[i]
+        if v < lo:
+            lo = v
+        elif v > hi:
+            hi = v
+    codes = np.empty(n, dtype=np.int32)
+    if hi - lo >= max_span:
+        return lo, np.zeros(0, dtype=np.bool_), codes
+    span = hi - lo + 1
+    present = np.zeros(span, dtype=np.bool_)
+    for i in range(n):
+        present[y[i] - lo] = True
+    lut = np.empty(span, dtype=np.int32)
+    k = 0
+    for j in range(span):
+        lut[j] = k
+        if present[j]:
+            k += 1
+    for i in range(n):
+        codes[i] = lut[y[i] - lo]
+    return lo, present, codes

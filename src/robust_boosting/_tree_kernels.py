@@ -27,6 +27,8 @@ features towards the lowest feature index.  Histograms are built per feature by
 a single thread, so results do not depend on the number of threads.
 """
 
+import math
+
 import numpy as np
 from numba import njit, prange
 
@@ -77,11 +79,82 @@ def bin_matrix(X, thr, thr_off, missing_bin, out):
 # --------------------------------------------------------------------------
 # Split scores
 # --------------------------------------------------------------------------
+# Coefficients of the minimax polynomial for log((1 + s) / (1 - s)) = 2 s + s R(s**2)
+# (R(z) = LG1 z + LG2 z**2 + ... + LG7 z**7 on |s| <= 3 - 2 sqrt 2), the classic
+# reduction of Cody & Waite used by most C libraries; error below 1 ulp.
+_LG1 = 6.666666666666735130e-01
+_LG2 = 3.999999999940941908e-01
+_LG3 = 2.857142874366239149e-01
+_LG4 = 2.222219843214978396e-01
+_LG5 = 1.818357216161805012e-01
+_LG6 = 1.531383769920937332e-01
+_LG7 = 1.479819860511658591e-01
+_LN2_HI = 6.93147180369123816490e-01
+_LN2_LO = 1.90821492927058770002e-10
+_SQRT2_MANT = 0x6A09E  # top 20 mantissa bits of sqrt(2)
+_TINY = 2.2250738585072014e-308  # smallest normal double
+_TWO52_BITS = 0x4330000000000000  # bits of 2.0**52
+_TWO52_BIAS = 2.0**52 + 1023.0
+# the scalar reduction splits where the vector one does: at the top 20 mantissa bits
+_M_SPLIT = (1.0 + _SQRT2_MANT / 2**20) / 2.0
+
+
+@njit(cache=True, nogil=True, inline="always", error_model="numpy")
+def _log_reduced(m, k):
+    """``log(m * 2**k)`` for ``m`` in ``[sqrt(2)/2, sqrt(2))`` (``k`` a float)."""
+    f = m - 1.0
+    s = f / (2.0 + f)
+    z = s * s
+    w = z * z
+    t1 = w * (_LG2 + w * (_LG4 + w * _LG6))
+    t2 = z * (_LG1 + w * (_LG3 + w * (_LG5 + w * _LG7)))
+    r = t2 + t1
+    hfsq = 0.5 * f * f
+    return k * _LN2_HI - ((hfsq - (s * (hfsq + r) + k * _LN2_LO)) - f)
+
+
 @njit(cache=True, nogil=True)
 def _xlogx(x):
-    if x > 0.0:
-        return x * np.log(x)
-    return 0.0
+    """``x log x`` (0 for ``x <= 0``), bit for bit what :func:`xlogx_many` gives."""
+    if not x > 0.0:
+        return 0.0
+    m, e = math.frexp(x if x > _TINY else _TINY)  # m in [0.5, 1)
+    if m < _M_SPLIT:
+        m *= 2.0
+        e -= 1
+    return x * _log_reduced(m, np.float64(e))
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def xlogx_many(v, mant, out):
+    """``out[i] = v[i] * log(v[i])`` (0 where ``v[i] <= 0``) for a whole array.
+
+    Split scans with the entropy criterion take six logarithms per candidate bin;
+    a call to the C library's ``log`` per value cannot be vectorised, these loops
+    can (integer exponent extraction, then a polynomial; ``error_model="numpy"``
+    drops the zero-division check that would stop vectorisation), which makes the
+    scan several times faster.  Same result as :func:`_xlogx`, bit for bit; within
+    about 2 ulp of ``x * log(x)`` with the C library's ``log``.  Values are clamped
+    below at the smallest normal double (a subnormal weight contributes ~1e-305
+    either way).  ``mant`` is ``int64`` scratch of the same length.
+    """
+    n = v.shape[0]
+    bits = out.view(np.int64)
+    kf = mant.view(np.float64)
+    for i in range(n):
+        x = v[i]
+        out[i] = x if x > _TINY else _TINY
+    for i in range(n):  # x = m * 2**k with m in [sqrt(2)/2, sqrt(2))
+        ix = bits[i]
+        up = np.int64(((ix >> 32) & 0x000FFFFF) >= _SQRT2_MANT)
+        # the biased exponent as the low bits of 2**52 (int -> float without a
+        # conversion instruction, which AVX2 lacks for 64-bit integers)
+        mant[i] = _TWO52_BITS + (ix >> 52) + up
+        bits[i] = (ix & 0x000FFFFFFFFFFFFF) | ((0x3FF - up) << 52)
+    for i in range(n):
+        lg = _log_reduced(out[i], kf[i] - _TWO52_BIAS)
+        x = v[i]
+        out[i] = x * lg if x > 0.0 else 0.0
 
 
 @njit(cache=True, nogil=True)
@@ -182,12 +255,19 @@ def _best_split_binary(h, nb, tot, crit, min_w):
     """:func:`_best_split_feature` for two classes, no counts and no missing values.
 
     The boosters' common case, on scalars: the same arithmetic in the same order
-    as :func:`_candidate`, so the same split is chosen.
+    as :func:`_candidate`, so the same split is chosen.  With entropy the valid
+    candidates are collected first and their ``x log x`` terms computed in one
+    vectorised pass (:func:`xlogx_many`).
     """
     t0 = tot[0]
     t1 = tot[1]
     a0 = 0.0
     a1 = 0.0
+    entropy = crit == ENTROPY
+    # entropy: the six x log x arguments of candidate q at terms[j * nb + q]
+    terms = np.empty(6 * nb if entropy else 0)
+    cand = np.empty(nb if entropy else 0, dtype=np.int64)
+    m = 0
     best = -np.inf
     best_bin = -1
     best_wl = 0.0
@@ -211,16 +291,35 @@ def _best_split_binary(h, nb, tot, crit, min_w):
         wr = 0.0 + r0 + r1
         if wl <= 0.0 or wr <= 0.0 or wl < min_w or wr < min_w:
             continue
-        if crit == GINI:
-            sc = (0.0 + l0 * l0 + l1 * l1) / wl + (0.0 + r0 * r0 + r1 * r1) / wr
-        else:
-            sc = (0.0 + _xlogx(l0) + _xlogx(l1)) - _xlogx(wl) + (
-                0.0 + _xlogx(r0) + _xlogx(r1)) - _xlogx(wr)
+        if entropy:
+            terms[m] = l0
+            terms[nb + m] = l1
+            terms[2 * nb + m] = wl
+            terms[3 * nb + m] = r0
+            terms[4 * nb + m] = r1
+            terms[5 * nb + m] = wr
+            cand[m] = b
+            m += 1
+            continue
+        sc = (0.0 + l0 * l0 + l1 * l1) / wl + (0.0 + r0 * r0 + r1 * r1) / wr
         if sc > best:
             best = sc
             best_bin = b
             best_wl = wl
             best_wr = wr
+    if entropy and m > 0:
+        xl = np.empty(6 * nb)
+        mant = np.empty(m, dtype=np.int64)
+        for j in range(6):
+            xlogx_many(terms[j * nb: j * nb + m], mant, xl[j * nb: j * nb + m])
+        for q in range(m):
+            sc = (0.0 + xl[q] + xl[nb + q]) - xl[2 * nb + q] + (
+                0.0 + xl[3 * nb + q] + xl[4 * nb + q]) - xl[5 * nb + q]
+            if sc > best:
+                best = sc
+                best_bin = cand[q]
+                best_wl = terms[2 * nb + q]
+                best_wr = terms[5 * nb + q]
     # no missing value reached this node: unseen NaN follows the heavier side
     return best, best_bin, best_bin >= 0 and best_wl >= best_wr
 

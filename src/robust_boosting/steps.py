@@ -11,7 +11,7 @@ from scipy.optimize import brentq, least_squares
 from scipy.special import erfc, erfcinv, log_expit
 
 from ._boosting import ERROR_FLOOR, BoostingState, RoundResult, Step
-from ._loop_kernels import fdot
+from ._loop_kernels import fdot, weighted_miss
 from .losses import MAX_EXPONENT, ExponentialLoss, LogisticLoss, MarginLoss
 
 __all__ = [
@@ -63,7 +63,7 @@ class DiscreteStep(Step):
         n_classes = state.n_classes
         learner.fit(state.X, state.y_idx, sample_weight=weights)
         pred = np.asarray(learner.predict(state.X)).astype(np.intp, copy=False)
-        err = float(weights[pred != state.y_idx].sum())
+        err = float(weighted_miss(weights, pred, state.y_idx))
         chance = 1.0 - 1.0 / n_classes
         if err >= chance - ERROR_FLOOR:  # within rounding of chance counts as chance
             return RoundResult(

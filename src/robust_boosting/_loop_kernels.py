@@ -66,7 +66,8 @@ def exp_many(x, out):
     A call to the C library's ``exp`` per value cannot be vectorised; this costs
     a third as much per value. Within 1 ulp of ``numpy.exp`` (tested); ``inf``
     above 709.78, 0 below -745.13, NaN stays NaN. The scale ``2**k`` is applied
-    as two exact powers of two, so subnormal results are rounded once.
+    as two exact powers of two, so subnormal results are rounded once. ``out``
+    may be ``x`` (blocks are copied into local buffers first).
     """
     n = x.shape[0]
     xb = np.empty(_EXP_BLOCK)
@@ -100,23 +101,17 @@ def normalise_log_weights(log_w, base, out):
         for i in range(n):
             out[i] = 0.0
         return 0.0
+    for i in range(n):
+        d = log_w[i] - m
+        d = 0.0 if d > 0.0 else d  # NaN stays NaN
+        out[i] = d if base[i] > 0.0 else -np.inf
+    exp_many(out, out)
     total = 0.0
-    xb = np.empty(_EXP_BLOCK)
-    ob = np.empty(_EXP_BLOCK)
-    k1 = np.empty(_EXP_BLOCK, dtype=np.int64)
-    k2 = np.empty(_EXP_BLOCK, dtype=np.int64)
-    for a in range(0, n, _EXP_BLOCK):
-        c = min(_EXP_BLOCK, n - a)
-        for i in range(c):
-            d = log_w[a + i] - m
-            d = 0.0 if d > 0.0 else d  # NaN stays NaN
-            xb[i] = d if base[a + i] > 0.0 else -np.inf
-        _exp_block(xb[:c], ob[:c], k1[:c], k2[:c])
-        for i in range(c):
-            b = base[a + i]
-            v = b * ob[i] if b > 0.0 else 0.0
-            out[a + i] = v
-            total += v
+    for i in range(n):
+        b = base[i]
+        v = b * out[i] if b > 0.0 else 0.0
+        out[i] = v
+        total += v
     if total > 0.0 and total < np.inf:
         inv = 1.0 / total
         for i in range(n):
@@ -137,19 +132,10 @@ def fdot(a, b) -> float:
 @njit(cache=True, nogil=True)
 def exp_neg_clipped(m, cap, out):
     """``out = exp(min(-m, cap))`` (the exponential loss, kept finite)."""
-    n = m.shape[0]
-    xb = np.empty(_EXP_BLOCK)
-    ob = np.empty(_EXP_BLOCK)
-    k1 = np.empty(_EXP_BLOCK, dtype=np.int64)
-    k2 = np.empty(_EXP_BLOCK, dtype=np.int64)
-    for a in range(0, n, _EXP_BLOCK):
-        c = min(_EXP_BLOCK, n - a)
-        for i in range(c):
-            v = -m[a + i]
-            xb[i] = cap if v > cap else v  # NaN stays NaN
-        _exp_block(xb[:c], ob[:c], k1[:c], k2[:c])
-        for i in range(c):
-            out[a + i] = ob[i]
+    for i in range(m.shape[0]):
+        v = -m[i]
+        out[i] = cap if v > cap else v  # NaN stays NaN
+    exp_many(out, out)
     return out
 
 

@@ -99,15 +99,16 @@ def test_config_errors(bad, match):
 def test_config_files(tmp_path):
     (tmp_path / "g.json").write_text(json.dumps(SMALL))
     assert len(load_config(tmp_path / "g.json").tasks()) == 8
-    if sys.version_info >= (3, 11):
-        (tmp_path / "g.toml").write_text(
-            'datasets = ["savageboost-haberman"]\nrates = [0.0, 0.2]\nrepetitions = 2\n'
-            'rounds = 8\nseed = 3\n[[algorithms]]\nname = "adaboost"\n'
-            '[[algorithms]]\nname = "splboost-hard"\ntune = { age = [1.5, 3.0] }\n')
-        cfg = load_config(tmp_path / "g.toml")
-        assert cfg.name == "g"
-        assert [t.task_id for t in cfg.tasks()] == [
-            t.task_id for t in _small_tasks(name="g")]
+    (tmp_path / "g.toml").write_text(  # tomllib, or tomli on Python 3.10
+        'datasets = ["savageboost-haberman"]\nrates = [0.0, 0.2]\nrepetitions = 2\n'
+        'rounds = 8\nseed = 3\n[[algorithms]]\nname = "adaboost"\n'
+        '[[algorithms]]\nname = "splboost-hard"\ntune = { age = [1.5, 3.0] }\n')
+    cfg = load_config(tmp_path / "g.toml")
+    assert cfg.name == "g"
+    assert [t.task_id for t in cfg.tasks()] == [t.task_id for t in _small_tasks(name="g")]
+    (tmp_path / "bad.toml").write_text("rates = [0.0,\n")
+    with pytest.raises(ValueError, match="cannot parse"):
+        load_config(tmp_path / "bad.toml")
     (tmp_path / "bad.json").write_text("{not json")
     with pytest.raises(ValueError, match="cannot parse"):
         load_config(tmp_path / "bad.json")
@@ -297,6 +298,11 @@ def test_preset_quick_reduced(tmp_path):
     assert (out / "error_vs_noise.png").stat().st_size > 1000
     assert (out / "rank_fractions.png").stat().st_size > 1000
     assert "robust-boosting benchmark quick" in text
+    # 'report' on the results alone gives the same title (the run's name and description)
+    results = next(out.glob("*.sqlite"))
+    assert main(["report", str(results), "--out", str(tmp_path / "again")]) == 0
+    again = (tmp_path / "again" / "report.md").read_text()
+    assert again.splitlines()[0] == text.splitlines()[0] != "# Experiment report"
 
 
 def test_preset_splboost_uci_reduced(tmp_path):
@@ -351,6 +357,50 @@ def test_rilboost_deltas_and_t_test():
     assert lo < 0.05 < hi
 
 
+def _rilboost_rows(datasets, gains, reps=4):
+    """RILBoost results whose accuracy at epsilon = 0.1 is that at 0 plus a per-draw gain."""
+    rows = []
+    for d in datasets:
+        for rep in range(reps):
+            for alg in ("rilboost-i", "rilboost-ii"):
+                for eps in (0.0, 0.1):
+                    acc = 0.7 + 0.01 * rep + (gains[rep] if eps else 0.0)
+                    rows.append({"dataset": d, "algorithm": alg, "params": {"epsilon": eps},
+                                 "split": {"n_train": 20}, "test_error": 1 - acc,
+                                 "repetition": rep, "rounds": 10})
+    return rows
+
+
+def test_rilboost_deltas_report_best_epsilon_and_paired_se():
+    import pandas as pd
+
+    gains = [0.01, 0.03, 0.02, 0.04]  # differences per draw; mean 0.025
+    deltas = rilboost_deltas(pd.DataFrame(_rilboost_rows(["a"], gains)))
+    row = deltas.iloc[0]
+    assert row["I"] == pytest.approx(0.025) and row["eps_II"] == 0.1
+    # the paired se sees only the spread of the differences, not the 0.01-per-draw shift
+    assert row["se_I"] == pytest.approx(np.std(gains, ddof=1) / 2)
+    worse = rilboost_deltas(pd.DataFrame(_rilboost_rows(["a"], [-0.01] * 4)))
+    assert worse.iloc[0]["II"] == 0 and worse.iloc[0]["eps_II"] == 0 and worse.iloc[0]["se_II"] == 0
+
+
+@pytest.mark.parametrize(("gains", "verdict"), [
+    ([0.01, 0.03, 0.02, 0.04], "reproduced"),
+    ([0.05, -0.04, 0.06, -0.05], "not reproduced (within 2 se of 0)"),
+    ([-0.01] * 4, "epsilon = 0 (AdaBoost) is best -> not reproduced"),
+])
+def test_rilboost_report_fig13_verdict_and_one_set_t_test(tmp_path, gains, verdict):
+    import pandas as pd
+
+    from robust_boosting.experiments.report import _rilboost_section
+
+    md = "\n".join(_rilboost_section(pd.DataFrame(_rilboost_rows(["rilboost-gaussian"], gains)),
+                                      tmp_path, ""))
+    fig13 = next(line for line in md.splitlines() if line.startswith("**Fig. 13"))
+    assert fig13.endswith(verdict + ".")
+    assert "needs at least two data sets" in md and "nan" not in md.lower()
+
+
 def test_report_errors(tmp_path):
     with pytest.raises(ValueError, match="not found"):
         write_report(tmp_path / "none.sqlite", tmp_path)
@@ -371,3 +421,18 @@ def test_full_presets_are_the_papers_settings():
     assert ril.rounds == 10 and ril.split["n_train"] == [20, 40]
     with pytest.raises(ValueError, match="unknown preset"):
         get_preset("nope")
+
+
+def test_rilboost_report_states_feature_scaling_and_kernel(tmp_path):
+    import json
+
+    import pandas as pd
+
+    from robust_boosting.experiments.report import _rilboost_section
+
+    rows = _rilboost_rows(["rilboost-gaussian"], [0.0] * 4)
+    for row in rows:
+        row["params"] = {**row["params"], "gamma": 2, "C": 1.0}
+        row["task"] = json.dumps({"scale": False})
+    md = "\n".join(_rilboost_section(pd.DataFrame(rows), tmp_path, ""))
+    assert "SVMs on raw (unscaled) features (gamma = 2; C = 1.0)" in md

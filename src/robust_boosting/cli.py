@@ -364,7 +364,7 @@ def build_parser() -> argparse.ArgumentParser:
         description=_cmd_benchmark.__doc__ + " Presets: " + "; ".join(
             f"{k}: {' '.join((v.__doc__ or '').split(chr(10) * 2)[0].split()).rstrip('.')}"
             for k, v in PRESETS.items())
-        + f". Config files: TOML (Python >= 3.11) or JSON; {yaml_note}. A killed run "
+        + f". Config files: TOML or JSON; {yaml_note}. A killed run "
         "resumes: finished tasks are skipped.")
     bench.add_argument("target", metavar="PRESET_OR_CONFIG",
                        help=f"one of {', '.join(PRESETS)}, or a .toml/.json/.yaml file")

@@ -1,6 +1,6 @@
 """Experiment configurations: a grid of data sets x noise x rates x algorithms x repetitions.
 
-A configuration is a dictionary (from a preset, a TOML file on Python >= 3.11, a
+A configuration is a dictionary (from a preset, a TOML file, a
 JSON file, or a YAML file when PyYAML is importable)::
 
     name = "my-grid"
@@ -228,7 +228,7 @@ class ExperimentConfig:
 
 
 def load_config(path: str | os.PathLike[str]) -> ExperimentConfig:
-    """Read a configuration file: ``.toml`` (Python >= 3.11), ``.json``, ``.yaml``/``.yml``.
+    """Read a configuration file: ``.toml``, ``.json``, ``.yaml``/``.yml``.
 
     YAML needs PyYAML, which is not a dependency; it is used when importable.
     """
@@ -240,8 +240,8 @@ def load_config(path: str | os.PathLike[str]) -> ExperimentConfig:
     if suffix == ".toml":
         try:
             import tomllib
-        except ImportError:  # Python 3.10
-            raise ValueError("TOML configurations need Python >= 3.11; use JSON") from None
+        except ImportError:  # Python 3.10: the same parser, installed as a dependency
+            import tomli as tomllib
         parse = tomllib.loads
     elif suffix == ".json":
         parse = json.loads

@@ -436,3 +436,19 @@ def test_rilboost_report_states_feature_scaling_and_kernel(tmp_path):
         row["task"] = json.dumps({"scale": False})
     md = "\n".join(_rilboost_section(pd.DataFrame(rows), tmp_path, ""))
     assert "SVMs on raw (unscaled) features (gamma = 2; C = 1.0)" in md
+
+
+@pytest.mark.parametrize(("ci", "pub", "two_sided", "expected"), [
+    ((0.01, 0.05), (2.5, 0.01, 0.09), False, "both significant at 5 % -> agrees"),
+    ((-0.01, 0.05), (2.5, 0.01, 0.09), False, "only the paper significant at 5 % -> differs"),
+    ((-0.05, -0.01), (2.5, 0.01, 0.09), False, "only the paper significant at 5 % -> differs"),
+    ((-0.05, -0.01), (-2.5, -0.03, -0.001), True, "both significant at 5 % -> agrees"),
+    ((0.01, 0.05), (-2.5, -0.03, -0.001), True, "both significant at 5 % -> differs"),
+    ((-0.01, 0.05), (-2.1, -0.04, 0.003), True, "neither significant at 5 % -> agrees"),
+])
+def test_t_test_comparison_sentence(ci, pub, two_sided, expected):
+    from robust_boosting.experiments.report import _compare_t
+
+    t = 3.0 if ci[0] > 0 else -3.0 if ci[1] < 0 else 1.0
+    text = _compare_t("n = 20, RILBoost II", t, *ci, 5, pub, two_sided=two_sided)
+    assert text.startswith("n = 20, RILBoost II: t = ") and text.endswith(expected + ".")

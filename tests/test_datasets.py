@@ -238,3 +238,18 @@ def test_small_sample_split():
         small_sample_split(y, 21)
     with pytest.raises(ValueError, match="fewer than"):
         small_sample_split(np.array([1, 1, 1, -1]), 4)
+
+
+def test_load_xy_resolves_every_kind_of_name():
+    from robust_boosting.datasets import load_xy
+
+    X, y = load_xy("rilboost-wine")
+    assert set(np.unique(y)) == {-1, 1}  # a task: binary -1/+1
+    Xw, yw = load_xy("wine")
+    assert len(np.unique(yw)) == 3 and Xw.shape == X.shape  # the bundled set, own labels
+    a, _ = load_xy("rilboost-gaussian", random_state=1)
+    b, _ = load_xy("rilboost-gaussian", random_state=1)
+    c, _ = load_xy("rilboost-gaussian", random_state=2)
+    assert a.shape == (200, 2) and np.array_equal(a, b) and not np.array_equal(a, c)
+    with pytest.raises(ValueError, match="unknown data set 'nope'.*rilboost-gaussian"):
+        load_xy("nope")

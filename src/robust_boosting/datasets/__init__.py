@@ -3,7 +3,8 @@
 - Bundled UCI/KEEL sets (offline, checksum-verified): :func:`list_datasets`,
   :func:`load_dataset`, :func:`get_dataset_info`.
 - The papers' binary tasks under stable names: :func:`list_tasks`, :func:`load_task`
-  (e.g. ``"rilboost-wine"``: class 1 vs 2 + 3; ``"rilboost-ecoli"``: cp vs rest).
+  (e.g. ``"rilboost-wine"``: class 1 vs 2 + 3; ``"rilboost-ecoli"``: cp vs rest);
+  :func:`load_xy` resolves any of these names (tasks, bundled sets, synthetic sets).
 - Synthetic generators: :func:`make_splboost_gaussian` (SPEC 8A),
   :func:`make_rilboost_gaussian` (SPEC 8D), :func:`make_twonorm`, :func:`make_ringnorm`,
   and :func:`small_sample_split` for RILBoost's n/2-per-class training sets.
@@ -34,7 +35,7 @@ from ._synthetic import (
     small_sample_split,
     splboost_gaussian_log_odds,
 )
-from ._tasks import TASKS, Task, list_tasks, load_task
+from ._tasks import TASKS, Task, list_tasks, load_task, load_xy
 
 __all__ = [
     "DEFAULT_OPENML_URL",
@@ -55,6 +56,7 @@ __all__ = [
     "list_tasks",
     "load_dataset",
     "load_task",
+    "load_xy",
     "make_rilboost_gaussian",
     "make_ringnorm",
     "make_splboost_gaussian",

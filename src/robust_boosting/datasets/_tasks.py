@@ -10,7 +10,7 @@ from sklearn.utils import Bunch
 from ._base import _binarize, load_dataset
 from ._remote import fetch_dataset
 
-__all__ = ["Task", "TASKS", "list_tasks", "load_task"]
+__all__ = ["Task", "TASKS", "list_tasks", "load_task", "load_xy"]
 
 
 @dataclass(frozen=True)
@@ -197,3 +197,45 @@ def load_task(name: str, *, return_X_y: bool = False, **kwargs: Any) -> Bunch | 
     if return_X_y:
         return data.X, data.y
     return data
+
+
+def load_xy(name: str, *, random_state: int = 0) -> tuple[Any, Any]:
+    """Features and labels of any named data: a task, a bundled set or a synthetic set.
+
+    The one name resolution used by the experiment runner and ``robust-boosting plot``.
+
+    Parameters
+    ----------
+    name : str
+        A task of :func:`list_tasks` (labels -1/+1), a bundled data set of
+        :func:`~robust_boosting.datasets.list_datasets` (its own labels), or
+        ``"splboost-gaussian"`` / ``"rilboost-gaussian"``: one draw of 100 samples per
+        class of the SPLBoost (SPEC 8A) or RILBoost Fig. 13 (SPEC 8D) Gaussians.
+    random_state : int, default=0
+        Seed of the synthetic draw; unused for the other names.
+
+    Returns
+    -------
+    X : ndarray of shape (n_samples, n_features)
+    y : ndarray of shape (n_samples,)
+
+    Raises
+    ------
+    ValueError
+        For an unknown name, listing the valid ones.
+    """
+    from ._base import list_datasets
+    from ._synthetic import make_rilboost_gaussian, make_splboost_gaussian
+
+    if name == "splboost-gaussian":
+        return make_splboost_gaussian(100, random_state=random_state)
+    if name == "rilboost-gaussian":
+        return make_rilboost_gaussian(100, random_state=random_state)
+    if name in TASKS:
+        return load_task(name, return_X_y=True)
+    if name in list_datasets():
+        return load_dataset(name, return_X_y=True)
+    raise ValueError(
+        f"unknown data set {name!r}; use a task ({', '.join(sorted(TASKS))}), a bundled data "
+        f"set ({', '.join(list_datasets())}), 'splboost-gaussian' or 'rilboost-gaussian'"
+    )

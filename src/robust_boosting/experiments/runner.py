@@ -34,27 +34,9 @@ __all__ = ["Progress", "RunSummary", "load_data", "run_task", "run_tasks", "sele
 # ---------------------------------------------------------------------------
 @functools.lru_cache(maxsize=64)
 def _load_cached(name: str) -> tuple[np.ndarray, np.ndarray]:
-    from ..datasets import (
-        TASKS,
-        list_datasets,
-        load_dataset,
-        load_task,
-        make_rilboost_gaussian,
-        make_splboost_gaussian,
-    )
+    from ..datasets import load_xy
 
-    if name == "splboost-gaussian":
-        return make_splboost_gaussian(100, random_state=0)
-    if name == "rilboost-gaussian":
-        return make_rilboost_gaussian(100, random_state=0)
-    if name in TASKS:
-        return load_task(name, return_X_y=True)
-    if name in list_datasets():
-        return load_dataset(name, return_X_y=True)
-    raise ValueError(
-        f"unknown data set {name!r}; use a task ({', '.join(sorted(TASKS))}), a bundled data "
-        f"set ({', '.join(list_datasets())}), splboost-gaussian or rilboost-gaussian"
-    )
+    return load_xy(name)
 
 
 def load_data(name: str) -> tuple[np.ndarray, np.ndarray]:

@@ -58,31 +58,13 @@ def _str_list(text: str) -> list[str]:
 # data and models
 # --------------------------------------------------------------------------
 def _load_xy(name: str, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
-    """A named task, a bundled binary data set, or ``splboost-gaussian``/``rilboost-gaussian``."""
-    from ..datasets import (
-        TASKS,
-        list_datasets,
-        load_dataset,
-        load_task,
-        make_rilboost_gaussian,
-        make_splboost_gaussian,
-    )
+    """:func:`~robust_boosting.datasets.load_xy`, binary data only."""
+    from ..datasets import load_xy
 
-    if name == "splboost-gaussian":
-        return make_splboost_gaussian(100, random_state=seed)
-    if name == "rilboost-gaussian":
-        return make_rilboost_gaussian(100, random_state=seed)
-    if name in TASKS:
-        return load_task(name, return_X_y=True)
-    if name in list_datasets():
-        X, y = load_dataset(name, return_X_y=True)
-        if np.unique(y).size != 2:
-            raise ValueError(f"data set {name!r} is not binary; use one of the papers' tasks")
-        return X, y
-    raise ValueError(
-        f"unknown data set {name!r}: use a task (robust_boosting.datasets.list_tasks()), "
-        "a bundled binary data set, 'splboost-gaussian' or 'rilboost-gaussian'"
-    )
+    X, y = load_xy(name, random_state=seed)
+    if np.unique(y).size != 2:
+        raise ValueError(f"data set {name!r} is not binary; use one of the papers' tasks")
+    return X, y
 
 
 def _noisy_split(args: argparse.Namespace):

@@ -60,6 +60,22 @@ def _style(i: int) -> dict:
     return {"marker": markers[i % len(markers)], "markersize": 4, "linewidth": 1.3}
 
 
+def _panel(ax, title: str, xlabel: str, ylabel: str) -> None:
+    """The small-multiple panel style shared by the per-data-set figures."""
+    ax.set_title(title, fontsize=9)
+    ax.set_xlabel(xlabel, fontsize=8)
+    ax.set_ylabel(ylabel, fontsize=8)
+    ax.tick_params(labelsize=7)
+    ax.grid(alpha=0.3)
+
+
+def _shared_legend(fig, axes, max_cols: int) -> None:
+    """One legend under the panels, from the first panel's curves."""
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="outside lower center", ncols=min(len(labels), max_cols),
+               fontsize=8)
+
+
 def plot_error_vs_noise(df: pd.DataFrame, *, value: str = "test_error",
                         algorithm: str = "variant", title: str | None = None) -> Figure:
     """Mean test error against the noise rate, one panel per data set (SPLBoost Fig. 4).
@@ -88,14 +104,8 @@ def plot_error_vs_noise(df: pd.DataFrame, *, value: str = "test_error",
             s = sub[sub[algorithm] == a].sort_values("rate")
             if len(s):
                 ax.plot(100 * s["rate"], 100 * s[value], label=a, **_style(i))
-        ax.set_title(d, fontsize=9)
-        ax.set_xlabel("noise rate (%)", fontsize=8)
-        ax.set_ylabel("test error (%)", fontsize=8)
-        ax.tick_params(labelsize=7)
-        ax.grid(alpha=0.3)
-    handles, labels = axes[0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="outside lower center", ncols=min(len(labels), 5),
-               fontsize=8)
+        _panel(ax, d, "noise rate (%)", "test error (%)")
+    _shared_legend(fig, axes, 5)
     if title:
         fig.suptitle(title, fontsize=10)
     return fig
@@ -186,14 +196,8 @@ def plot_accuracy_vs_epsilon(df: pd.DataFrame, *, strategy: str = "minimax") -> 
             ax.plot(s["epsilon"], s["accuracy"], label=f"RILBoost {v}, n={n}",
                     linestyle="-" if v == "I" else "--", **_style(i))
             i += 1
-        ax.set_title(d, fontsize=9)
-        ax.set_xlabel("epsilon", fontsize=8)
-        ax.set_ylabel("accuracy", fontsize=8)
-        ax.tick_params(labelsize=7)
-        ax.grid(alpha=0.3)
-    handles, labels = axes[0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="outside lower center", ncols=min(len(labels), 4),
-               fontsize=8)
+        _panel(ax, d, "epsilon", "accuracy")
+    _shared_legend(fig, axes, 4)
     return fig
 
 

@@ -1,5 +1,6 @@
 """Shared test fixtures."""
 
+import numpy as np
 import pytest
 
 from robust_boosting.datasets import make_splboost_gaussian
@@ -12,3 +13,12 @@ def noisy_binary():
     X, y = make_splboost_gaussian(100, random_state=0)
     y_noisy, flipped = flip_labels_per_class(y, 0.15, random_state=0)
     return X, y_noisy, y, flipped
+
+
+@pytest.fixture
+def data():
+    """A small, well-separated binary problem: 60 samples, 3 features, labels -1/+1."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(60, 3))
+    y = np.where(X[:, 0] + 0.5 * rng.normal(size=60) > 0, 1, -1)
+    return X, y

@@ -1,8 +1,10 @@
-"""The comparison boosters: bad input gets a clear error; degenerate runs give a usable model."""
+"""The comparison boosters: weak-learner and parameter errors; degenerate runs give a usable model.
+
+The input errors every booster shares are in test_validation.py.
+"""
 
 import numpy as np
 import pytest
-from sklearn.neighbors import KNeighborsClassifier
 from sklearn.svm import LinearSVC
 from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 
@@ -21,41 +23,6 @@ ESTIMATORS = [RealBoostClassifier, GentleBoostClassifier, LogitBoostClassifier,
               SPLLogitBoostClassifier, SPLGentleBoostClassifier]
 REGRESSION = {GentleBoostClassifier, LogitBoostClassifier, RBoostClassifier,
               SPLLogitBoostClassifier, SPLGentleBoostClassifier}
-
-
-@pytest.fixture
-def data():
-    rng = np.random.default_rng(0)
-    X = rng.normal(size=(60, 3))
-    y = np.where(X[:, 0] + 0.5 * rng.normal(size=60) > 0, 1, -1)
-    return X, y
-
-
-@pytest.mark.parametrize("cls", ESTIMATORS)
-def test_input_errors(cls, data):
-    X, y = data
-    for bad, match in [(np.nan, "NaN"), (np.inf, "infinity")]:
-        Xb = X.copy()
-        Xb[3, 1] = bad
-        with pytest.raises(ValueError, match=match):
-            cls().fit(Xb, y)
-    with pytest.raises(ValueError, match="only one class"):
-        cls().fit(X, np.ones(len(y)))
-    with pytest.raises(ValueError, match="inconsistent numbers of samples"):
-        cls().fit(X, y[:-1])
-    with pytest.raises(ValueError, match="Negative values in data passed to `sample_weight`"):
-        cls().fit(X, y, sample_weight=-np.ones(len(y)))
-    with pytest.raises(ValueError, match="X must contain only numbers"):
-        cls().fit(np.array([["a", "b"]] * len(y), dtype=object), y)
-    with pytest.raises(ValueError, match="n_estimators must be >= 1"):
-        cls(n_estimators=0).fit(X, y)
-    with pytest.raises(TypeError, match="n_estimators must be an integer"):
-        cls(n_estimators=2.5).fit(X, y)
-    with pytest.raises(TypeError, match="does not accept sample_weight"):
-        cls(estimator=KNeighborsClassifier()).fit(X, y)
-    model = cls(n_estimators=5).fit(X, y)
-    with pytest.raises(ValueError, match="3 features"):
-        model.predict(X[:, :2])
 
 
 @pytest.mark.parametrize("cls", ESTIMATORS)

@@ -4,6 +4,7 @@ import warnings
 
 import numpy as np
 import pytest
+from sklearn.neighbors import KNeighborsClassifier
 from sklearn.svm import LinearSVC
 from sklearn.tree import DecisionTreeClassifier
 
@@ -28,15 +29,7 @@ ALL_BOOSTERS = ESTIMATORS + [
 ]
 
 
-@pytest.fixture
-def data():
-    rng = np.random.default_rng(0)
-    X = rng.normal(size=(60, 3))
-    y = np.where(X[:, 0] + 0.5 * rng.normal(size=60) > 0, 1, -1)
-    return X, y
-
-
-@pytest.mark.parametrize("cls", ESTIMATORS)
+@pytest.mark.parametrize("cls", ALL_BOOSTERS)
 @pytest.mark.parametrize("bad,match", [(np.nan, "NaN"), (np.inf, "infinity")])
 def test_non_finite_X(cls, data, bad, match):
     X, y = data
@@ -46,7 +39,7 @@ def test_non_finite_X(cls, data, bad, match):
         cls().fit(X, y)
 
 
-@pytest.mark.parametrize("cls", ESTIMATORS)
+@pytest.mark.parametrize("cls", ALL_BOOSTERS)
 def test_input_errors(cls, data):
     X, y = data
     with pytest.raises(ValueError, match="only one class"):
@@ -61,9 +54,9 @@ def test_input_errors(cls, data):
         cls().fit(np.array([["a", "b"]] * len(y), dtype=object), y)
     with pytest.raises(ValueError, match="n_estimators must be >= 1"):
         cls(n_estimators=0).fit(X, y)
+    with pytest.raises(TypeError, match="n_estimators must be an integer"):
+        cls(n_estimators=2.5).fit(X, y)
     with pytest.raises(TypeError, match="does not accept sample_weight"):
-        from sklearn.neighbors import KNeighborsClassifier
-
         cls(estimator=KNeighborsClassifier()).fit(X, y)
     model = cls(n_estimators=5).fit(X, y)
     with pytest.raises(ValueError, match="3 features"):

@@ -424,8 +424,6 @@ def test_full_presets_are_the_papers_settings():
 
 
 def test_rilboost_report_states_feature_scaling_and_kernel(tmp_path):
-    import json
-
     import pandas as pd
 
     from robust_boosting.experiments.report import _rilboost_section
@@ -433,7 +431,7 @@ def test_rilboost_report_states_feature_scaling_and_kernel(tmp_path):
     rows = _rilboost_rows(["rilboost-gaussian"], [0.0] * 4)
     for row in rows:
         row["params"] = {**row["params"], "gamma": 2, "C": 1.0}
-        row["task"] = json.dumps({"scale": False})
+        row["task"] = {"scale": False}  # as ResultStore.to_frame decodes it
     md = "\n".join(_rilboost_section(pd.DataFrame(rows), tmp_path, ""))
     assert "SVMs on raw (unscaled) features (gamma = 2; C = 1.0)" in md
 

@@ -7,8 +7,9 @@ from typing import Any
 
 from sklearn.utils import Bunch
 
-from ._base import _binarize, load_dataset
+from ._base import _binarize, list_datasets, load_dataset
 from ._remote import fetch_dataset
+from ._synthetic import make_rilboost_gaussian, make_splboost_gaussian
 
 __all__ = ["Task", "TASKS", "list_tasks", "load_task", "load_xy"]
 
@@ -224,9 +225,6 @@ def load_xy(name: str, *, random_state: int = 0) -> tuple[Any, Any]:
     ValueError
         For an unknown name, listing the valid ones.
     """
-    from ._base import list_datasets
-    from ._synthetic import make_rilboost_gaussian, make_splboost_gaussian
-
     if name == "splboost-gaussian":
         return make_splboost_gaussian(100, random_state=random_state)
     if name == "rilboost-gaussian":

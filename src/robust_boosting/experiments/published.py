@@ -104,8 +104,8 @@ RILBOOST_MIXING_IONOSPHERE: dict[float, float] = {
     1.0: 0.0293, 0.75: 0.0011, 0.5: 0.004, 0.25: 0.004, 0.0: 0.004,
 }
 
-#: RILBoost paper, text on Fig. 13 (two-Gaussian synthetic set, RILBoost II, no numbers
-#: are published): n -> the claim.
+#: RILBoost paper, text on Fig. 13 (two-Gaussian synthetic set, RILBoost II): the claim
+#: (no numbers are published).
 RILBOOST_FIG13_CLAIM = (
     "RILBoost II gives higher accuracy than AdaBoost (epsilon = 0) on the two-Gaussian "
     "set when the training set is small (n = 20, 40; Fig. 13)."

@@ -318,11 +318,9 @@ def _compare_t(label: str, t: float, lo: float, hi: float, m: int,
 
 def _svm_settings(r: pd.DataFrame) -> str:
     """' on standardised features (gamma = 2, C = 1)': how the runs set up the SVMs."""
-    import json
-
     scale = set()
-    if "task" in r:
-        scale = {json.loads(t).get("scale") if isinstance(t, str) else None for t in r["task"]}
+    if "task" in r:  # the full task, decoded by ResultStore.to_frame
+        scale = {t.get("scale") if isinstance(t, dict) else None for t in r["task"]}
     text = {frozenset({True}): " on standardised features",
             frozenset({False}): " on raw (unscaled) features"}.get(frozenset(scale), "")
     kernel = []

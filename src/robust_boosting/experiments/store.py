@@ -52,7 +52,7 @@ COLUMNS: dict[str, str] = {
     "finished_at": "TEXT",
 }
 
-_JSON_COLUMNS = ("split", "params", "tune", "selected", "versions")
+_JSON_COLUMNS = ("split", "params", "tune", "selected", "versions", "task")
 
 
 class ResultStore:

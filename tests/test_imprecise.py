@@ -94,9 +94,9 @@ def _choices(X, y, p, eps, strategy, scale, learner=None):
     learner = SVC(C=1.0, gamma=1.0) if learner is None else learner
     model = EpsilonContaminationModel(eps)
     fast = select_extreme_point(learner, X, y, p, model, strategy=strategy, search="shortcut",
-                                weight_scale=scale)
+                                weight_scale=scale, random_state=0)
     slow = select_extreme_point(learner, X, y, p, model, strategy=strategy, search="enumerate",
-                                weight_scale=scale)
+                                weight_scale=scale, random_state=0)
     return fast, slow
 
 
@@ -162,3 +162,19 @@ def test_bad_arguments():
         select_extreme_point(SVC(), X, y, p, model, strategy="maximax")
     with pytest.raises(ValueError, match="search"):
         select_extreme_point(SVC(), X, y, p, model, search="fast")
+
+
+def test_minimin_ties_are_not_broken_by_row_order():
+    """Every sample inside its box at the base solution ties with it under minimin: the
+    choice among the ties follows ``random_state`` (uniform), not the lowest row."""
+    X, y, p = _problem(3, 60)
+    model = EpsilonContaminationModel(0.1)
+    picks = [select_extreme_point(SVC(), X, y, p, model, strategy="minimin", weight_scale=60.0,
+                                  random_state=s) for s in range(12)]
+    assert all(c.at_base for c in picks)  # all ties with the base problem
+    chosen = {c.index for c in picks}
+    assert len(chosen) > 3  # spread over the ties, not always the same row
+    assert min(chosen) > 0 or len(chosen) > 1
+    again = select_extreme_point(SVC(), X, y, p, model, strategy="minimin", weight_scale=60.0,
+                                 random_state=5)
+    assert again.index == picks[5].index  # same random_state, same choice

@@ -64,7 +64,8 @@ def test_epsilon_zero_default_scale_is_adaboost_with_C_times_n():
 )
 def test_shortcut_and_enumeration_give_the_same_model(seed, n_per_class, eps, mixing, strategy):
     X, y = _data(seed, n_per_class)
-    params = dict(epsilon=eps, mixing=mixing, strategy=strategy, n_estimators=4, gamma=0.5)
+    params = dict(epsilon=eps, mixing=mixing, strategy=strategy, n_estimators=4, gamma=0.5,
+                  random_state=seed)
     fast = RILBoostClassifier(search="shortcut", **params).fit(X, y)
     slow = RILBoostClassifier(search="enumerate", **params).fit(X, y)
     np.testing.assert_array_equal(fast.chosen_extreme_points_, slow.chosen_extreme_points_)
@@ -79,7 +80,7 @@ def test_shortcut_and_enumeration_give_the_same_model(seed, n_per_class, eps, mi
 @pytest.mark.parametrize("mixing", [0.0, 0.5, 1.0])
 def test_shortcut_and_enumeration_every_combination(strategy, mixing):
     X, y = _data(11, 10)
-    params = dict(epsilon=0.15, mixing=mixing, strategy=strategy, n_estimators=5)
+    params = dict(epsilon=0.15, mixing=mixing, strategy=strategy, n_estimators=5, random_state=0)
     fast = RILBoostClassifier(search="shortcut", **params).fit(X, y)
     slow = RILBoostClassifier(search="enumerate", **params).fit(X, y)
     np.testing.assert_array_equal(fast.chosen_extreme_points_, slow.chosen_extreme_points_)
@@ -140,9 +141,12 @@ def test_variant_names_and_recorded_rounds():
 
 def test_minimin_mostly_takes_the_base_solution():
     X, y = _data(5)
-    model = RILBoostClassifier(epsilon=0.2, strategy="minimin", gamma=0.5).fit(X, y)
+    model = RILBoostClassifier(epsilon=0.2, strategy="minimin", gamma=0.5,
+                               random_state=0).fit(X, y)
     assert model.base_solution_chosen_.all()
-    assert np.all(model.n_svm_solves_ <= 3)
+    # the ties are visited in a random order: a few solves until the first, far from
+    # the n + 1 of the enumeration
+    assert model.n_svm_solves_.mean() <= 0.1 * (len(y) + 1)
 
 
 def test_any_classifier_with_sample_weight():

@@ -43,9 +43,14 @@ Minimax, minimin and the paper's "smallest Lagrangian"
 ------------------------------------------------------
 By strong duality the optimal dual value ``V_k`` of problem ``k`` equals its
 optimal primal value, the minimal *regularised weighted risk* under ``h^(k)``.
-The minimax strategy picks the extreme point with the **largest** ``V_k`` (the
-least favourable distribution, [UZ]_ eq. (2)-(3)); the minimin strategy the
-smallest. The paper's sentence that the largest risk "corresponds to the
+Our reading of [UZ]_ eq. (2)-(3) (the paper states the rule in words, not as a
+formula): the minimax strategy picks the extreme point with the **largest**
+``V_k`` (the least favourable distribution); the minimin strategy the smallest.
+The paper does not say how ties are broken. Under minimin they are common (every
+sample strictly inside its box at the base solution ties with it, see below), so
+we break them uniformly at random with the estimator's ``random_state`` (a random
+order of the candidates, the first tie in that order); minimax keeps the lowest
+index among equal values. The paper's sentence that the largest risk "corresponds to the
 smallest value of the Lagrangian" refers to the dual written as a minimisation
 (``½ φᵀQφ - Σ φ_i``, whose optimum is ``-V_k``), as QP solvers state it; it is
 the same choice.
@@ -96,6 +101,7 @@ from numpy.typing import ArrayLike, NDArray
 from sklearn.base import clone
 from sklearn.metrics.pairwise import pairwise_kernels
 from sklearn.svm import SVC
+from sklearn.utils import check_random_state
 
 __all__ = [
     "ImpreciseModel",
@@ -532,7 +538,8 @@ def _svm_shortcut(search: _SVMSearch, strategy) -> ExtremePointChoice:
             best = max(best, s.dual)
             tighten(s, ids[pos])
         return search.decide(strategy)
-    # minimin: V_k >= V_0, so the first (lowest id) tie with the base is the choice
+    # minimin: V_k >= V_0, so the first tie with the base (in the order of ``ids``,
+    # randomised by select_extreme_point) is the choice
     for pos in range(len(ids)):
         if upper[pos] <= tie_level:
             break
@@ -562,6 +569,7 @@ def select_extreme_point(
     search: str = "auto",
     weight_scale: float = 1.0,
     kernel_cache: dict | None = None,
+    random_state=None,
 ) -> ExtremePointChoice:
     """Fit the weak learner on the minimax (or minimin) extreme point of ``model`` around ``p``.
 
@@ -598,6 +606,10 @@ def select_extreme_point(
         A dict kept by the caller across calls on the same ``X`` (e.g. the
         rounds of one boosting fit): the SVM's kernel matrix on ``X`` is
         computed once and stored there.
+    random_state : int, RandomState or None, default=None
+        Breaks minimin ties: the candidates are visited in a random order drawn
+        from it and the first tie in that order is chosen (uniform among the ties;
+        the paper leaves tie-breaking open). Not used by minimax.
 
     Returns
     -------
@@ -610,6 +622,8 @@ def select_extreme_point(
     ids = np.asarray(model.extreme_point_ids(p, ids), dtype=np.intp)
     if len(ids) == 0:
         raise ValueError("The set of distributions has no extreme point (empty support).")
+    if strategy == "minimin":  # ties: the first in a random order, not the lowest row
+        ids = ids[check_random_state(random_state).permutation(len(ids))]
     svm = is_weighted_svm(learner)
     single = model.single_mass_form(p) is not None
     if search == "shortcut" and not (svm and single):
@@ -636,6 +650,7 @@ def select_extreme_point(
     if strategy == "minimax":
         k0 = max(values, key=lambda k: (values[k], -k))
     else:
-        k0 = min(values, key=lambda k: (values[k], k))
+        order = {int(k): i for i, k in enumerate(ids)}
+        k0 = min(values, key=lambda k: (values[k], order[k]))
     return ExtremePointChoice(k0, model.extreme_point(p, k0), fits[k0], values[k0], len(ids),
                               values=values)

@@ -18,6 +18,7 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy.special import logsumexp
 from sklearn.svm import SVC
+from sklearn.utils import check_random_state
 
 from ._boosting import (
     BaseBoostingClassifier,
@@ -80,8 +81,10 @@ class RILBoostStep(DiscreteStep):
     native_multiclass = False
 
     def __init__(self, model: ImpreciseModel, mixing: float = 0.0, strategy: str = "minimax",
-                 search: str = "auto", weight_scale: float | str = "n_samples"):
+                 search: str = "auto", weight_scale: float | str = "n_samples",
+                 random_state=None):
         super().__init__()
+        self.random_state = random_state  # breaks minimin ties (select_extreme_point)
         self.model = model
         self.mixing = float(mixing)
         self.strategy = strategy
@@ -108,7 +111,7 @@ class RILBoostStep(DiscreteStep):
         choice = select_extreme_point(
             learner, state.X, state.y_idx, weights, self.model, support=support,
             strategy=self.strategy, search=self.search, weight_scale=scale,
-            kernel_cache=self._kernel_cache)
+            kernel_cache=self._kernel_cache, random_state=self.random_state)
         self.last_choice = choice
         result = super().fit_round(_Prefitted(choice.estimator), state,
                                    self.mixing_base(weights, choice.weights))
@@ -255,7 +258,9 @@ class RILBoostClassifier(BaseBoostingClassifier):
         ``"n_samples"`` is the number of training samples with positive
         weight; ``1.0`` gives the paper's literal bounds ``C h_i``.
     random_state : int, RandomState or None, default=None
-        Seeds the weak learners' ``random_state`` parameters, round by round.
+        Seeds the weak learners' ``random_state`` parameters, round by round, and
+        breaks minimin ties at random (the paper leaves tie-breaking open; see
+        :func:`~robust_boosting.imprecise.select_extreme_point`).
 
     Attributes
     ----------
@@ -340,7 +345,8 @@ class RILBoostClassifier(BaseBoostingClassifier):
     def _make_step(self) -> RILBoostStep:
         return RILBoostStep(EpsilonContaminationModel(self.epsilon), mixing=_mixing_value(self.mixing),
                             strategy=self.strategy, search=self.search,
-                            weight_scale=self.weight_scale)
+                            weight_scale=self.weight_scale,
+                            random_state=check_random_state(self.random_state))
 
     def _make_policy(self) -> ImpreciseMixingPolicy:
         return ImpreciseMixingPolicy(_mixing_value(self.mixing), float(self.epsilon))

@@ -331,7 +331,9 @@ class RobustBoostStep(Step):
       kept with ``dt = 1 - t`` and the ``dm`` that puts every margin at
       least ``theta + 3 sigma`` above 0, and the loop stops;
     * progress stalls (the last 5 rounds all have ``dm < 1/n`` and
-      ``dt < 1e-6 t``, MATLAB's rule): the loop stops.
+      ``dt < 1e-6 t``): the loop stops. This safeguard is ours: Freund (2009)
+      gives no stall rule, and MATLAB's documentation of ``RobustBoost`` does
+      not state the one its implementation uses.
 
     :meth:`finalize` turns the steps into the vote weights
     ``beta_j = dm_j exp(-(t_final - t_j))`` (``t_j`` the time after round

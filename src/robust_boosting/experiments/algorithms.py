@@ -17,6 +17,7 @@ import numpy as np
 __all__ = [
     "ALGORITHMS",
     "AlgorithmSpec",
+    "ROBUSTBOOST_ERROR_GOAL_GRID",
     "SPLBOOST_AGE_GRID",
     "available_algorithms",
     "get_algorithm",
@@ -65,6 +66,10 @@ def parse_grid(text: str | float | int | list | tuple) -> list[float]:
 
 #: The SPLBoost paper's age grid: lambda in [1.0, 6.0] with step 0.1 (51 values).
 SPLBOOST_AGE_GRID: tuple[float, ...] = tuple(parse_grid("1:6:0.1"))
+
+#: RobustBoost's target training error, chosen by CV: a fixed 0.1 stops after about 11
+#: rounds, and MATLAB's documentation of ``RobustBoost`` advises tuning it.
+ROBUSTBOOST_ERROR_GOAL_GRID: tuple[float, ...] = (0.01, 0.05, 0.1, 0.2)
 
 
 @dataclass(frozen=True)
@@ -150,10 +155,21 @@ ALGORITHMS: dict[str, AlgorithmSpec] = {
                       description="LogitBoost"),
         AlgorithmSpec("savageboost", "robust_boosting.robust:SavageBoostClassifier",
                       description="SavageBoost (Savage loss, RealBoost-style step)"),
+        AlgorithmSpec("savageboost-literal",
+                      "robust_boosting.experiments.savage_readings:SavageBoostReading",
+                      {"update": "literal"},
+                      description="SavageBoost with Algorithm 1's update read literally, "
+                                  "w <- w exp(+yG) (sensitivity study only)"),
+        AlgorithmSpec("savageboost-reversed",
+                      "robust_boosting.experiments.savage_readings:SavageBoostReading",
+                      {"update": "reversed"},
+                      description="SavageBoost with the sign-reversed update w <- w exp(-yG), "
+                                  "RealBoost's (sensitivity study only)"),
         AlgorithmSpec("rboost", "robust_boosting.robust:RBoostClassifier",
                       description="RBoost (Savage2 loss, gentle step; reconstruction)"),
         AlgorithmSpec("robustboost", "robust_boosting.robust:RobustBoostClassifier",
-                      description="Freund's RobustBoost"),
+                      tune={"error_goal": ROBUSTBOOST_ERROR_GOAL_GRID},
+                      description="Freund's RobustBoost; error_goal tuned by CV"),
         AlgorithmSpec("spl-logitboost", "robust_boosting.classical:SPLLogitBoostClassifier",
                       tune={"age": SPLBOOST_AGE_GRID},
                       description="LogitBoost with self-paced weights (hard)"),

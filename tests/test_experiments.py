@@ -294,7 +294,10 @@ def test_preset_quick_reduced(tmp_path):
     text, out = _bench(tmp_path, "quick", "--repetitions", "1", "--rounds", "8",
                        "--datasets", "savageboost-haberman", "--rates", "0,0.3",
                        "--algorithms", "adaboost,splboost-hard", "--lambda-grid", "2,4")
-    assert "Mean test error (%)" in text and "top1" in text
+    assert "Test error (%)" in text and "top1" in text
+    assert "± " in text and "(n=1)" in text  # every table of means: ± se and n
+    assert "### Protocol:" in text and "histogram stump" in text  # the weak learner named
+    assert "T = 1 chosen" in text  # the CV-chosen number of rounds is reported
     assert (out / "error_vs_noise.png").stat().st_size > 1000
     assert (out / "rank_fractions.png").stat().st_size > 1000
     assert "robust-boosting benchmark quick" in text
@@ -338,7 +341,8 @@ def test_preset_rilboost_small_sample_reduced(tmp_path):
                        "--epsilon-grid", "0,0.2", "--n-train", "20")
     assert "2.670" in text and "3.452" in text  # Table 5, alongside ours
     assert "Minimax against minimin" in text and "Mixing parameter a" in text
-    assert (out / "rilboost_accuracy.png").exists()
+    assert (out / "rilboost_accuracy_gamma0.25.png").exists()  # one figure per kernel reading
+    assert (out / "rilboost_accuracy_gamma2.0.png").exists()
 
 
 def test_rilboost_deltas_and_t_test():
@@ -381,24 +385,8 @@ def test_rilboost_deltas_report_best_epsilon_and_paired_se():
     # the paired se sees only the spread of the differences, not the 0.01-per-draw shift
     assert row["se_I"] == pytest.approx(np.std(gains, ddof=1) / 2)
     worse = rilboost_deltas(pd.DataFrame(_rilboost_rows(["a"], [-0.01] * 4)))
-    assert worse.iloc[0]["II"] == 0 and worse.iloc[0]["eps_II"] == 0 and worse.iloc[0]["se_II"] == 0
-
-
-@pytest.mark.parametrize(("gains", "verdict"), [
-    ([0.01, 0.03, 0.02, 0.04], "reproduced"),
-    ([0.05, -0.04, 0.06, -0.05], "not reproduced (within 2 se of 0)"),
-    ([-0.01] * 4, "epsilon = 0 (AdaBoost) is best -> not reproduced"),
-])
-def test_rilboost_report_fig13_verdict_and_one_set_t_test(tmp_path, gains, verdict):
-    import pandas as pd
-
-    from robust_boosting.experiments.report import _rilboost_section
-
-    md = "\n".join(_rilboost_section(pd.DataFrame(_rilboost_rows(["rilboost-gaussian"], gains)),
-                                      tmp_path, ""))
-    fig13 = next(line for line in md.splitlines() if line.startswith("**Fig. 13"))
-    assert fig13.endswith(verdict + ".")
-    assert "needs at least two data sets" in md and "nan" not in md.lower()
+    # the maximum runs over epsilon > 0 only: every epsilon > 0 worse gives Delta < 0
+    assert worse.iloc[0]["II"] == pytest.approx(-0.01) and worse.iloc[0]["eps_II"] == 0.1
 
 
 def test_report_errors(tmp_path):
@@ -434,19 +422,3 @@ def test_rilboost_report_states_feature_scaling_and_kernel(tmp_path):
         row["task"] = {"scale": False}  # as ResultStore.to_frame decodes it
     md = "\n".join(_rilboost_section(pd.DataFrame(rows), tmp_path, ""))
     assert "SVMs on raw (unscaled) features (gamma = 2; C = 1.0)" in md
-
-
-@pytest.mark.parametrize(("ci", "pub", "two_sided", "expected"), [
-    ((0.01, 0.05), (2.5, 0.01, 0.09), False, "both significant at 5 % -> agrees"),
-    ((-0.01, 0.05), (2.5, 0.01, 0.09), False, "only the paper significant at 5 % -> differs"),
-    ((-0.05, -0.01), (2.5, 0.01, 0.09), False, "only the paper significant at 5 % -> differs"),
-    ((-0.05, -0.01), (-2.5, -0.03, -0.001), True, "both significant at 5 % -> agrees"),
-    ((0.01, 0.05), (-2.5, -0.03, -0.001), True, "both significant at 5 % -> differs"),
-    ((-0.01, 0.05), (-2.1, -0.04, 0.003), True, "neither significant at 5 % -> agrees"),
-])
-def test_t_test_comparison_sentence(ci, pub, two_sided, expected):
-    from robust_boosting.experiments.report import _compare_t
-
-    t = 3.0 if ci[0] > 0 else -3.0 if ci[1] < 0 else 1.0
-    text = _compare_t("n = 20, RILBoost II", t, *ci, 5, pub, two_sided=two_sided)
-    assert text.startswith("n = 20, RILBoost II: t = ") and text.endswith(expected + ".")

@@ -288,9 +288,17 @@ def _cmd_report(args: argparse.Namespace) -> int:
 
     from .experiments.report import write_report
 
+    command = args.command_text or "robust-boosting " + " ".join(sys.argv[1:])
+    if args.claims:  # RESULTS is a directory of stores: write its claims.md
+        from .experiments.claims import write_claims
+
+        path = write_claims(args.results, args.out and Path(args.out) / "claims.md",
+                            command=command)
+        print(f"claims written to {path}")
+        return 0
     out = Path(args.out or Path(args.results).parent)
-    path = write_report(args.results, out, title=args.title, command=args.command_text,
-                        name=args.name)
+    path = write_report(args.results, out, title=args.title, command=command,
+                        name=args.name, note=args.note)
     print(f"report written to {path}")
     return 0
 
@@ -396,7 +404,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     rep = sub.add_parser("report", help="write the Markdown + PNG report of a results file",
                          description=_cmd_report.__doc__)
-    rep.add_argument("results", help="SQLite results file written by 'benchmark'")
+    rep.add_argument("results", help="SQLite results file written by 'benchmark' (with "
+                     "--claims: a directory of <name>/results.sqlite stores)")
+    rep.add_argument("--claims", action="store_true",
+                     help="write RESULTS/claims.md: the papers' claims against every store")
+    rep.add_argument("--note", help="a paragraph placed under the title")
     rep.add_argument("--out", help="output directory (default: the results file's directory)")
     rep.add_argument("--name", default="report", help="Markdown file stem (default: report)")
     rep.add_argument("--title", help="report title")

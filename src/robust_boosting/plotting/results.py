@@ -140,7 +140,7 @@ def plot_rank_fractions(df: pd.DataFrame, *, value: str = "test_error",
     """Grouped bars of :func:`rank_fractions` (SPLBoost Fig. 5): one group per k."""
     frac = rank_fractions(df, value=value, algorithm=algorithm)
     ks = list(frac.columns)[: max_k or None]
-    fig = Figure(figsize=(max(6.0, 0.9 * len(ks) + 2), 3.6), layout="constrained")
+    fig = Figure(figsize=(max(6.0, 0.9 * len(ks) + 2) + 2.0, 3.6), layout="constrained")
     ax = fig.subplots()
     n = len(frac.index)
     width = 0.8 / max(n, 1)
@@ -152,7 +152,8 @@ def plot_rank_fractions(df: pd.DataFrame, *, value: str = "test_error",
     ax.set_ylabel("fraction of cases")
     n_cases = df.groupby(["dataset", "rate"]).ngroups
     ax.set_title(f"rank statistics over {n_cases} (data set, noise rate) cases", fontsize=10)
-    ax.legend(fontsize=7, ncols=min(n, 3))
+    # outside the axes: inside, the legend hid the top of the tallest bars
+    fig.legend(fontsize=7, loc="outside right upper")
     ax.grid(axis="y", alpha=0.3)
     return fig
 
@@ -167,6 +168,8 @@ def _rilboost_frame(df: pd.DataFrame) -> pd.DataFrame:
     out["mixing"] = [float(p["mixing"]) if "mixing" in p else m
                      for p, m in zip(params, default_mix, strict=True)]
     out["strategy"] = params.map(lambda p: p.get("strategy", "minimax"))
+    out["gamma"] = params.map(lambda p: str(float(p["gamma"])) if isinstance(
+        p.get("gamma"), int | float) else str(p.get("gamma", "default")))
     out["n_train"] = out["split"].map(lambda s: int(s.get("n_train", 0))
                                       if isinstance(s, dict) else 0)
     out["accuracy"] = 1.0 - out["test_error"]
@@ -228,10 +231,10 @@ def plot_accuracy_vs_mixing(df: pd.DataFrame, *, dataset: str | None = None,
 
 
 def plot_errors_bar(df: pd.DataFrame, *, algorithm: str = "variant") -> Figure:
-    """Mean test error (with one standard deviation) per algorithm; the Bayes error as a line."""
+    """Mean test error (± one standard error) per algorithm; the Bayes error as a line."""
     _check(df, [algorithm, "test_error"])
     g = df.groupby(algorithm, sort=False)["test_error"]
-    mean, sd = 100 * g.mean(), 100 * g.std().fillna(0.0)
+    mean, sd = 100 * g.mean(), 100 * g.sem().fillna(0.0)
     fig = Figure(figsize=(max(5.0, 0.8 * len(mean) + 1.5), 3.6), layout="constrained")
     ax = fig.subplots()
     ax.bar(range(len(mean)), mean.to_numpy(), yerr=sd.to_numpy(), capsize=3, color="C0")
@@ -240,6 +243,6 @@ def plot_errors_bar(df: pd.DataFrame, *, algorithm: str = "variant") -> Figure:
     if "bayes_error" in df and df["bayes_error"].notna().any():
         ax.axhline(100 * df["bayes_error"].mean(), color="k", linestyle=":",
                    label="Bayes error")
-        ax.legend(fontsize=8)
+        fig.legend(fontsize=8, loc="outside upper center")
     ax.grid(axis="y", alpha=0.3)
     return fig

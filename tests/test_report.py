@@ -55,7 +55,7 @@ def test_delta_picks_the_best_positive_epsilon_and_reports_draws():
 
 @pytest.mark.parametrize(("paper_sign", "difference", "values", "expected"), [
     (+1, True, [0.03, 0.031, 0.029, 0.03], "reproduced"),       # same sign, significant
-    (+1, True, [0.03, -0.02, 0.01, -0.005], "partly"),          # same sign, not significant
+    (+1, True, [0.03, -0.02, 0.01, -0.005], "not reproduced"),  # same sign, not significant
     (+1, True, [-0.03, -0.031, -0.029, -0.03], "not reproduced"),  # opposite, significant
     (+1, True, [-0.03, 0.02, -0.01, 0.005], "not reproduced"),  # opposite, not significant
     (-1, True, [0.0, 0.0, 0.0], "not reproduced"),              # exactly 0 is not the sign
@@ -67,6 +67,13 @@ def test_delta_picks_the_best_positive_epsilon_and_reports_draws():
 def test_verdict_rule_uses_sign_and_two_sided_significance(paper_sign, difference, values,
                                                            expected):
     assert verdict(paper_sign, difference, *mean_se(values)) == expected
+
+
+def test_verdict_partly_when_the_papers_size_is_outside_our_interval():
+    stats = mean_se([0.03, 0.031, 0.029, 0.03])
+    assert verdict(+1, True, *stats, paper_effect=0.03) == "reproduced"
+    assert verdict(+1, True, *stats, paper_effect=0.12) == "partly"
+    assert verdict(-1, True, *stats, paper_effect=-0.12) == "not reproduced"
 
 
 def test_two_sided_t_sees_significance_in_both_directions():

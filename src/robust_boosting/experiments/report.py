@@ -39,13 +39,15 @@ ALPHA = 0.05
 VERDICT_RULE = (
     "Each claim is a signed difference d (ours: mean ± standard error over n independent "
     "units, the unit named in the row), tested two-sided against 0 with Student's t at the "
-    "5 % level (t = d / se, n - 1 degrees of freedom; p is printed). The paper's claim is "
-    "the sign of its number and whether it claims a difference (a significant test, or a "
-    "number presented as an advantage) or no difference (a non-significant test, or words "
-    "such as 'comparable' or 'no significant difference').\n"
-    "- Claim of a difference: **reproduced** = same sign and p < 0.05; **partly** = same "
-    "sign, p >= 0.05; **not reproduced** = opposite sign (significant or not; d = 0 counts "
-    "as opposite).\n"
+    "5 % level (t = d / se, n - 1 degrees of freedom; t and p are printed). The paper's "
+    "claim is the sign of its number and whether it claims a difference (a significant "
+    "test, or a number presented as an advantage) or no difference (a non-significant "
+    "test, or words such as 'comparable' or 'no significant difference').\n"
+    "- Claim of a difference: **reproduced** = same sign and p < 0.05 (and, where the "
+    "paper gives the size of the difference, that size inside our 95 % confidence "
+    "interval); **partly** = same sign and p < 0.05 but the paper's size outside our 95 % "
+    "interval; **not reproduced** = p >= 0.05 or the opposite sign (d = 0 counts as "
+    "opposite).\n"
     "- Claim of no difference: **reproduced** = p >= 0.05; **partly** = p < 0.05 with the "
     "paper's sign; **not reproduced** = p < 0.05 with the opposite sign, or with any sign "
     "when the paper gives none.\n"
@@ -85,8 +87,13 @@ def two_sided_t(mean: float, se: float, n: int) -> tuple[float, float]:
 
 
 def verdict(paper_sign: float, paper_claims_difference: bool, mean: float, se: float,
-            n: int) -> str:
-    """The verdict of :data:`VERDICT_RULE` for our ``mean ± se`` over ``n`` units."""
+            n: int, paper_effect: float | None = None) -> str:
+    """The verdict of :data:`VERDICT_RULE` for our ``mean ± se`` over ``n`` units.
+
+    ``paper_effect``: the size of the paper's difference on our scale, if it gives one.
+    """
+    from scipy import stats
+
     s = np.sign(paper_sign)
     if not np.isfinite(mean):
         return "not testable offline"
@@ -96,7 +103,13 @@ def verdict(paper_sign: float, paper_claims_difference: bool, mean: float, se: f
         return "partly" if same else "not reproduced"
     significant = p < ALPHA
     if paper_claims_difference:
-        return "reproduced" if same and significant else "partly" if same else "not reproduced"
+        if not (same and significant):
+            return "not reproduced"
+        if paper_effect is not None and np.isfinite(paper_effect):
+            half = stats.t.ppf(1 - ALPHA / 2, n - 1) * se
+            if abs(paper_effect - mean) > half:
+                return "partly"
+        return "reproduced"
     if not significant:
         return "reproduced"
     return "partly" if same else "not reproduced"

@@ -140,3 +140,23 @@ def test_write_claims_from_stores(tmp_path):
     assert "## Verdict rule" in text and "not reproduced" in text
     assert "not testable offline" in text
     assert text.count("\n| ") >= 10
+
+
+def test_sensitivity_rows_pair_each_reading_with_adaboost_of_the_same_learner():
+    from robust_boosting.experiments.report import sensitivity_rows, sensitivity_summary
+
+    rng = np.random.default_rng(1)
+    rows = []
+    for d in range(6):
+        for wl, ada in (("hist-stump", 0.30), ("hist-2", 0.35)):
+            for alg, lr, err in (("adaboost", 1.0, ada), ("savageboost", 1.0, ada + 0.05),
+                                 ("savageboost-reversed", 0.1, ada - 0.05)):
+                rows.append({"dataset": f"d{d}", "algorithm": alg, "weak_learner": wl,
+                             "params": {"learning_rate": lr} if alg != "adaboost" else {},
+                             "rate": 0.4, "test_error": err + 0.002 * rng.standard_normal()})
+    out = sensitivity_rows(pd.DataFrame(rows))
+    rev = next(r for r in out if r["reading"] == "sign-reversed" and r["weak learner"] == "hist-2")
+    m, se, n = rev["rates"][0.4]["minus"]
+    assert m == pytest.approx(-0.05, abs=0.005) and n == 6
+    text = sensitivity_summary(pd.DataFrame(rows), 0.4)
+    assert text.startswith("2 of the 4 variants") and "sign-reversed" in text

@@ -241,6 +241,26 @@ def _chosen_rounds(df: pd.DataFrame) -> pd.DataFrame | None:
                          "tasks": g.size()})
 
 
+def _chosen_params(df: pd.DataFrame, skip=("n_estimators", "age")) -> list[str]:
+    """How often each value of a CV-tuned parameter was chosen (e.g. RobustBoost's
+    error_goal), per algorithm."""
+    rows = []
+    for v, sub in df.groupby("variant"):
+        counts: dict[str, dict] = {}
+        for sel in sub["selected"]:
+            for k, val in (sel.items() if isinstance(sel, dict) else []):
+                if k not in skip:
+                    counts.setdefault(k, {}).setdefault(val, 0)
+                    counts[k][val] += 1
+        for k, c in counts.items():
+            rows.append({"algorithm": v, "parameter": k, "chosen (value: tasks)": ", ".join(
+                f"{val:g}: {c[val]}" for val in sorted(c))})
+    if not rows:
+        return []
+    return ["Other parameters chosen by CV:", "", _md_table(pd.DataFrame(rows), index=False),
+            ""]
+
+
 # ---------------------------------------------------------------------------
 # protocol tables
 # ---------------------------------------------------------------------------
@@ -315,6 +335,7 @@ def _noise_grid_section(df: pd.DataFrame, out: Path, prefix: str) -> list[str]:
         md += ["Number of rounds T chosen by CV (a 1-round model is a single weak learner: "
                f"{ones} of {int(rounds['tasks'].sum())} tasks chose it):", "",
                _md_table(rounds, floatfmt="{:.0f}"), ""]
+    md += _chosen_params(df)
     sel = df[df["selected"].map(lambda s: isinstance(s, dict) and "age" in s)]
     if len(sel):
         ages = sel.assign(age=sel["selected"].map(lambda s: s["age"]))
@@ -372,6 +393,7 @@ def _synthetic_section(df: pd.DataFrame, out: Path, prefix: str) -> list[str]:
     if rounds is not None:
         md += ["Number of rounds T chosen by CV:", "", _md_table(rounds, floatfmt="{:.0f}"),
                ""]
+    md += _chosen_params(df)
     md += [f"![errors]({_save(plot_errors_bar(df), out / f'{prefix}synthetic_errors.png')})", ""]
     from .claims import synthetic_claims
 

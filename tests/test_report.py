@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from robust_boosting.experiments.claims import rilboost_claims, savage_claims, write_claims
+from robust_boosting.experiments.claims import rilboost_claims, savage_claims
 from robust_boosting.experiments.report import (
     _savage_section,
     mean_se,
@@ -135,7 +135,14 @@ def test_write_claims_from_stores(tmp_path):
                        "host": "h", "train_error": 0.0, "cv_error": None,
                        "bayes_error": None, "n_train": 1, "n_test": 1, "n_flipped": 0,
                        "seed": 0})
-    path = write_claims(tmp_path)
+    from robust_boosting.cli import main
+
+    assert main(["report", str(tmp_path / "savageboost-table4" / "results.sqlite")]) == 0
+    report = (tmp_path / "savageboost-table4" / "report.md").read_text()
+    assert "Produced by:" in report and "robust-boosting report" in report
+    assert report.index("### Protocol:") < report.index("## SavageBoost paper, Table 4")
+    assert main(["report", "--claims", str(tmp_path)]) == 0
+    path = tmp_path / "claims.md"
     text = path.read_text()
     assert "## Verdict rule" in text and "not reproduced" in text
     assert "not testable offline" in text

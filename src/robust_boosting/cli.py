@@ -288,7 +288,9 @@ def _cmd_report(args: argparse.Namespace) -> int:
 
     from .experiments.report import write_report
 
-    command = args.command_text or "robust-boosting " + " ".join(sys.argv[1:])
+    command = args.command_text or " ".join(
+        ["robust-boosting report", *(["--claims"] if args.claims else []), str(args.results),
+         *([f"--out {args.out}"] if args.out else [])])
     if args.claims:  # RESULTS is a directory of stores: write its claims.md
         from .experiments.claims import write_claims
 

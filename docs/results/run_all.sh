@@ -12,5 +12,5 @@ $RB benchmark $D/configs/savageboost-sensitivity.json --n-jobs 1 --results $D/sa
 $RB benchmark savageboost-table4 --n-jobs 1 --out $D/savageboost-table4 --no-report
 $RB benchmark savageboost-table4 --repetitions 5 --rates 0,0.05,0.4 --n-jobs 1 --results $D/savageboost-table4/results.sqlite --no-report
 $RB benchmark quick --n-jobs 1 --out $D/quick --no-report
-$RB benchmark splboost-uci --repetitions 2 --datasets splboost-pima,splboost-st-german-credit --rates 0,0.1,0.3 --lambda-grid 1:6:0.5 --n-jobs 1 --out $D/splboost-uci --no-report
+$RB benchmark splboost-uci --repetitions 3 --datasets splboost-pima,splboost-st-german-credit --rates 0,0.1,0.2,0.3 --lambda-grid 1:6:0.5 --n-jobs 1 --out $D/splboost-uci --no-report
 sh $D/reports.sh

@@ -304,7 +304,7 @@ def _protocol_ours(kind: str, df: pd.DataFrame) -> dict[str, str]:
         r = _rilboost_frame(df)
         out["training sizes"] = ", ".join(map(str, sorted(r["n_train"].unique())))
         out["epsilon grid"] = ", ".join(f"{e:g}" for e in sorted(r["epsilon"].unique()))
-        out["kernel"] = "RBF, " + _svm_settings(r).strip(" ()") if _svm_settings(r) else "RBF"
+        out["kernel"] = "RBF" + (_svm_settings(r) or "")
     return out
 
 

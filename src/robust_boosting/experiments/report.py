@@ -241,6 +241,18 @@ def _chosen_rounds(df: pd.DataFrame) -> pd.DataFrame | None:
                          "tasks": g.size()})
 
 
+def _rounds_block(df: pd.DataFrame) -> list[str]:
+    """The CV-chosen T table (1-round choices counted) and the other chosen parameters."""
+    md = []
+    rounds = _chosen_rounds(df)
+    if rounds is not None:
+        ones = int(rounds["T = 1 chosen"].sum())
+        md += ["Number of rounds T chosen by CV (a 1-round model is a single weak learner: "
+               f"{ones} of {int(rounds['tasks'].sum())} tasks chose it):", "",
+               _md_table(rounds, floatfmt="{:.0f}"), ""]
+    return md + _chosen_params(df)
+
+
 def _chosen_params(df: pd.DataFrame, skip=("n_estimators", "age")) -> list[str]:
     """How often each value of a CV-tuned parameter was chosen (e.g. RobustBoost's
     error_goal), per algorithm."""
@@ -329,13 +341,7 @@ def _noise_grid_section(df: pd.DataFrame, out: Path, prefix: str) -> list[str]:
            "repetitions):", "", _md_table(overall), ""]
     fig_name = _save(plot_error_vs_noise(df), out / f"{prefix}error_vs_noise.png")
     md += [f"![test error against noise rate]({fig_name})", ""]
-    rounds = _chosen_rounds(df)
-    if rounds is not None:
-        ones = int(rounds["T = 1 chosen"].sum())
-        md += ["Number of rounds T chosen by CV (a 1-round model is a single weak learner: "
-               f"{ones} of {int(rounds['tasks'].sum())} tasks chose it):", "",
-               _md_table(rounds, floatfmt="{:.0f}"), ""]
-    md += _chosen_params(df)
+    md += _rounds_block(df)
     sel = df[df["selected"].map(lambda s: isinstance(s, dict) and "age" in s)]
     if len(sel):
         ages = sel.assign(age=sel["selected"].map(lambda s: s["age"]))
@@ -389,11 +395,7 @@ def _synthetic_section(df: pd.DataFrame, out: Path, prefix: str) -> list[str]:
            f"repetitions, n = repetitions). Weak learners: {weak_learner_text(df)}. CV grids: "
            f"{tuning_text(df)}. Bayes error on those test sets: {bayes:.2f} %.", "",
            _md_table(table, floatfmt="{:.0f}"), ""]
-    rounds = _chosen_rounds(df)
-    if rounds is not None:
-        md += ["Number of rounds T chosen by CV:", "", _md_table(rounds, floatfmt="{:.0f}"),
-               ""]
-    md += _chosen_params(df)
+    md += _rounds_block(df)
     md += [f"![errors]({_save(plot_errors_bar(df), out / f'{prefix}synthetic_errors.png')})", ""]
     from .claims import synthetic_claims
 

@@ -369,8 +369,13 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
         """
         self._validate_params()
         X, classes, y_idx, sample_weight = self._validate_training_data(X, y, sample_weight)
+        # the composition is built once, here, from the parameters as they are now;
+        # the loop and every prediction use only these fitted attributes, so a later
+        # set_params cannot change what this fit predicts
         step = self._make_step()
         estimator = self._check_estimator(step)
+        self.step_ = step
+        self.policy_ = self._make_policy()
         self.classes_ = classes
         n_classes = classes.shape[0]
         self.estimator_ = estimator
@@ -394,9 +399,13 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
         return self
 
     def _boost(self, X, y_idx, n_classes, sample_weight, estimator, rng):
-        """The boosting loop: one (binary or native multiclass) ensemble."""
-        step = self._make_step()
-        policy = self._make_policy()
+        """The boosting loop: one (binary or native multiclass) ensemble.
+
+        Runs on fresh copies of the fitted prototypes ``step_`` and ``policy_``
+        (steps and policies keep per-run state), never on the parameters.
+        """
+        step = copy.deepcopy(self.step_)
+        policy = copy.deepcopy(self.policy_)
         n = y_idx.shape[0]
         binary = n_classes == 2
         state = BoostingState(
@@ -492,8 +501,11 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
         )
 
     def _staged_raw(self, X) -> Iterator[NDArray[np.float64]]:
-        """Raw scores after each round (one-vs-rest: shape ``(n, K)``, one column per class)."""
-        step = self._make_step()
+        """Raw scores after each round (one-vs-rest: shape ``(n, K)``, one column per class).
+
+        Uses the fitted step ``step_`` only (not the current parameters).
+        """
+        step = self.step_
         n_classes = len(self.classes_)
         n = X.shape[0]
         if not self._ovr:

@@ -46,6 +46,7 @@ def _other_value(est, name, value):
         "learning_rate": 0.3,
         "random_state": 12345,
         "clip": 0.45,
+        "loss": "savage2",
         "z_max": 1.5,
         "weight_floor": 0.2,
         "age": 0.5,

@@ -250,6 +250,22 @@ def _normalised_weights(log_w, sample_weight, factors) -> NDArray[np.float64] | 
     return w
 
 
+def default_weak_learner(step: Step):
+    """The library's one default weak learner: a histogram stump of the kind ``step`` needs.
+
+    A decision stump (:class:`~robust_boosting.trees.HistTreeClassifier`,
+    ``max_depth=1``) for steps that fit a classifier, a regression stump
+    (:class:`~robust_boosting.trees.HistTreeRegressor`, as in the experiments of
+    Friedman, Hastie & Tibshirani 2000) for steps that fit a real-valued
+    working response.
+    """
+    from .trees import HistTreeClassifier, HistTreeRegressor
+
+    if step.needs_classifier:
+        return HistTreeClassifier(max_depth=1)
+    return HistTreeRegressor(max_depth=1)
+
+
 def _check_number(name, value, *, low=None, high=None, low_open=True, integer=False, allow_inf=False):
     """Raise a clear error unless ``value`` is a real number within the bounds."""
     kind = numbers.Integral if integer else numbers.Real
@@ -292,10 +308,8 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
         return WeightPolicy()
 
     def _default_estimator(self):
-        """The weak learner used when ``estimator=None``: a histogram decision stump."""
-        from .trees import HistTreeClassifier
-
-        return HistTreeClassifier(max_depth=1)
+        """The weak learner used when ``estimator=None`` (see :func:`default_weak_learner`)."""
+        return default_weak_learner(self._make_step())
 
     def _validate_params(self) -> None:
         """Check the parameters; subclasses extend it (and call ``super()``)."""

@@ -22,14 +22,13 @@ References
 from __future__ import annotations
 
 from ._boosting import BaseBoostingClassifier, _check_number
-from .classical import GentleBoostClassifier, _ClassProbabilityBooster, default_classifier
-from .losses import Savage2Loss, SavageLoss
+from ._estimator_parts import ClassProbabilityBooster, GentleLossBooster
 from .steps import RobustBoostStep, robustboost_rho
 
 __all__ = ["SavageBoostClassifier", "RBoostClassifier", "RobustBoostClassifier"]
 
 
-class SavageBoostClassifier(_ClassProbabilityBooster):
+class SavageBoostClassifier(ClassProbabilityBooster):
     """SavageBoost ([SAV]_ Algorithm 1): RealBoost-style fitting of the Savage loss.
 
     Loss ``phi(m) = 1 / (1 + e^{2m})²`` ([SAV]_ eq. (26)). Each round (SPEC §3):
@@ -78,7 +77,7 @@ class SavageBoostClassifier(_ClassProbabilityBooster):
         As for :class:`~robust_boosting.classical.RealBoostClassifier`.
     """
 
-    _loss = SavageLoss
+    _default_loss = "savage"
 
     def __init__(self, estimator=None, n_estimators: int = 100, learning_rate: float = 1.0,
                  clip: float = 0.05, random_state=None):
@@ -89,7 +88,7 @@ class SavageBoostClassifier(_ClassProbabilityBooster):
         self.random_state = random_state
 
 
-class RBoostClassifier(GentleBoostClassifier):
+class RBoostClassifier(GentleLossBooster):
     """RBoost (Miao et al. 2016), **a reconstruction**: GentleBoost's step on the Savage2 loss.
 
     The SPLBoost paper ([SPL]_ Sec. II) describes RBoost only as minimising
@@ -115,7 +114,14 @@ class RBoostClassifier(GentleBoostClassifier):
     As for :class:`~robust_boosting.classical.GentleBoostClassifier`.
     """
 
-    _loss = Savage2Loss
+    _default_loss = "savage2"
+
+    def __init__(self, estimator=None, n_estimators: int = 100, learning_rate: float = 1.0,
+                 random_state=None):
+        self.estimator = estimator
+        self.n_estimators = n_estimators
+        self.learning_rate = learning_rate
+        self.random_state = random_state
 
 
 class RobustBoostClassifier(BaseBoostingClassifier):
@@ -207,9 +213,6 @@ class RobustBoostClassifier(BaseBoostingClassifier):
                 f"{self.max_margin!r} and margin_sigma={self.margin_sigma!r}: RobustBoost's "
                 f"rho would be {rho:.4g} <= 0 (MATLAB refuses it too)."
             )
-
-    def _default_estimator(self):
-        return default_classifier()
 
     def _make_step(self):
         return RobustBoostStep(float(self.error_goal), float(self.max_margin),

@@ -68,7 +68,9 @@ class BoostingState:
     ``y`` holds labels in ``{-1, +1}`` for a binary problem and class indices
     for a native multiclass step; ``y_idx`` always holds class indices.
     ``raw`` is the ensemble's score on the training set: shape ``(n,)`` for a
-    binary problem, ``(n, K)`` for a native multiclass step.
+    binary problem, ``(n, K)`` for a native multiclass step. A step that keeps
+    state across rounds declares it as a dataclass returned by
+    :meth:`Step.init_state`; it lives in ``step_state``.
     """
 
     X: Any
@@ -78,7 +80,8 @@ class BoostingState:
     sample_weight: NDArray[np.float64]
     raw: NDArray[np.float64]
     round: int = 0
-    extra: dict = field(default_factory=dict)
+    #: the step's own per-run state: the small dataclass of :meth:`Step.init_state` (or None)
+    step_state: Any = None
 
     @property
     def margins(self) -> NDArray[np.float64]:
@@ -137,6 +140,10 @@ class Step:
     def __init__(self, loss):
         self.loss = loss
 
+    def init_state(self, state: BoostingState) -> Any:
+        """The step's own per-run state (a small dataclass), or None if it needs none."""
+        return None
+
     def log_weights(self, state: BoostingState) -> NDArray[np.float64]:
         """Log of the step's own sample weights (before ``sample_weight`` and the policy)."""
         return self.loss.log_sample_weight(state.margins)
@@ -158,7 +165,7 @@ class Step:
         return raw + result.coef * result.output
 
     def accept(self, state: BoostingState, result: RoundResult) -> None:
-        """Called once the round's learner has been added (update step state in ``state.extra``)."""
+        """Called once the round's learner has been added (update ``state.step_state``)."""
 
     def finalize(self, ensemble: Ensemble) -> None:
         """Adjust the coefficients once the loop has ended (e.g. RobustBoost's ``beta``)."""
@@ -430,6 +437,7 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
             sample_weight=sample_weight,
             raw=np.zeros(n) if binary else np.zeros((n, n_classes)),
         )
+        state.step_state = step.init_state(state)
         policy.start(state, step)
         ens = Ensemble()
         template = clone(estimator)

@@ -9,7 +9,7 @@ class (so the fitted attributes become lists with one entry per class).
 
 :class:`SPLLogitBoostClassifier` and :class:`SPLGentleBoostClassifier` wrap
 LogitBoost and GentleBoost in the self-paced weighting of SPLBoost (the
-generalisation named in the SPLBoost paper's conclusion, SPEC §2).
+generalisation proposed in the SPLBoost paper's conclusion, [SPL]_ Sec. VI).
 
 References
 ----------
@@ -144,7 +144,7 @@ class LogitBoostClassifier(BaseBoostingClassifier):
     floored at ``weight_floor`` (times ``sample_weight``); a regressor is fitted
     to ``z`` by weighted least squares and ``F <- F + ½ f`` (the step is
     :class:`~robust_boosting.steps.LogitStep`). The loss is
-    ``log(1 + exp(-2 y F))`` (SPEC §1). Multiclass: one-vs-rest (not FHT's
+    ``log(1 + exp(-2 y F))`` (the negative binomial log-likelihood of [FHT]_). Multiclass: one-vs-rest (not FHT's
     J-class LogitBoost).
 
     Parameters
@@ -189,7 +189,7 @@ class LogitBoostClassifier(BaseBoostingClassifier):
 class SPLLogitBoostClassifier(SelfPacedMixin, LogitBoostClassifier):
     """Self-paced LogitBoost: LogitBoost's weights ``p (1 - p)`` times ``v*(age; loss_i)``.
 
-    The SPLBoost paper's proposed generalisation ([SPL]_ Sec. VI, SPEC §2):
+    The SPLBoost paper's proposed generalisation ([SPL]_ Sec. VI):
     the self-paced weight ``v_i = v*(age; l_i)`` multiplies the wrapped
     algorithm's own per-sample weight, with ``l_i`` its own per-sample loss,
     here the logistic loss ``log(1 + exp(-2 y_i F(x_i)))`` at the candidate
@@ -236,7 +236,7 @@ class SPLLogitBoostClassifier(SelfPacedMixin, LogitBoostClassifier):
 class SPLGentleBoostClassifier(SelfPacedMixin, GentleBoostClassifier):
     """Self-paced GentleBoost: GentleBoost's weights ``e^{-m}`` times ``v*(age; e^{-m})``.
 
-    The self-paced weighting of SPLBoost ([SPL]_ Algorithm 1, SPEC §2) around
+    The self-paced weighting of SPLBoost ([SPL]_ Algorithm 1) around
     GentleBoost: the per-sample loss compared with ``age`` is the exponential
     loss ``exp(-y_i (F(x_i) + f(x_i)))`` on the absolute scale, as in SPLBoost,
     so ``age`` has the same meaning (hard weighting drops a sample whose margin

@@ -1,4 +1,4 @@
-"""Label-noise generators (SPEC section 7).
+"""Label-noise generators.
 
 Every generator
 
@@ -178,7 +178,7 @@ def flip_labels_per_class(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Flip exactly ``round(rate_c * n_c)`` labels inside each class ``c``.
 
-    SPLBoost's synthetic experiment (Sec. IV-A; SPEC 8A) flips 15 % of each class:
+    SPLBoost's synthetic experiment (Sec. IV-A) flips 15 % of each class:
     ``flip_labels_per_class(y, 0.15)``. Different rates per class (asymmetric noise with
     exact counts) are given as a mapping ``{label: rate}`` or a sequence aligned with
     ``classes``.

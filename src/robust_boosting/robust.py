@@ -31,7 +31,7 @@ __all__ = ["SavageBoostClassifier", "RBoostClassifier", "RobustBoostClassifier"]
 class SavageBoostClassifier(ClassProbabilityBooster):
     """SavageBoost ([SAV]_ Algorithm 1): RealBoost-style fitting of the Savage loss.
 
-    Loss ``phi(m) = 1 / (1 + e^{2m})²`` ([SAV]_ eq. (26)). Each round (SPEC §3):
+    Loss ``phi(m) = 1 / (1 + e^{2m})²`` ([SAV]_ eq. (26)). Each round (our reading of [SAV]_ Algorithm 1, derived below):
 
     1. weights ``w_i ∝ s_i (-phi'(m_i)) = s_i 4 e^{2m_i} / (1 + e^{2m_i})³``
        (``s`` the ``sample_weight``, ``m_i = y_i F(x_i)``);
@@ -94,7 +94,7 @@ class RBoostClassifier(GentleLossBooster):
     The SPLBoost paper ([SPL]_ Sec. II) describes RBoost only as minimising
     the Savage2 loss ``phi(m) = 1 / (1 + e^{m})²`` with "a numerically
     stable" Newton-type step and regression weak learners; the original
-    algorithm ([RB]_) is not reproduced here. Our version (SPEC §5): each round
+    algorithm ([RB]_) is not reproduced here. Our version: each round
     fits a regressor to ``y`` by weighted least squares with the weights
     ``w_i ∝ s_i (-phi'(m_i)) = s_i 2 e^{m_i} / (1 + e^{m_i})³`` and adds its
     prediction ``f(x) in [-1, 1]`` (the step is
@@ -128,7 +128,7 @@ class RobustBoostClassifier(BaseBoostingClassifier):
     """RobustBoost ([FR]_; MATLAB's ``fitcensemble(..., 'Method', 'RobustBoost')``).
 
     A boost-by-majority-type algorithm with a time variable ``t in [0, 1]``
-    and a non-convex potential that changes with ``t`` (SPEC §5; the round is
+    and a non-convex potential that changes with ``t`` ([FR]_; the round is
     :class:`~robust_boosting.steps.RobustBoostStep`, which documents the
     equations, the solver and the stopping rules). It aims at a training set
     on which a fraction ``error_goal`` of the margins ends below

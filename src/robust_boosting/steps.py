@@ -167,7 +167,7 @@ class RealStep(_RealValuedStep):
 
     * exponential loss: RealBoost (``w ∝ e^{-m}``; ``f`` then minimises
       ``sum_i w_i exp(-y_i f(x_i))`` leaf by leaf).
-    * Savage loss: SavageBoost (SPEC §3; see
+    * Savage loss: SavageBoost (Masnadi-Shirazi & Vasconcelos 2008, eq. (26); see
       :class:`~robust_boosting.robust.SavageBoostClassifier` for the derivation
       of the weights).
     """
@@ -204,7 +204,7 @@ class GentleStep(_RealValuedStep):
     ``E[exp(-y (F + f))]`` (FHT Sec. 4.2), hence "Newton"/"gentle" step.
 
     * exponential loss: GentleBoost.
-    * Savage2 loss: our RBoost (SPEC §5, a reconstruction).
+    * Savage2 loss: our RBoost (a reconstruction of Miao et al. 2016).
     """
 
     needs_classifier = False
@@ -281,7 +281,7 @@ def _sigma0(margin_sigma: float) -> float:
 
 
 def robustboost_rho(error_goal: float, max_margin: float, margin_sigma: float) -> float:
-    """The ``rho`` of RobustBoost: the root of SPEC §5's equation
+    """The ``rho`` of RobustBoost: the root of the equation
 
     ``1 - ½ (1 + erf((2 (e - 1) rho - e theta) / sqrt(e² (sigma² + 1) - 1))) = epsilon``,
 

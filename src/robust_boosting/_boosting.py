@@ -20,7 +20,6 @@ one-vs-rest path for steps with no native multiclass form, prediction,
 from __future__ import annotations
 
 import copy
-import numbers
 import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -37,10 +36,11 @@ from sklearn.utils.validation import (
     _check_sample_weight,
     check_is_fitted,
     has_fit_parameter,
-    validate_data,
 )
 
 from . import _loop_kernels as _lk
+from ._validation import check_number as _check_number
+from ._validation import validated_X
 
 __all__ = [
     "BaseBoostingClassifier",
@@ -273,20 +273,6 @@ def default_weak_learner(step: Step):
     return HistTreeRegressor(max_depth=1)
 
 
-def _check_number(name, value, *, low=None, high=None, low_open=True, integer=False, allow_inf=False):
-    """Raise a clear error unless ``value`` is a real number within the bounds."""
-    kind = numbers.Integral if integer else numbers.Real
-    if isinstance(value, bool) or not isinstance(value, kind):
-        what = "an integer" if integer else "a real number"
-        raise TypeError(f"{name} must be {what}, got {value!r} of type {type(value).__name__}.")
-    if np.isnan(value) or (np.isinf(value) and not allow_inf):
-        raise ValueError(f"{name} must be finite, got {value!r}.")
-    if low is not None and (value <= low if low_open else value < low):
-        raise ValueError(f"{name} must be {'>' if low_open else '>='} {low}, got {value!r}.")
-    if high is not None and value > high:
-        raise ValueError(f"{name} must be <= {high}, got {value!r}.")
-
-
 class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
     """Base class of every boosting classifier in the library: the shared loop.
 
@@ -350,14 +336,7 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
         return estimator
 
     def _validate_training_data(self, X, y, sample_weight):
-        try:
-            X, y = validate_data(
-                self, X, y, dtype=[np.float64, np.float32], ensure_all_finite=True
-            )
-        except (TypeError, ValueError) as exc:
-            if "convert" in str(exc) or "number" in str(exc):
-                raise type(exc)(f"X must contain only numbers: {exc}") from None
-            raise
+        X, y = validated_X(self, X, y, reset=True, allow_nan=False)
         check_classification_targets(y)
         classes, y_idx = np.unique(y, return_inverse=True)
         if classes.shape[0] < 2:
@@ -518,9 +497,7 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
     # -------------------------------------------------------------- predict
     def _check_X(self, X):
         check_is_fitted(self)
-        return validate_data(
-            self, X, reset=False, dtype=[np.float64, np.float32], ensure_all_finite=True
-        )
+        return validated_X(self, X, reset=False, allow_nan=False)
 
     def _staged_raw(self, X) -> Iterator[NDArray[np.float64]]:
         """Raw scores after each round (one-vs-rest: shape ``(n, K)``, one column per class).

@@ -16,7 +16,8 @@ import copy
 
 import numpy as np
 
-from ._boosting import BaseBoostingClassifier, _check_number
+from ._boosting import BaseBoostingClassifier
+from ._validation import check_number
 from .losses import MarginLoss, get_loss
 from .self_paced import SelfPacedPolicy, get_regularizer
 from .steps import GentleStep, RealStep
@@ -62,12 +63,12 @@ class SelfPacedMixin:
 
     def _validate_params(self):
         super()._validate_params()
-        _check_number("age", self.age, low=0, allow_inf=True)
-        _check_number("warm_start_age", self.warm_start_age, low=0, allow_inf=True)
-        _check_number("warm_start_rounds", self.warm_start_rounds, low=0, low_open=False,
+        check_number("age", self.age, low=0, allow_inf=True)
+        check_number("warm_start_age", self.warm_start_age, low=0, allow_inf=True)
+        check_number("warm_start_rounds", self.warm_start_rounds, low=0, low_open=False,
                       integer=True)
         if self.inner_iterations != "auto":
-            _check_number("inner_iterations", self.inner_iterations, low=1, low_open=False,
+            check_number("inner_iterations", self.inner_iterations, low=1, low_open=False,
                           integer=True)
         get_regularizer(self.regularizer, self.regularizer_params)
 
@@ -117,7 +118,7 @@ class ClassProbabilityBooster(_MarginLossBooster):
 
     def _validate_params(self):
         super()._validate_params()
-        _check_number("clip", self.clip, low=0, high=0.4999)
+        check_number("clip", self.clip, low=0, high=0.4999)
 
     def _make_step(self):
         return RealStep(self._margin_loss(), learning_rate=self.learning_rate, clip=self.clip)

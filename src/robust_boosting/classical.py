@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ._boosting import BaseBoostingClassifier, _check_number
+from ._boosting import BaseBoostingClassifier
 from ._estimator_parts import (
     DEFAULT_WEIGHT_FLOOR,
     SP_PARAMS_DOC,
@@ -32,6 +32,7 @@ from ._estimator_parts import (
     GentleLossBooster,
     SelfPacedMixin,
 )
+from ._validation import check_number
 from .losses import MarginLoss
 from .self_paced import SPRegularizer
 from .steps import LogitStep
@@ -178,8 +179,8 @@ class LogitBoostClassifier(BaseBoostingClassifier):
 
     def _validate_params(self):
         super()._validate_params()
-        _check_number("z_max", self.z_max, low=1.0, low_open=False)
-        _check_number("weight_floor", self.weight_floor, low=0, high=0.25)
+        check_number("z_max", self.z_max, low=1.0, low_open=False)
+        check_number("weight_floor", self.weight_floor, low=0, high=0.25)
 
     def _make_step(self):
         return LogitStep(learning_rate=self.learning_rate, z_max=self.z_max,

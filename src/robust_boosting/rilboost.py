@@ -26,8 +26,8 @@ from ._boosting import (
     BoostingState,
     RoundResult,
     WeightPolicy,
-    _check_number,
 )
+from ._validation import check_choice, check_number
 from .imprecise import (
     SEARCHES,
     STRATEGIES,
@@ -206,7 +206,7 @@ def _mixing_value(mixing) -> float:
                 f"mixing must be a number in [0, 1] or one of {list(VARIANTS)}, got {mixing!r}."
             )
         return VARIANTS[mixing]
-    _check_number("mixing", mixing, low=0.0, low_open=False, high=1.0)
+    check_number("mixing", mixing, low=0.0, low_open=False, high=1.0)
     return float(mixing)
 
 
@@ -322,27 +322,21 @@ class RILBoostClassifier(BaseBoostingClassifier):
 
     def _validate_params(self) -> None:
         super()._validate_params()
-        _check_number("epsilon", self.epsilon, low=0.0, low_open=False)
+        check_number("epsilon", self.epsilon, low=0.0, low_open=False)
         if not self.epsilon < 1.0:
             raise ValueError(f"epsilon must be < 1, got {self.epsilon!r}.")
         _mixing_value(self.mixing)
-        if self.strategy not in STRATEGIES:
-            raise ValueError(f"strategy must be one of {list(STRATEGIES)}, got {self.strategy!r}.")
-        if self.search not in SEARCHES:
-            raise ValueError(f"search must be one of {list(SEARCHES)}, got {self.search!r}.")
-        _check_number("C", self.C, low=0.0)
+        check_choice("strategy", self.strategy, STRATEGIES)
+        check_choice("search", self.search, SEARCHES)
+        check_number("C", self.C, low=0.0)
         if isinstance(self.gamma, str):
-            if self.gamma not in ("scale", "auto"):
-                raise ValueError(f"gamma must be 'scale', 'auto' or a positive number, got {self.gamma!r}.")
+            check_choice("gamma", self.gamma, ("scale", "auto"))
         else:
-            _check_number("gamma", self.gamma, low=0.0)
+            check_number("gamma", self.gamma, low=0.0)
         if isinstance(self.weight_scale, str):
-            if self.weight_scale != "n_samples":
-                raise ValueError(
-                    f"weight_scale must be 'n_samples' or a positive number, got {self.weight_scale!r}."
-                )
+            check_choice("weight_scale", self.weight_scale, ("n_samples",))
         else:
-            _check_number("weight_scale", self.weight_scale, low=0.0)
+            check_number("weight_scale", self.weight_scale, low=0.0)
         if (self.search == "shortcut" and self.estimator is not None
                 and not is_weighted_svm(self.estimator)):
             raise ValueError(

@@ -21,8 +21,9 @@ References
 
 from __future__ import annotations
 
-from ._boosting import BaseBoostingClassifier, _check_number
+from ._boosting import BaseBoostingClassifier
 from ._estimator_parts import ClassProbabilityBooster, GentleLossBooster
+from ._validation import check_number
 from .steps import RobustBoostStep, robustboost_rho
 
 __all__ = ["SavageBoostClassifier", "RBoostClassifier", "RobustBoostClassifier"]
@@ -201,11 +202,11 @@ class RobustBoostClassifier(BaseBoostingClassifier):
 
     def _validate_params(self):
         super()._validate_params()
-        _check_number("error_goal", self.error_goal, low=0, high=1)
+        check_number("error_goal", self.error_goal, low=0, high=1)
         if self.error_goal >= 1:
             raise ValueError(f"error_goal must be < 1, got {self.error_goal!r}.")
-        _check_number("max_margin", self.max_margin, low=0, low_open=False)
-        _check_number("margin_sigma", self.margin_sigma, low=0)
+        check_number("max_margin", self.max_margin, low=0, low_open=False)
+        check_number("margin_sigma", self.margin_sigma, low=0)
         rho = robustboost_rho(self.error_goal, self.max_margin, self.margin_sigma)
         if not rho > 0:
             raise ValueError(

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import numbers
 import types
 import weakref
 from typing import Any
@@ -14,12 +13,12 @@ from sklearn.utils.validation import (
     check_consistent_length,
     check_is_fitted,
     column_or_1d,
-    validate_data,
 )
 
 from .. import _loop_kernels as _lk
 from .. import _tree_kernels as _k
 from .._loop_kernels import fdot
+from .._validation import check_choice, check_number, check_optional_int, validated_X
 from .binning import BinMapper, BinnedData, _numba_threads
 from .growing import HistTree, _Grower
 
@@ -131,30 +130,17 @@ class _BaseHistTree(BaseEstimator):
 
     # -- parameters -------------------------------------------------------
     def _validate_params(self) -> None:
-        def _int(name, value, low, allow_none):
-            if value is None and allow_none:
-                return
-            if not isinstance(value, numbers.Integral) or isinstance(value, bool) or value < low:
-                extra = " or None" if allow_none else ""
-                raise ValueError(f"{name} must be an integer >= {low}{extra}, got {value!r}")
-
-        if self.criterion not in self._criteria:
-            raise ValueError(
-                f"criterion must be one of {sorted(self._criteria)}, got {self.criterion!r}"
-            )
-        _int("max_depth", self.max_depth, 0, True)
-        _int("max_leaf_nodes", self.max_leaf_nodes, 2, True)
-        _int("min_samples_leaf", self.min_samples_leaf, 1, False)
-        _int("max_bins", self.max_bins, 2, False)
-        if self.max_bins > 255:
-            raise ValueError(f"max_bins must be at most 255, got {self.max_bins!r}")
-        if self.n_jobs is not None and (
-            not isinstance(self.n_jobs, numbers.Integral) or self.n_jobs == 0
-        ):
-            raise ValueError(f"n_jobs must be a non-zero integer or None, got {self.n_jobs!r}")
-        mwf = self.min_weight_fraction_leaf
-        if not isinstance(mwf, numbers.Real) or not 0.0 <= mwf <= 0.5:
-            raise ValueError(f"min_weight_fraction_leaf must be in [0, 0.5], got {mwf!r}")
+        check_choice("criterion", self.criterion, sorted(self._criteria))
+        check_optional_int("max_depth", self.max_depth, 0)
+        check_optional_int("max_leaf_nodes", self.max_leaf_nodes, 2)
+        check_number("min_samples_leaf", self.min_samples_leaf, low=1, low_open=False,
+                     integer=True)
+        check_number("max_bins", self.max_bins, low=2, low_open=False, high=255, integer=True)
+        check_optional_int("n_jobs", self.n_jobs, -(2**31))
+        if self.n_jobs == 0:
+            raise ValueError("n_jobs must be a non-zero integer or None, got 0.")
+        check_number("min_weight_fraction_leaf", self.min_weight_fraction_leaf, low=0.0,
+                     low_open=False, high=0.5)
 
     # -- data -------------------------------------------------------------
     def prepare_data(self, X: Any) -> BinnedData:
@@ -194,15 +180,7 @@ class _BaseHistTree(BaseEstimator):
                 if not np.all(np.isfinite(y)):
                     raise ValueError("Input y contains NaN or infinity.")
             return X, y
-        X, y = validate_data(
-            self,
-            X,
-            y,
-            dtype=[np.float64, np.float32],
-            ensure_all_finite=False,
-            y_numeric=self._is_reg,
-        )
-        return X, y
+        return validated_X(self, X, y, reset=True, allow_nan=True, y_numeric=self._is_reg)
 
     def fit(self, X: Any, y: Any, sample_weight: Any = None) -> _BaseHistTree:
         """Fit the tree.
@@ -399,9 +377,7 @@ class _BaseHistTree(BaseEstimator):
                 else:
                     _k.apply_binned(*args, 0, X.n_samples, out)
                 return out
-            X = validate_data(
-                self, X, reset=False, dtype=[np.float64, np.float32], ensure_all_finite=False
-            )
+            X = validated_X(self, X, reset=False, allow_nan=True)
             out = np.empty(X.shape[0], dtype=np.int32)
             args = (X, t.feature, t.threshold, t.missing_go_left, t.children_left,
                     t.children_right)

@@ -276,7 +276,8 @@ def default_weak_learner(step: Step):
 class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
     """Base class of every boosting classifier in the library: the shared loop.
 
-    Subclasses define ``__init__`` (storing their parameters unchanged),
+    Subclasses define ``__init__`` (storing their parameters unchanged) unless
+    they have only the parameters of this class's,
     :meth:`_make_step` and, optionally, :meth:`_make_policy`,
     :meth:`_validate_params` and :meth:`_default_estimator`.
 
@@ -293,6 +294,14 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
     binary ensemble is fitted per class (one-vs-rest) and these attributes
     are lists with one entry per class.
     """
+
+    # the parameters every booster has; estimators with more define their own __init__
+    def __init__(self, estimator=None, n_estimators: int = 100, learning_rate: float = 1.0,
+                 random_state=None):
+        self.estimator = estimator
+        self.n_estimators = n_estimators
+        self.learning_rate = learning_rate
+        self.random_state = random_state
 
     def _make_step(self) -> Step:
         raise NotImplementedError

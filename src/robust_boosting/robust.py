@@ -117,13 +117,6 @@ class RBoostClassifier(GentleLossBooster):
 
     _default_loss = "savage2"
 
-    def __init__(self, estimator=None, n_estimators: int = 100, learning_rate: float = 1.0,
-                 random_state=None):
-        self.estimator = estimator
-        self.n_estimators = n_estimators
-        self.learning_rate = learning_rate
-        self.random_state = random_state
-
 
 class RobustBoostClassifier(BaseBoostingClassifier):
     """RobustBoost ([FR]_; MATLAB's ``fitcensemble(..., 'Method', 'RobustBoost')``).

@@ -240,3 +240,20 @@ def test_other_validation():
     # only +1 present: still binary, flipped to -1
     y_noisy, f = flip_labels(np.ones(10, dtype=int), 0.3, random_state=0)
     assert f.sum() == 3 and set(y_noisy[f].tolist()) == {-1}
+
+
+def test_noise_registry_is_the_one_the_experiments_use():
+    from robust_boosting.experiments.tasks import NOISE_MODELS as task_models
+    from robust_boosting.noise import NOISE_MODELS, apply_noise
+
+    assert tuple(NOISE_MODELS) == task_models
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(200, 3))
+    y = np.where(X[:, 0] > 0, 1, -1)
+    for name in NOISE_MODELS:
+        y_noisy, flipped = apply_noise(name, y, 0.2, X=X, random_state=0)
+        np.testing.assert_array_equal(flipped, y_noisy != y)
+        assert flipped.any() == (name != "none")
+        assert not apply_noise(name, y, 0.0, X=X, random_state=0)[1].any()
+    with pytest.raises(ValueError, match="unknown noise model"):
+        apply_noise("gaussian", y, 0.1)

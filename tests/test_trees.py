@@ -497,3 +497,21 @@ def test_fit_leaves_sample_weight_untouched(Est, zero_fraction):
     est = Est(max_depth=3)
     est.fit(est.prepare_data(X), y, sample_weight=w)
     np.testing.assert_array_equal(w, before)
+
+
+def test_fit_writes_nothing_onto_the_callers_data():
+    """The training-leaf shortcut lives on the tree, not on the caller's BinnedData."""
+    import pickle
+
+    X, y = make_classification(n_samples=200, n_features=4, random_state=0)
+    tree = HistTreeClassifier(max_depth=3)
+    Xb = tree.prepare_data(X)
+    before = dict(vars(Xb))
+    w = np.r_[np.zeros(20), np.ones(180)]  # inactive rows take the other path
+    tree.fit(Xb, y, sample_weight=w)
+    assert vars(Xb).keys() == before.keys()
+    assert all(vars(Xb)[k] is v for k, v in before.items())
+    pickle.loads(pickle.dumps(tree))  # a fitted, not yet applied tree pickles
+    # the shortcut gives what the walk gives, and is used once
+    np.testing.assert_array_equal(tree.apply(Xb), tree.apply(Xb))
+    np.testing.assert_array_equal(tree.apply(Xb), tree.apply(X))

@@ -20,7 +20,6 @@ one-vs-rest path for steps with no native multiclass form, prediction,
 from __future__ import annotations
 
 import copy
-import numbers
 import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -37,10 +36,11 @@ from sklearn.utils.validation import (
     _check_sample_weight,
     check_is_fitted,
     has_fit_parameter,
-    validate_data,
 )
 
 from . import _loop_kernels as _lk
+from ._validation import check_number as _check_number
+from ._validation import validated_X
 
 __all__ = [
     "BaseBoostingClassifier",
@@ -68,7 +68,9 @@ class BoostingState:
     ``y`` holds labels in ``{-1, +1}`` for a binary problem and class indices
     for a native multiclass step; ``y_idx`` always holds class indices.
     ``raw`` is the ensemble's score on the training set: shape ``(n,)`` for a
-    binary problem, ``(n, K)`` for a native multiclass step.
+    binary problem, ``(n, K)`` for a native multiclass step. A step that keeps
+    state across rounds declares it as a dataclass returned by
+    :meth:`Step.init_state`; it lives in ``step_state``.
     """
 
     X: Any
@@ -78,7 +80,8 @@ class BoostingState:
     sample_weight: NDArray[np.float64]
     raw: NDArray[np.float64]
     round: int = 0
-    extra: dict = field(default_factory=dict)
+    #: the step's own per-run state: the small dataclass of :meth:`Step.init_state` (or None)
+    step_state: Any = None
 
     @property
     def margins(self) -> NDArray[np.float64]:
@@ -137,6 +140,10 @@ class Step:
     def __init__(self, loss):
         self.loss = loss
 
+    def init_state(self, state: BoostingState) -> Any:
+        """The step's own per-run state (a small dataclass), or None if it needs none."""
+        return None
+
     def log_weights(self, state: BoostingState) -> NDArray[np.float64]:
         """Log of the step's own sample weights (before ``sample_weight`` and the policy)."""
         return self.loss.log_sample_weight(state.margins)
@@ -158,7 +165,7 @@ class Step:
         return raw + result.coef * result.output
 
     def accept(self, state: BoostingState, result: RoundResult) -> None:
-        """Called once the round's learner has been added (update step state in ``state.extra``)."""
+        """Called once the round's learner has been added (update ``state.step_state``)."""
 
     def finalize(self, ensemble: Ensemble) -> None:
         """Adjust the coefficients once the loop has ended (e.g. RobustBoost's ``beta``)."""
@@ -250,24 +257,27 @@ def _normalised_weights(log_w, sample_weight, factors) -> NDArray[np.float64] | 
     return w
 
 
-def _check_number(name, value, *, low=None, high=None, low_open=True, integer=False, allow_inf=False):
-    """Raise a clear error unless ``value`` is a real number within the bounds."""
-    kind = numbers.Integral if integer else numbers.Real
-    if isinstance(value, bool) or not isinstance(value, kind):
-        what = "an integer" if integer else "a real number"
-        raise TypeError(f"{name} must be {what}, got {value!r} of type {type(value).__name__}.")
-    if np.isnan(value) or (np.isinf(value) and not allow_inf):
-        raise ValueError(f"{name} must be finite, got {value!r}.")
-    if low is not None and (value <= low if low_open else value < low):
-        raise ValueError(f"{name} must be {'>' if low_open else '>='} {low}, got {value!r}.")
-    if high is not None and value > high:
-        raise ValueError(f"{name} must be <= {high}, got {value!r}.")
+def default_weak_learner(step: Step):
+    """The library's one default weak learner: a histogram stump of the kind ``step`` needs.
+
+    A decision stump (:class:`~robust_boosting.trees.HistTreeClassifier`,
+    ``max_depth=1``) for steps that fit a classifier, a regression stump
+    (:class:`~robust_boosting.trees.HistTreeRegressor`, as in the experiments of
+    Friedman, Hastie & Tibshirani 2000) for steps that fit a real-valued
+    working response.
+    """
+    from .trees import HistTreeClassifier, HistTreeRegressor
+
+    if step.needs_classifier:
+        return HistTreeClassifier(max_depth=1)
+    return HistTreeRegressor(max_depth=1)
 
 
 class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
     """Base class of every boosting classifier in the library: the shared loop.
 
-    Subclasses define ``__init__`` (storing their parameters unchanged),
+    Subclasses define ``__init__`` (storing their parameters unchanged) unless
+    they have only the parameters of this class's,
     :meth:`_make_step` and, optionally, :meth:`_make_policy`,
     :meth:`_validate_params` and :meth:`_default_estimator`.
 
@@ -285,6 +295,14 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
     are lists with one entry per class.
     """
 
+    # the parameters every booster has; estimators with more define their own __init__
+    def __init__(self, estimator=None, n_estimators: int = 100, learning_rate: float = 1.0,
+                 random_state=None):
+        self.estimator = estimator
+        self.n_estimators = n_estimators
+        self.learning_rate = learning_rate
+        self.random_state = random_state
+
     def _make_step(self) -> Step:
         raise NotImplementedError
 
@@ -292,10 +310,8 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
         return WeightPolicy()
 
     def _default_estimator(self):
-        """The weak learner used when ``estimator=None``: a histogram decision stump."""
-        from .trees import HistTreeClassifier
-
-        return HistTreeClassifier(max_depth=1)
+        """The weak learner used when ``estimator=None`` (see :func:`default_weak_learner`)."""
+        return default_weak_learner(self._make_step())
 
     def _validate_params(self) -> None:
         """Check the parameters; subclasses extend it (and call ``super()``)."""
@@ -329,14 +345,7 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
         return estimator
 
     def _validate_training_data(self, X, y, sample_weight):
-        try:
-            X, y = validate_data(
-                self, X, y, dtype=[np.float64, np.float32], ensure_all_finite=True
-            )
-        except (TypeError, ValueError) as exc:
-            if "convert" in str(exc) or "number" in str(exc):
-                raise type(exc)(f"X must contain only numbers: {exc}") from None
-            raise
+        X, y = validated_X(self, X, y, reset=True, allow_nan=False)
         check_classification_targets(y)
         classes, y_idx = np.unique(y, return_inverse=True)
         if classes.shape[0] < 2:
@@ -369,8 +378,13 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
         """
         self._validate_params()
         X, classes, y_idx, sample_weight = self._validate_training_data(X, y, sample_weight)
+        # the composition is built once, here, from the parameters as they are now;
+        # the loop and every prediction use only these fitted attributes, so a later
+        # set_params cannot change what this fit predicts
         step = self._make_step()
         estimator = self._check_estimator(step)
+        self.step_ = step
+        self.policy_ = self._make_policy()
         self.classes_ = classes
         n_classes = classes.shape[0]
         self.estimator_ = estimator
@@ -394,9 +408,13 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
         return self
 
     def _boost(self, X, y_idx, n_classes, sample_weight, estimator, rng):
-        """The boosting loop: one (binary or native multiclass) ensemble."""
-        step = self._make_step()
-        policy = self._make_policy()
+        """The boosting loop: one (binary or native multiclass) ensemble.
+
+        Runs on fresh copies of the fitted prototypes ``step_`` and ``policy_``
+        (steps and policies keep per-run state), never on the parameters.
+        """
+        step = copy.deepcopy(self.step_)
+        policy = copy.deepcopy(self.policy_)
         n = y_idx.shape[0]
         binary = n_classes == 2
         state = BoostingState(
@@ -407,6 +425,7 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
             sample_weight=sample_weight,
             raw=np.zeros(n) if binary else np.zeros((n, n_classes)),
         )
+        state.step_state = step.init_state(state)
         policy.start(state, step)
         ens = Ensemble()
         template = clone(estimator)
@@ -487,13 +506,14 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
     # -------------------------------------------------------------- predict
     def _check_X(self, X):
         check_is_fitted(self)
-        return validate_data(
-            self, X, reset=False, dtype=[np.float64, np.float32], ensure_all_finite=True
-        )
+        return validated_X(self, X, reset=False, allow_nan=False)
 
     def _staged_raw(self, X) -> Iterator[NDArray[np.float64]]:
-        """Raw scores after each round (one-vs-rest: shape ``(n, K)``, one column per class)."""
-        step = self._make_step()
+        """Raw scores after each round (one-vs-rest: shape ``(n, K)``, one column per class).
+
+        Uses the fitted step ``step_`` only (not the current parameters).
+        """
+        step = self.step_
         n_classes = len(self.classes_)
         n = X.shape[0]
         if not self._ovr:

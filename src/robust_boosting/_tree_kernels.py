@@ -711,35 +711,35 @@ def leaves_of_partition(idx, starts, ends, leaf_ids, out):
 # Prediction
 # --------------------------------------------------------------------------
 @njit(cache=True, nogil=True)
+def leaf_of_binned(codes, feature, split_bin, missing_left, left, right, missing_bin, i):
+    """The leaf reached by column ``i`` of ``codes`` (n_features, n_samples)."""
+    node = 0
+    while left[node] >= 0:
+        v = codes[feature[node], i]
+        if v == missing_bin:
+            go_left = missing_left[node] != 0
+        else:
+            go_left = v <= split_bin[node]
+        node = left[node] if go_left else right[node]
+    return node
+
+
+@njit(cache=True, nogil=True)
 def apply_binned_rows(codes, feature, split_bin, missing_left, left, right, missing_bin, rows,
                       out):
     """``out[r] = leaf of column r of codes`` for every ``r`` in ``rows``."""
     for q in range(rows.shape[0]):
         i = rows[q]
-        node = 0
-        while left[node] >= 0:
-            v = codes[feature[node], i]
-            if v == missing_bin:
-                go_left = missing_left[node] != 0
-            else:
-                go_left = v <= split_bin[node]
-            node = left[node] if go_left else right[node]
-        out[i] = node
+        out[i] = leaf_of_binned(codes, feature, split_bin, missing_left, left, right,
+                                missing_bin, i)
 
 
 @njit(cache=True, nogil=True)
 def apply_binned(codes, feature, split_bin, missing_left, left, right, missing_bin, lo, hi, out):
     """Leaf index of columns ``lo:hi`` of ``codes`` (n_features, n_samples)."""
     for i in range(lo, hi):
-        node = 0
-        while left[node] >= 0:
-            v = codes[feature[node], i]
-            if v == missing_bin:
-                go_left = missing_left[node] != 0
-            else:
-                go_left = v <= split_bin[node]
-            node = left[node] if go_left else right[node]
-        out[i] = node
+        out[i] = leaf_of_binned(codes, feature, split_bin, missing_left, left, right,
+                                missing_bin, i)
 
 
 @njit(cache=True, nogil=True)

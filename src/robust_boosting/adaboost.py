@@ -49,12 +49,5 @@ class AdaBoostClassifier(BaseBoostingClassifier):
     True
     """
 
-    def __init__(self, estimator=None, n_estimators: int = 100, learning_rate: float = 1.0,
-                 random_state=None):
-        self.estimator = estimator
-        self.n_estimators = n_estimators
-        self.learning_rate = learning_rate
-        self.random_state = random_state
-
     def _make_step(self):
         return DiscreteStep(learning_rate=self.learning_rate)

@@ -9,7 +9,7 @@ class (so the fitted attributes become lists with one entry per class).
 
 :class:`SPLLogitBoostClassifier` and :class:`SPLGentleBoostClassifier` wrap
 LogitBoost and GentleBoost in the self-paced weighting of SPLBoost (the
-generalisation named in the SPLBoost paper's conclusion, SPEC §2).
+generalisation proposed in the SPLBoost paper's conclusion, [SPL]_ Sec. VI).
 
 References
 ----------
@@ -24,13 +24,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import numpy as np
-
-from ._boosting import BaseBoostingClassifier, _check_number
-from .losses import ExponentialLoss
+from ._boosting import BaseBoostingClassifier
+from ._estimator_parts import (
+    DEFAULT_WEIGHT_FLOOR,
+    SP_PARAMS_DOC,
+    ClassProbabilityBooster,
+    GentleLossBooster,
+    SelfPacedMixin,
+)
+from ._validation import check_number
+from .losses import MarginLoss
 from .self_paced import SPRegularizer
-from .splboost import SelfPacedMixin
-from .steps import GentleStep, LogitStep, RealStep
+from .steps import LogitStep
 
 __all__ = [
     "RealBoostClassifier",
@@ -40,48 +45,8 @@ __all__ = [
     "SPLLogitBoostClassifier",
 ]
 
-#: LogitBoost's default weight floor (FHT: "2 x machine zero")
-DEFAULT_WEIGHT_FLOOR = 2.0 * np.finfo(np.float64).eps
 
-
-def default_classifier():
-    """Default weak learner of the classifier steps: a histogram decision stump."""
-    from .trees import HistTreeClassifier
-
-    return HistTreeClassifier(max_depth=1)
-
-
-def default_regressor():
-    """Default weak learner of the regression steps: a histogram regression stump (FHT's experiments)."""
-    from .trees import HistTreeRegressor
-
-    return HistTreeRegressor(max_depth=1)
-
-
-class _RegressionBoosterMixin:
-    """Boosters whose step fits a regressor: their default weak learner is a regression stump."""
-
-    def _default_estimator(self):
-        return default_regressor()
-
-
-class _ClassProbabilityBooster(BaseBoostingClassifier):
-    """Boosters whose step is :class:`RealStep` with the loss ``_loss``: RealBoost, SavageBoost."""
-
-    _loss = ExponentialLoss
-
-    def _validate_params(self):
-        super()._validate_params()
-        _check_number("clip", self.clip, low=0, high=0.4999)
-
-    def _default_estimator(self):
-        return default_classifier()
-
-    def _make_step(self):
-        return RealStep(self._loss(), learning_rate=self.learning_rate, clip=self.clip)
-
-
-class RealBoostClassifier(_ClassProbabilityBooster):
+class RealBoostClassifier(ClassProbabilityBooster):
     """Real AdaBoost ([FHT]_ Algorithm 2): class-probability weak learners, exponential loss.
 
     Each round fits a class-probability estimator on the weights
@@ -101,6 +66,12 @@ class RealBoostClassifier(_ClassProbabilityBooster):
     clip : float in (0, 0.5), default=1e-4
         Probabilities are clipped to ``[clip, 1 - clip]``, so a pure leaf
         contributes ``±½ log((1 - clip)/clip)`` (about ±4.6) instead of ±inf.
+    loss : str or MarginLoss, default="exponential"
+        Margin loss ``phi`` whose weights ``-phi'(m)`` the rounds use: a name
+        of :data:`~robust_boosting.losses.LOSSES` or a
+        :class:`~robust_boosting.losses.MarginLoss` instance (see
+        ``docs/extending.md``). ``"savage"`` gives SavageBoost's rounds (:class:`~robust_boosting.robust.SavageBoostClassifier`
+        fixes it, with a larger default ``clip``).
     random_state : int, RandomState or None, default=None
         Seeds the weak learners' ``random_state`` parameters, round by round.
 
@@ -117,15 +88,17 @@ class RealBoostClassifier(_ClassProbabilityBooster):
     """
 
     def __init__(self, estimator=None, n_estimators: int = 100, learning_rate: float = 1.0,
-                 clip: float = 1e-4, random_state=None):
+                 clip: float = 1e-4, loss: str | MarginLoss = "exponential",
+                 random_state=None):
         self.estimator = estimator
         self.n_estimators = n_estimators
         self.learning_rate = learning_rate
         self.clip = clip
+        self.loss = loss
         self.random_state = random_state
 
 
-class GentleBoostClassifier(_RegressionBoosterMixin, BaseBoostingClassifier):
+class GentleBoostClassifier(GentleLossBooster):
     """Gentle AdaBoost ([FHT]_ Algorithm 4): weighted least-squares regression of ``y``.
 
     Each round fits a regressor to ``y in {-1, +1}`` by weighted least squares
@@ -142,6 +115,12 @@ class GentleBoostClassifier(_RegressionBoosterMixin, BaseBoostingClassifier):
         (a histogram regression stump, as in [FHT]_'s experiments) if None.
     n_estimators : int, default=100
     learning_rate : float, default=1.0
+    loss : str or MarginLoss, default="exponential"
+        Margin loss ``phi`` whose weights ``-phi'(m)`` the rounds use: a name
+        of :data:`~robust_boosting.losses.LOSSES` or a
+        :class:`~robust_boosting.losses.MarginLoss` instance (see
+        ``docs/extending.md``). ``"savage2"`` gives RBoost
+        (:class:`~robust_boosting.robust.RBoostClassifier`).
     random_state : int, RandomState or None, default=None
 
     Attributes
@@ -149,20 +128,16 @@ class GentleBoostClassifier(_RegressionBoosterMixin, BaseBoostingClassifier):
     As for :class:`RealBoostClassifier`.
     """
 
-    _loss = ExponentialLoss
-
     def __init__(self, estimator=None, n_estimators: int = 100, learning_rate: float = 1.0,
-                 random_state=None):
+                 loss: str | MarginLoss = "exponential", random_state=None):
         self.estimator = estimator
         self.n_estimators = n_estimators
         self.learning_rate = learning_rate
+        self.loss = loss
         self.random_state = random_state
 
-    def _make_step(self):
-        return GentleStep(self._loss(), learning_rate=self.learning_rate)
 
-
-class LogitBoostClassifier(_RegressionBoosterMixin, BaseBoostingClassifier):
+class LogitBoostClassifier(BaseBoostingClassifier):
     """LogitBoost, two classes ([FHT]_ Algorithm 3): Newton steps on the logistic loss.
 
     With ``p = 1 / (1 + e^{-2F})``: working response ``z = (y* - p)/(p (1 - p))``
@@ -170,7 +145,7 @@ class LogitBoostClassifier(_RegressionBoosterMixin, BaseBoostingClassifier):
     floored at ``weight_floor`` (times ``sample_weight``); a regressor is fitted
     to ``z`` by weighted least squares and ``F <- F + ½ f`` (the step is
     :class:`~robust_boosting.steps.LogitStep`). The loss is
-    ``log(1 + exp(-2 y F))`` (SPEC §1). Multiclass: one-vs-rest (not FHT's
+    ``log(1 + exp(-2 y F))`` (the negative binomial log-likelihood of [FHT]_). Multiclass: one-vs-rest (not FHT's
     J-class LogitBoost).
 
     Parameters
@@ -204,32 +179,18 @@ class LogitBoostClassifier(_RegressionBoosterMixin, BaseBoostingClassifier):
 
     def _validate_params(self):
         super()._validate_params()
-        _check_number("z_max", self.z_max, low=1.0, low_open=False)
-        _check_number("weight_floor", self.weight_floor, low=0, high=0.25)
+        check_number("z_max", self.z_max, low=1.0, low_open=False)
+        check_number("weight_floor", self.weight_floor, low=0, high=0.25)
 
     def _make_step(self):
         return LogitStep(learning_rate=self.learning_rate, z_max=self.z_max,
                          weight_floor=self.weight_floor)
 
 
-_SP_PARAMS_DOC = """
-    age : float, default=2.0
-        Self-paced age ``lambda > 0``, compared with the wrapped algorithm's
-        per-sample loss (``inf``: no sample is ever dropped, and the plain
-        algorithm is reproduced exactly).
-    regularizer : str, SPRegularizer or callable, default="hard"
-        As in :class:`~robust_boosting.splboost.SPLBoostClassifier`.
-    regularizer_params : dict, default=None
-    warm_start_rounds : int, default=3
-    warm_start_age : float, default=1e6
-    inner_iterations : int or "auto", default=1
-"""
-
-
 class SPLLogitBoostClassifier(SelfPacedMixin, LogitBoostClassifier):
     """Self-paced LogitBoost: LogitBoost's weights ``p (1 - p)`` times ``v*(age; loss_i)``.
 
-    The SPLBoost paper's proposed generalisation ([SPL]_ Sec. VI, SPEC §2):
+    The SPLBoost paper's proposed generalisation ([SPL]_ Sec. VI):
     the self-paced weight ``v_i = v*(age; l_i)`` multiplies the wrapped
     algorithm's own per-sample weight, with ``l_i`` its own per-sample loss,
     here the logistic loss ``log(1 + exp(-2 y_i F(x_i)))`` at the candidate
@@ -244,7 +205,7 @@ class SPLLogitBoostClassifier(SelfPacedMixin, LogitBoostClassifier):
     ----------
     estimator, n_estimators, learning_rate, z_max, weight_floor, random_state
         As for :class:`LogitBoostClassifier`.
-    """ + _SP_PARAMS_DOC + """
+    """ + SP_PARAMS_DOC + """
     Attributes
     ----------
     self_paced_weights_, latent_objective_, n_selected_, inner_passes_, excluded_samples_
@@ -276,7 +237,7 @@ class SPLLogitBoostClassifier(SelfPacedMixin, LogitBoostClassifier):
 class SPLGentleBoostClassifier(SelfPacedMixin, GentleBoostClassifier):
     """Self-paced GentleBoost: GentleBoost's weights ``e^{-m}`` times ``v*(age; e^{-m})``.
 
-    The self-paced weighting of SPLBoost ([SPL]_ Algorithm 1, SPEC §2) around
+    The self-paced weighting of SPLBoost ([SPL]_ Algorithm 1) around
     GentleBoost: the per-sample loss compared with ``age`` is the exponential
     loss ``exp(-y_i (F(x_i) + f(x_i)))`` on the absolute scale, as in SPLBoost,
     so ``age`` has the same meaning (hard weighting drops a sample whose margin
@@ -288,7 +249,7 @@ class SPLGentleBoostClassifier(SelfPacedMixin, GentleBoostClassifier):
     ----------
     estimator, n_estimators, learning_rate, random_state
         As for :class:`GentleBoostClassifier`.
-    """ + _SP_PARAMS_DOC + """
+    """ + SP_PARAMS_DOC + """
     Attributes
     ----------
     self_paced_weights_, latent_objective_, n_selected_, inner_passes_, excluded_samples_

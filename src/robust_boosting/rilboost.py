@@ -14,6 +14,8 @@ The estimator is a thin composition on the shared loop
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 import numpy as np
 from numpy.typing import NDArray
 from scipy.special import logsumexp
@@ -25,8 +27,8 @@ from ._boosting import (
     BoostingState,
     RoundResult,
     WeightPolicy,
-    _check_number,
 )
+from ._validation import check_choice, check_number
 from .imprecise import (
     SEARCHES,
     STRATEGIES,
@@ -43,21 +45,34 @@ __all__ = ["RILBoostClassifier", "RILBoostStep", "ImpreciseMixingPolicy", "VARIA
 #: names of the mixing parameter ``a``: RILBoost I (``a = 1``) and II (``a = 0``)
 VARIANTS: dict[str, float] = {"I": 1.0, "II": 0.0}
 
-#: key of ``BoostingState.extra`` holding the policy's log-correction of the weights
-_LOG_CORRECTION = "rilboost_log_correction"
+@dataclass
+class MixingState:
+    """RILBoost's per-run state: the log-correction of AdaBoost's weights.
+
+    ``log_correction[i]`` is the log of the product of the factors
+    ``b_k0 / (c p_k0)`` that :class:`ImpreciseMixingPolicy` applied to sample
+    ``i`` (None until the first correction: RILBoost I, or ``ε = 0``, never has one).
+    """
+
+    log_correction: NDArray[np.float64] | None = None
+
+    def add(self, k0: int, log_factor: float, n_samples: int) -> None:
+        """Multiply sample ``k0``'s weight by ``exp(log_factor)`` from the next round on."""
+        if self.log_correction is None:
+            self.log_correction = np.zeros(n_samples)
+        self.log_correction[k0] += log_factor
 
 
-class _Prefitted:
-    """A fitted classifier whose ``fit`` does nothing (lets :class:`DiscreteStep` score it)."""
+@dataclass
+class MixingRecord:
+    """What :class:`ImpreciseMixingPolicy` records per round (published after the fit)."""
 
-    def __init__(self, estimator):
-        self.estimator = estimator
-
-    def fit(self, X, y, sample_weight=None):
-        return self
-
-    def predict(self, X):
-        return self.estimator.predict(X)
+    chosen: list[int] = field(default_factory=list)
+    solves: list[int] = field(default_factory=list)
+    at_base: list[bool] = field(default_factory=list)
+    #: the correction ``(k0, log factor)`` of the round being fitted, applied in ``end_round``
+    pending: tuple[int, float] | None = None
+    choice: ExtremePointChoice | None = None
 
 
 class RILBoostStep(DiscreteStep):
@@ -74,8 +89,8 @@ class RILBoostStep(DiscreteStep):
     ``c_t`` is the learner's ``predict`` (for an ``SVC``, the sign of its
     decision function). Binary only: more classes go through the shared
     one-vs-rest path. The weights the loop hands to the step include the
-    policy's correction (:class:`ImpreciseMixingPolicy`), read from
-    ``state.extra``.
+    policy's correction (:class:`ImpreciseMixingPolicy`), kept in the step's
+    :class:`MixingState`.
     """
 
     native_multiclass = False
@@ -93,9 +108,12 @@ class RILBoostStep(DiscreteStep):
         self.last_choice: ExtremePointChoice | None = None
         self._kernel_cache: dict = {}  # the SVM's kernel matrix on the training set
 
+    def init_state(self, state: BoostingState) -> MixingState:
+        return MixingState()
+
     def log_weights(self, state: BoostingState) -> NDArray[np.float64]:
         log_w = super().log_weights(state)
-        correction = state.extra.get(_LOG_CORRECTION)
+        correction = state.step_state.log_correction
         return log_w if correction is None else log_w + correction
 
     def mixing_base(self, p: NDArray[np.float64], pi: NDArray[np.float64]) -> NDArray[np.float64]:
@@ -113,9 +131,9 @@ class RILBoostStep(DiscreteStep):
             strategy=self.strategy, search=self.search, weight_scale=scale,
             kernel_cache=self._kernel_cache, random_state=self.random_state)
         self.last_choice = choice
-        result = super().fit_round(_Prefitted(choice.estimator), state,
-                                   self.mixing_base(weights, choice.weights))
-        result.estimator = choice.estimator
+        pred = np.asarray(choice.estimator.predict(state.X)).astype(np.intp, copy=False)
+        result = self.score_round(choice.estimator, pred, state,
+                                  self.mixing_base(weights, choice.weights))
         result.info.update(extreme_point=choice.index, n_svm_solves=choice.n_solves,
                            at_base=choice.at_base)
         return result
@@ -128,7 +146,7 @@ class ImpreciseMixingPolicy(WeightPolicy):
     distribution is ``p' ∝ b exp(-α y c)`` with ``b = a p + (1 - a) π``. As
     ``b = c p + (1 - a) ε e_k0`` with ``c = 1 - (1 - a) ε``, this is AdaBoost's
     update of ``p`` times the factor ``b_k0 / (c p_k0)`` on sample ``k0`` alone.
-    The policy keeps the log of these factors (``state.extra``), which
+    The policy keeps the log of these factors (the step's :class:`MixingState`), which
     :class:`RILBoostStep` adds to AdaBoost's log-weights ``-y F(x)``: the
     weights stay in log space, and with ``a = 1`` (RILBoost I) or ``ε = 0`` they
     are exactly AdaBoost's.
@@ -148,15 +166,13 @@ class ImpreciseMixingPolicy(WeightPolicy):
         return (1.0 - self.mixing) * self.epsilon
 
     def start(self, state, step):
-        self._chosen: list[int] = []
-        self._solves: list[int] = []
-        self._at_base: list[bool] = []
-        self._pending: tuple[int, float] | None = None
+        self._record = MixingRecord()
 
     def refit(self, state, step, candidate_raw, n_done):
         # state.raw is still the pre-round score: p of this round, in log space
         choice = step.last_choice
-        self._pending = None
+        record = self._record
+        record.pending = None
         shift = self.moved_mass
         if shift > 0.0:
             k0 = choice.index
@@ -164,24 +180,25 @@ class ImpreciseMixingPolicy(WeightPolicy):
             log_u = step.log_weights(state) + np.log(np.where(active, state.sample_weight, 1.0))
             log_p_k0 = log_u[k0] - logsumexp(log_u[active])
             log_cp = np.log1p(-shift) + log_p_k0
-            self._pending = (k0, float(np.logaddexp(log_cp, np.log(shift)) - log_cp))
-        self._choice = choice
+            record.pending = (k0, float(np.logaddexp(log_cp, np.log(shift)) - log_cp))
+        record.choice = choice
         return False
 
     def end_round(self, state, step):
-        if self._pending is not None:
-            k0, corr = self._pending
-            correction = state.extra.setdefault(_LOG_CORRECTION, np.zeros(state.y.shape[0]))
-            correction[k0] += corr
-        self._chosen.append(int(self._choice.index))
-        self._solves.append(int(self._choice.n_solves))
-        self._at_base.append(bool(self._choice.at_base))
+        record = self._record
+        if record.pending is not None:
+            k0, corr = record.pending
+            state.step_state.add(k0, corr, state.y.shape[0])
+        record.chosen.append(int(record.choice.index))
+        record.solves.append(int(record.choice.n_solves))
+        record.at_base.append(bool(record.choice.at_base))
 
     def results(self):
+        record = self._record
         return {
-            "chosen_extreme_points": np.asarray(self._chosen, dtype=np.intp),
-            "n_svm_solves": np.asarray(self._solves, dtype=np.intp),
-            "base_solution_chosen": np.asarray(self._at_base, dtype=bool),
+            "chosen_extreme_points": np.asarray(record.chosen, dtype=np.intp),
+            "n_svm_solves": np.asarray(record.solves, dtype=np.intp),
+            "base_solution_chosen": np.asarray(record.at_base, dtype=bool),
         }
 
 
@@ -192,7 +209,7 @@ def _mixing_value(mixing) -> float:
                 f"mixing must be a number in [0, 1] or one of {list(VARIANTS)}, got {mixing!r}."
             )
         return VARIANTS[mixing]
-    _check_number("mixing", mixing, low=0.0, low_open=False, high=1.0)
+    check_number("mixing", mixing, low=0.0, low_open=False, high=1.0)
     return float(mixing)
 
 
@@ -310,27 +327,21 @@ class RILBoostClassifier(BaseBoostingClassifier):
 
     def _validate_params(self) -> None:
         super()._validate_params()
-        _check_number("epsilon", self.epsilon, low=0.0, low_open=False)
+        check_number("epsilon", self.epsilon, low=0.0, low_open=False)
         if not self.epsilon < 1.0:
             raise ValueError(f"epsilon must be < 1, got {self.epsilon!r}.")
         _mixing_value(self.mixing)
-        if self.strategy not in STRATEGIES:
-            raise ValueError(f"strategy must be one of {list(STRATEGIES)}, got {self.strategy!r}.")
-        if self.search not in SEARCHES:
-            raise ValueError(f"search must be one of {list(SEARCHES)}, got {self.search!r}.")
-        _check_number("C", self.C, low=0.0)
+        check_choice("strategy", self.strategy, STRATEGIES)
+        check_choice("search", self.search, SEARCHES)
+        check_number("C", self.C, low=0.0)
         if isinstance(self.gamma, str):
-            if self.gamma not in ("scale", "auto"):
-                raise ValueError(f"gamma must be 'scale', 'auto' or a positive number, got {self.gamma!r}.")
+            check_choice("gamma", self.gamma, ("scale", "auto"))
         else:
-            _check_number("gamma", self.gamma, low=0.0)
+            check_number("gamma", self.gamma, low=0.0)
         if isinstance(self.weight_scale, str):
-            if self.weight_scale != "n_samples":
-                raise ValueError(
-                    f"weight_scale must be 'n_samples' or a positive number, got {self.weight_scale!r}."
-                )
+            check_choice("weight_scale", self.weight_scale, ("n_samples",))
         else:
-            _check_number("weight_scale", self.weight_scale, low=0.0)
+            check_number("weight_scale", self.weight_scale, low=0.0)
         if (self.search == "shortcut" and self.estimator is not None
                 and not is_weighted_svm(self.estimator)):
             raise ValueError(

@@ -21,18 +21,18 @@ References
 
 from __future__ import annotations
 
-from ._boosting import BaseBoostingClassifier, _check_number
-from .classical import GentleBoostClassifier, _ClassProbabilityBooster, default_classifier
-from .losses import Savage2Loss, SavageLoss
+from ._boosting import BaseBoostingClassifier
+from ._estimator_parts import ClassProbabilityBooster, GentleLossBooster
+from ._validation import check_number
 from .steps import RobustBoostStep, robustboost_rho
 
 __all__ = ["SavageBoostClassifier", "RBoostClassifier", "RobustBoostClassifier"]
 
 
-class SavageBoostClassifier(_ClassProbabilityBooster):
+class SavageBoostClassifier(ClassProbabilityBooster):
     """SavageBoost ([SAV]_ Algorithm 1): RealBoost-style fitting of the Savage loss.
 
-    Loss ``phi(m) = 1 / (1 + e^{2m})²`` ([SAV]_ eq. (26)). Each round:
+    Loss ``phi(m) = 1 / (1 + e^{2m})²`` ([SAV]_ eq. (26)). Each round (our reading of [SAV]_ Algorithm 1, derived below):
 
     1. weights ``w_i ∝ s_i (-phi'(m_i)) = s_i 4 e^{2m_i} / (1 + e^{2m_i})³``
        (``s`` the ``sample_weight``, ``m_i = y_i F(x_i)``);
@@ -83,7 +83,7 @@ class SavageBoostClassifier(_ClassProbabilityBooster):
         As for :class:`~robust_boosting.classical.RealBoostClassifier`.
     """
 
-    _loss = SavageLoss
+    _default_loss = "savage"
 
     def __init__(self, estimator=None, n_estimators: int = 100, learning_rate: float = 1.0,
                  clip: float = 0.05, random_state=None):
@@ -94,13 +94,13 @@ class SavageBoostClassifier(_ClassProbabilityBooster):
         self.random_state = random_state
 
 
-class RBoostClassifier(GentleBoostClassifier):
+class RBoostClassifier(GentleLossBooster):
     """RBoost (Miao et al. 2016), **a reconstruction**: GentleBoost's step on the Savage2 loss.
 
     The SPLBoost paper ([SPL]_ Sec. II) describes RBoost only as minimising
     the Savage2 loss ``phi(m) = 1 / (1 + e^{m})²`` with "a numerically
     stable" Newton-type step and regression weak learners; the original
-    algorithm ([RB]_) is not reproduced here. Our version (SPEC §5): each round
+    algorithm ([RB]_) is not reproduced here. Our version: each round
     fits a regressor to ``y`` by weighted least squares with the weights
     ``w_i ∝ s_i (-phi'(m_i)) = s_i 2 e^{m_i} / (1 + e^{m_i})³`` and adds its
     prediction ``f(x) in [-1, 1]`` (the step is
@@ -120,14 +120,14 @@ class RBoostClassifier(GentleBoostClassifier):
     As for :class:`~robust_boosting.classical.GentleBoostClassifier`.
     """
 
-    _loss = Savage2Loss
+    _default_loss = "savage2"
 
 
 class RobustBoostClassifier(BaseBoostingClassifier):
     """RobustBoost ([FR]_; MATLAB's ``fitcensemble(..., 'Method', 'RobustBoost')``).
 
     A boost-by-majority-type algorithm with a time variable ``t in [0, 1]``
-    and a non-convex potential that changes with ``t`` (SPEC §5; the round is
+    and a non-convex potential that changes with ``t`` ([FR]_; the round is
     :class:`~robust_boosting.steps.RobustBoostStep`, which documents the
     equations, the solver and the stopping rules). It aims at a training set
     on which a fraction ``error_goal`` of the margins ends below
@@ -200,11 +200,11 @@ class RobustBoostClassifier(BaseBoostingClassifier):
 
     def _validate_params(self):
         super()._validate_params()
-        _check_number("error_goal", self.error_goal, low=0, high=1)
+        check_number("error_goal", self.error_goal, low=0, high=1)
         if self.error_goal >= 1:
             raise ValueError(f"error_goal must be < 1, got {self.error_goal!r}.")
-        _check_number("max_margin", self.max_margin, low=0, low_open=False)
-        _check_number("margin_sigma", self.margin_sigma, low=0)
+        check_number("max_margin", self.max_margin, low=0, low_open=False)
+        check_number("margin_sigma", self.margin_sigma, low=0)
         rho = robustboost_rho(self.error_goal, self.max_margin, self.margin_sigma)
         if not rho > 0:
             raise ValueError(
@@ -212,9 +212,6 @@ class RobustBoostClassifier(BaseBoostingClassifier):
                 f"{self.max_margin!r} and margin_sigma={self.margin_sigma!r}: RobustBoost's "
                 f"rho would be {rho:.4g} <= 0 (MATLAB refuses it too)."
             )
-
-    def _default_estimator(self):
-        return default_classifier()
 
     def _make_step(self):
         return RobustBoostStep(float(self.error_goal), float(self.max_margin),

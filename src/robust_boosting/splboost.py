@@ -4,62 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import numpy as np
-
-from ._boosting import _check_number
-from .adaboost import AdaBoostClassifier
-from .self_paced import SelfPacedPolicy, SPRegularizer, get_regularizer
+from ._boosting import BaseBoostingClassifier
+from ._estimator_parts import SelfPacedMixin
+from .self_paced import SPRegularizer
+from .steps import DiscreteStep
 
 __all__ = ["SPLBoostClassifier", "SelfPacedMixin"]
 
 
-class SelfPacedMixin:
-    """The self-paced parameters of an estimator, validated and turned into its policy.
-
-    Mix it in *before* a booster class (``class X(SelfPacedMixin, Booster)``)
-    whose ``__init__`` also stores ``age``, ``regularizer``,
-    ``regularizer_params``, ``warm_start_rounds``, ``warm_start_age`` and
-    ``inner_iterations`` (as :class:`SPLBoostClassifier` documents them). The
-    wrapped booster's step supplies the per-sample loss
-    (:meth:`~robust_boosting._boosting.Step.sample_loss`) that
-    :class:`~robust_boosting.self_paced.SelfPacedPolicy` compares with ``age``
-    and the weights it multiplies by ``v``; with ``age = inf`` (hard
-    regularizer) every ``v`` is 1 and the booster is reproduced exactly.
-    """
-
-    def _validate_params(self):
-        super()._validate_params()
-        _check_number("age", self.age, low=0, allow_inf=True)
-        _check_number("warm_start_age", self.warm_start_age, low=0, allow_inf=True)
-        _check_number("warm_start_rounds", self.warm_start_rounds, low=0, low_open=False,
-                      integer=True)
-        if self.inner_iterations != "auto":
-            _check_number("inner_iterations", self.inner_iterations, low=1, low_open=False,
-                          integer=True)
-        get_regularizer(self.regularizer, self.regularizer_params)
-
-    def _make_policy(self):
-        return SelfPacedPolicy(
-            get_regularizer(self.regularizer, self.regularizer_params),
-            float(self.age),
-            warm_start_rounds=self.warm_start_rounds,
-            warm_start_age=float(self.warm_start_age),
-            inner_iterations=self.inner_iterations,
-        )
-
-    @property
-    def excluded_samples_(self) -> np.ndarray:
-        """Indices of the training samples with self-paced weight 0 (suspected label errors).
-
-        With a one-vs-rest step and more than two classes: one array per class.
-        """
-        v = self.self_paced_weights_
-        if isinstance(v, list):
-            return [np.flatnonzero(vk == 0) for vk in v]
-        return np.flatnonzero(v == 0)
-
-
-class SPLBoostClassifier(SelfPacedMixin, AdaBoostClassifier):
+class SPLBoostClassifier(SelfPacedMixin, BaseBoostingClassifier):
     """SPLBoost: discrete AdaBoost whose sample weights are multiplied by self-paced weights.
 
     Implements Algorithm 1 of K. Wang, Y. Wang, Q. Zhao, D. Meng, Z. Xu,
@@ -143,3 +96,6 @@ class SPLBoostClassifier(SelfPacedMixin, AdaBoostClassifier):
         self.inner_iterations = inner_iterations
         self.learning_rate = learning_rate
         self.random_state = random_state
+
+    def _make_step(self):
+        return DiscreteStep(learning_rate=self.learning_rate)

@@ -6,6 +6,8 @@ Each step is one of the independent parts the estimators are composed of
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 import numpy as np
 from scipy.optimize import brentq, least_squares
 from scipy.special import erfc, erfcinv, log_expit
@@ -20,6 +22,7 @@ __all__ = [
     "GentleStep",
     "LogitStep",
     "RobustBoostStep",
+    "RobustBoostState",
     "robustboost_rho",
 ]
 
@@ -60,9 +63,16 @@ class DiscreteStep(Step):
         self.learning_rate = learning_rate
 
     def fit_round(self, learner, state: BoostingState, weights) -> RoundResult:
-        n_classes = state.n_classes
         learner.fit(state.X, state.y_idx, sample_weight=weights)
         pred = np.asarray(learner.predict(state.X)).astype(np.intp, copy=False)
+        return self.score_round(learner, pred, state, weights)
+
+    def score_round(self, learner, pred, state: BoostingState, weights) -> RoundResult:
+        """Error, coefficient and stopping rule of a fitted learner with class predictions ``pred``.
+
+        ``weights`` are the normalised weights the error is measured on.
+        """
+        n_classes = state.n_classes
         err = float(weighted_miss(weights, pred, state.y_idx))
         chance = 1.0 - 1.0 / n_classes
         if err >= chance - ERROR_FLOOR:  # within rounding of chance counts as chance
@@ -157,7 +167,7 @@ class RealStep(_RealValuedStep):
 
     * exponential loss: RealBoost (``w ∝ e^{-m}``; ``f`` then minimises
       ``sum_i w_i exp(-y_i f(x_i))`` leaf by leaf).
-    * Savage loss: SavageBoost (SPEC §3; see
+    * Savage loss: SavageBoost (Masnadi-Shirazi & Vasconcelos 2008, eq. (26); see
       :class:`~robust_boosting.robust.SavageBoostClassifier` for the derivation
       of the weights).
     """
@@ -194,7 +204,7 @@ class GentleStep(_RealValuedStep):
     ``E[exp(-y (F + f))]`` (FHT Sec. 4.2), hence "Newton"/"gentle" step.
 
     * exponential loss: GentleBoost.
-    * Savage2 loss: our RBoost (SPEC §5, a reconstruction).
+    * Savage2 loss: our RBoost (a reconstruction of Miao et al. 2016).
     """
 
     needs_classifier = False
@@ -271,7 +281,7 @@ def _sigma0(margin_sigma: float) -> float:
 
 
 def robustboost_rho(error_goal: float, max_margin: float, margin_sigma: float) -> float:
-    """The ``rho`` of RobustBoost: the root of SPEC §5's equation
+    """The ``rho`` of RobustBoost: the root of the equation
 
     ``1 - ½ (1 + erf((2 (e - 1) rho - e theta) / sqrt(e² (sigma² + 1) - 1))) = epsilon``,
 
@@ -293,11 +303,21 @@ def _round_residual(info: dict) -> float:
     return float(res[1] if info.get("potential_only") else res.max())
 
 
+@dataclass
+class RobustBoostState:
+    """RobustBoost's own state across rounds: the time ``t`` and the kept steps."""
+
+    #: the time ``t in [0, 1]`` after the last kept round
+    t: float = 0.0
+    #: ``(dm, dt, t)`` of every kept round (for the stall rule)
+    history: list[tuple[float, float, float]] = field(default_factory=list)
+
+
 class RobustBoostStep(Step):
     """RobustBoost's round (Freund 2009; MATLAB ``fitcensemble(..., 'Method', 'RobustBoost')``).
 
-    The state is a time ``t in [0, 1]`` (kept in ``state.extra["robustboost_t"]``)
-    and the margins ``s_i = y_i F(x_i)``. With ``z = 1 - t``,
+    The state is a time ``t in [0, 1]`` (a :class:`RobustBoostState`, the
+    loop's ``state.step_state``) and the margins ``s_i = y_i F(x_i)``. With ``z = 1 - t``,
     ``sigma(t) = sqrt((sigma² + 1) e^{2z} - 1)`` and
     ``mu(t) = (theta - 2 rho) e^{z} + 2 rho`` (see :func:`robustboost_rho`):
 
@@ -341,8 +361,6 @@ class RobustBoostStep(Step):
     """
 
     native_multiclass = False
-    TIME_KEY = "robustboost_t"
-    HISTORY_KEY = "robustboost_history"
     STALL_ROUNDS = 5
 
     def __init__(self, error_goal: float = 0.1, max_margin: float = 0.0,
@@ -376,8 +394,12 @@ class RobustBoostStep(Step):
         a = (np.asarray(s, dtype=np.float64) - mu) / sig
         return -(a * a) - np.log(_SQRT_PI * sig)
 
+    def init_state(self, state: BoostingState) -> RobustBoostState:
+        return RobustBoostState()
+
     def time(self, state: BoostingState) -> float:
-        return float(state.extra.get(self.TIME_KEY, 0.0))
+        """The time ``t`` reached so far in this run."""
+        return state.step_state.t
 
     def log_weights(self, state: BoostingState) -> np.ndarray:
         return self.log_weight(state.margins, self.time(state))
@@ -506,7 +528,7 @@ class RobustBoostStep(Step):
                      "the learner was discarded",
             )
         stop = None
-        history = state.extra.get(self.HISTORY_KEY, [])
+        history = state.step_state.history
         recent = history[-(self.STALL_ROUNDS - 1):] + [(dm, dt, t_new)]
         n = s.shape[0]
         if len(recent) >= self.STALL_ROUNDS and all(
@@ -541,8 +563,8 @@ class RobustBoostStep(Step):
         return raw * np.exp(-result.info["dt"]) + result.coef * result.output
 
     def accept(self, state: BoostingState, result: RoundResult) -> None:
-        state.extra[self.TIME_KEY] = float(result.info["t"])
-        state.extra.setdefault(self.HISTORY_KEY, []).append(
+        state.step_state.t = float(result.info["t"])
+        state.step_state.history.append(
             (result.info["dm"], result.info["dt"], result.info["t"])
         )
 

@@ -111,24 +111,9 @@ def _split(task: Task, rng_seed: int):
 
 
 def _add_noise(task: Task, X, y, seed: int):
-    from .. import noise
+    from ..noise import apply_noise
 
-    if task.noise == "none" or task.rate == 0.0:
-        return y.copy(), np.zeros(len(y), dtype=bool)
-    if task.noise == "symmetric":
-        return noise.flip_labels(y, task.rate, random_state=seed)
-    if task.noise == "per-class":
-        return noise.flip_labels_per_class(y, task.rate, random_state=seed)
-    if task.noise == "class-conditional":
-        # class -1 (or the first class) flipped at `rate`, the other at `rate / 2`
-        classes = np.unique(y)
-        if len(classes) != 2:
-            raise ValueError("class-conditional noise in experiments needs a binary task")
-        r = task.rate
-        T = [[1 - r, r], [r / 2, 1 - r / 2]]
-        return noise.flip_labels_class_conditional(y, T, classes=classes, exact=True,
-                                                   random_state=seed)
-    return noise.flip_labels_instance_dependent(y, task.rate, X=X, random_state=seed)
+    return apply_noise(task.noise, y, task.rate, X=X, random_state=seed)
 
 
 # ---------------------------------------------------------------------------

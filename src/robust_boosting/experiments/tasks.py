@@ -12,10 +12,12 @@ import json
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from ..noise import NOISE_MODELS as _NOISE_REGISTRY
+
 __all__ = ["NOISE_MODELS", "PROTOCOLS", "Task", "variant_label"]
 
 #: Label-noise models of the tasks (see :mod:`robust_boosting.noise`).
-NOISE_MODELS = ("none", "symmetric", "per-class", "class-conditional", "instance")
+NOISE_MODELS = tuple(_NOISE_REGISTRY)  # the names of robust_boosting.noise.NOISE_MODELS
 
 #: How a task splits its data set into training and test parts.
 #: ``holdout``: random stratified split, ``split["test_size"]`` (default 0.3);

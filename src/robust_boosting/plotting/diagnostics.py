@@ -659,7 +659,7 @@ def plot_error_vs_age(
 #: The epsilon grid of the RILBoost studies: 0, 0.05, ..., 0.5.
 DEFAULT_EPSILONS: tuple[float, ...] = tuple(round(0.05 * k, 2) for k in range(11))
 
-#: Mixing parameter ``a`` of RILBoost's variants (SPEC 6): I is ``a = 1``, II is ``a = 0``.
+#: Mixing parameter ``a`` of RILBoost's variants (Utkin & Zhuk 2014, Algorithms 4-5): I is ``a = 1``, II is ``a = 0``.
 RILBOOST_VARIANTS: dict[str, float] = {"I": 1.0, "II": 0.0}
 
 

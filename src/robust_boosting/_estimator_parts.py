@@ -1,0 +1,131 @@
+"""Estimator-level parts that the estimator modules compose (they never import each other).
+
+* :class:`SelfPacedMixin`: the self-paced parameters of an estimator, validated
+  and turned into its :class:`~robust_boosting.self_paced.SelfPacedPolicy`;
+* :class:`ClassProbabilityBooster` and :class:`GentleLossBooster`: the shared
+  loop with :class:`~robust_boosting.steps.RealStep` or
+  :class:`~robust_boosting.steps.GentleStep` on a margin loss chosen by a
+  ``loss`` parameter (a name of :data:`~robust_boosting.losses.LOSSES` or a
+  :class:`~robust_boosting.losses.MarginLoss` instance). RealBoost and
+  GentleBoost expose ``loss``; SavageBoost and RBoost are presets of them.
+"""
+
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+
+from ._boosting import BaseBoostingClassifier
+from ._validation import check_number
+from .losses import MarginLoss, get_loss
+from .self_paced import SelfPacedPolicy, get_regularizer
+from .steps import GentleStep, RealStep
+
+__all__ = [
+    "DEFAULT_WEIGHT_FLOOR",
+    "SP_PARAMS_DOC",
+    "ClassProbabilityBooster",
+    "GentleLossBooster",
+    "SelfPacedMixin",
+]
+
+#: LogitBoost's default weight floor (Friedman, Hastie & Tibshirani 2000: "2 x machine zero")
+DEFAULT_WEIGHT_FLOOR = 2.0 * np.finfo(np.float64).eps
+
+SP_PARAMS_DOC = """
+    age : float, default=2.0
+        Self-paced age ``lambda > 0``, compared with the wrapped algorithm's
+        per-sample loss (``inf``: no sample is ever dropped, and the plain
+        algorithm is reproduced exactly).
+    regularizer : str, SPRegularizer or callable, default="hard"
+        As in :class:`~robust_boosting.splboost.SPLBoostClassifier`.
+    regularizer_params : dict, default=None
+    warm_start_rounds : int, default=3
+    warm_start_age : float, default=1e6
+    inner_iterations : int or "auto", default=1
+"""
+
+
+class SelfPacedMixin:
+    """The self-paced parameters of an estimator, validated and turned into its policy.
+
+    Mix it in *before* a booster class (``class X(SelfPacedMixin, Booster)``)
+    whose ``__init__`` also stores ``age``, ``regularizer``,
+    ``regularizer_params``, ``warm_start_rounds``, ``warm_start_age`` and
+    ``inner_iterations`` (as :class:`~robust_boosting.splboost.SPLBoostClassifier`
+    documents them). The wrapped booster's step supplies the per-sample loss
+    (:meth:`~robust_boosting._boosting.Step.sample_loss`) that
+    :class:`~robust_boosting.self_paced.SelfPacedPolicy` compares with ``age``
+    and the weights it multiplies by ``v``; with ``age = inf`` (hard
+    regularizer) every ``v`` is 1 and the booster is reproduced exactly.
+    """
+
+    def _validate_params(self):
+        super()._validate_params()
+        check_number("age", self.age, low=0, allow_inf=True)
+        check_number("warm_start_age", self.warm_start_age, low=0, allow_inf=True)
+        check_number("warm_start_rounds", self.warm_start_rounds, low=0, low_open=False,
+                      integer=True)
+        if self.inner_iterations != "auto":
+            check_number("inner_iterations", self.inner_iterations, low=1, low_open=False,
+                          integer=True)
+        get_regularizer(self.regularizer, self.regularizer_params)
+
+    def _make_policy(self):
+        return SelfPacedPolicy(
+            get_regularizer(self.regularizer, self.regularizer_params),
+            float(self.age),
+            warm_start_rounds=self.warm_start_rounds,
+            warm_start_age=float(self.warm_start_age),
+            inner_iterations=self.inner_iterations,
+        )
+
+    @property
+    def excluded_samples_(self) -> np.ndarray:
+        """Indices of the training samples with self-paced weight 0 (suspected label errors).
+
+        With a one-vs-rest step and more than two classes: one array per class.
+        """
+        v = self.self_paced_weights_
+        if isinstance(v, list):
+            return [np.flatnonzero(vk == 0) for vk in v]
+        return np.flatnonzero(v == 0)
+
+
+class _MarginLossBooster(BaseBoostingClassifier):
+    """A booster whose step uses a margin loss: the ``loss`` parameter, or the preset's."""
+
+    #: the loss of an estimator without a ``loss`` parameter (a preset)
+    _default_loss: str = "exponential"
+
+    def _margin_loss(self) -> MarginLoss:
+        # a private copy: the fitted step must not share state with the caller's object
+        return copy.deepcopy(get_loss(getattr(self, "loss", self._default_loss)))
+
+    def _validate_params(self):
+        super()._validate_params()
+        loss = getattr(self, "loss", self._default_loss)
+        if not isinstance(loss, (str, MarginLoss)):
+            raise TypeError(
+                f"loss must be a loss name or a MarginLoss instance, got {type(loss).__name__}."
+            )
+        get_loss(loss)
+
+
+class ClassProbabilityBooster(_MarginLossBooster):
+    """:class:`~robust_boosting.steps.RealStep` on a margin loss: RealBoost, SavageBoost."""
+
+    def _validate_params(self):
+        super()._validate_params()
+        check_number("clip", self.clip, low=0, high=0.4999)
+
+    def _make_step(self):
+        return RealStep(self._margin_loss(), learning_rate=self.learning_rate, clip=self.clip)
+
+
+class GentleLossBooster(_MarginLossBooster):
+    """:class:`~robust_boosting.steps.GentleStep` on a margin loss: GentleBoost, RBoost."""
+
+    def _make_step(self):
+        return GentleStep(self._margin_loss(), learning_rate=self.learning_rate)

@@ -1,0 +1,30 @@
+"""Fast histogram decision trees, the default weak learner of the boosters.
+
+Boosting fits hundreds of small trees on the same data with different sample
+weights.  The package bins the data once (:class:`BinMapper`, at most 255
+quantile bins per feature plus one bin for missing values, ``uint8`` codes held
+in a :class:`BinnedData`) and grows each tree from weighted histograms with
+numba kernels (:mod:`robust_boosting._tree_kernels`).
+
+Contract with the boosters: call ``Xp = estimator.prepare_data(X)`` once per
+fit, then every round ``clone(estimator).fit(Xp, y, sample_weight=w)`` and
+``predict(Xp)`` / ``predict_proba(Xp)``; new raw data can be passed to
+``predict(X)`` directly and gives exactly the same result as its binned form.
+
+The package is split by job: :mod:`.binning` (:class:`BinMapper`,
+:class:`BinnedData`), :mod:`.growing` (:class:`HistTree` and the grower),
+:mod:`._base` (shared parameters, fit and prediction) and :mod:`.estimators`.
+"""
+
+from ._base import _check_sample_weight, _encode_classes  # noqa: F401 - used by tests
+from .binning import BinMapper, BinnedData
+from .estimators import HistTreeClassifier, HistTreeRegressor
+from .growing import HistTree
+
+__all__ = [
+    "BinMapper",
+    "BinnedData",
+    "HistTree",
+    "HistTreeClassifier",
+    "HistTreeRegressor",
+]

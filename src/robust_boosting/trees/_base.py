@@ -1,0 +1,408 @@
+"""Shared parameters, fitting and prediction of the histogram tree estimators."""
+
+from __future__ import annotations
+
+import types
+import weakref
+from typing import Any
+
+import numpy as np
+from sklearn.base import BaseEstimator
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import (
+    check_consistent_length,
+    check_is_fitted,
+    column_or_1d,
+)
+
+from .. import _loop_kernels as _lk
+from .. import _tree_kernels as _k
+from .._loop_kernels import fdot
+from .._validation import check_choice, check_number, check_optional_int, validated_X
+from .binning import BinMapper, BinnedData, _numba_threads
+from .growing import HistTree, _Grower
+
+_CRITERIA_CLS = {"gini": _k.GINI, "entropy": _k.ENTROPY}
+_CRITERIA_REG = {"squared_error": _k.SQUARED_ERROR}
+_PARALLEL_MIN_PREDICT = 200_000
+# Histograms of candidate leaves are kept for subtraction up to this many bytes.
+
+
+def _check_sample_weight(sample_weight: Any, n_samples: int) -> np.ndarray | None:
+    if sample_weight is None:
+        return None
+    sw = np.asarray(sample_weight)
+    if sw.ndim == 0:
+        sw = np.full(n_samples, float(sw))
+    if sw.dtype.kind not in "biuf":
+        raise TypeError(f"sample_weight must be numeric, got dtype {sw.dtype}")
+    sw = np.asarray(sw, dtype=np.float64)
+    if sw.ndim != 1:
+        raise ValueError(f"sample_weight must be 1-D, got shape {sw.shape}")
+    if sw.shape[0] != n_samples:
+        raise ValueError(
+            f"sample_weight has {sw.shape[0]} entries but X has {n_samples} samples"
+        )
+    if not np.all(np.isfinite(sw)):
+        raise ValueError("sample_weight contains NaN or infinity")
+    if sw.size and sw.min() < 0:
+        raise ValueError("sample_weight must be non-negative")
+    return sw
+
+
+def _encode_classes(y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Return ``classes, codes`` (codes int32), fast for small integer labels."""
+    yi = None
+    if y.dtype.kind in "iub":
+        yi = y.astype(np.int64, copy=False)
+    elif y.dtype.kind == "f":
+        if np.all(np.isfinite(y)) and np.array_equal(y, np.trunc(y)) and (
+            y.size == 0 or np.abs(y).max() < 2**53
+        ):
+            yi = y.astype(np.int64)
+        else:
+            check_classification_targets(y)
+    else:
+        check_classification_targets(y)
+    if yi is not None and yi.size:
+        lo, present, codes = _lk.small_int_codes(np.ascontiguousarray(yi), 2**16)
+        if present.size:
+            classes = (np.flatnonzero(present) + lo).astype(y.dtype)
+            return classes, codes
+    classes, codes = np.unique(y, return_inverse=True)
+    return classes, codes.astype(np.int32).ravel()
+
+
+# --------------------------------------------------------------------------
+# Estimators
+# --------------------------------------------------------------------------
+class _BaseHistTree(BaseEstimator):
+    """Shared parameters and fitting of the histogram trees."""
+
+    _criteria: dict[str, int] = {}
+    _is_reg = False
+
+    def __init__(
+        self,
+        *,
+        criterion: str,
+        max_depth: int | None,
+        max_leaf_nodes: int | None = None,
+        min_samples_leaf: int = 1,
+        min_weight_fraction_leaf: float = 0.0,
+        max_bins: int = 255,
+        n_jobs: int | None = None,
+        random_state: Any = None,
+    ) -> None:
+        self.criterion = criterion
+        self.max_depth = max_depth
+        self.max_leaf_nodes = max_leaf_nodes
+        self.min_samples_leaf = min_samples_leaf
+        self.min_weight_fraction_leaf = min_weight_fraction_leaf
+        self.max_bins = max_bins
+        self.n_jobs = n_jobs
+        self.random_state = random_state
+
+    @staticmethod
+    def _init_with_defaults(**defaults):
+        """The ``__init__`` of a tree estimator: this class's, with the subclass's defaults.
+
+        One list of parameters for both trees; :func:`inspect.signature` (hence
+        ``get_params`` and the repr) reads the new defaults.
+        """
+        base = _BaseHistTree.__init__
+        init = types.FunctionType(base.__code__, base.__globals__, "__init__",
+                                  base.__defaults__, base.__closure__)
+        init.__kwdefaults__ = {**(base.__kwdefaults__ or {}), **defaults}
+        init.__annotations__ = dict(base.__annotations__)
+        init.__doc__ = base.__doc__
+        return init
+
+    def __getstate__(self):
+        state = dict(super().__getstate__())  # a copy: object.__getstate__ may return __dict__
+        state.pop("_train_leaves", None)  # a weak reference: not picklable, not part of the model
+        return state
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True
+        return tags
+
+    # -- parameters -------------------------------------------------------
+    def _validate_params(self) -> None:
+        check_choice("criterion", self.criterion, sorted(self._criteria))
+        check_optional_int("max_depth", self.max_depth, 0)
+        check_optional_int("max_leaf_nodes", self.max_leaf_nodes, 2)
+        check_number("min_samples_leaf", self.min_samples_leaf, low=1, low_open=False,
+                     integer=True)
+        check_number("max_bins", self.max_bins, low=2, low_open=False, high=255, integer=True)
+        check_optional_int("n_jobs", self.n_jobs, -(2**31))
+        if self.n_jobs == 0:
+            raise ValueError("n_jobs must be a non-zero integer or None, got 0.")
+        check_number("min_weight_fraction_leaf", self.min_weight_fraction_leaf, low=0.0,
+                     low_open=False, high=0.5)
+
+    # -- data -------------------------------------------------------------
+    def prepare_data(self, X: Any) -> BinnedData:
+        """Bin ``X`` once so that many trees can be fitted on it.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features) or BinnedData
+            Raw data (NaN = missing); a :class:`BinnedData` is returned as is.
+
+        Returns
+        -------
+        BinnedData
+            Pass it to :meth:`fit`, :meth:`predict`, ... instead of ``X``.
+        """
+        if isinstance(X, BinnedData):
+            return X
+        mapper = BinMapper(max_bins=self.max_bins)
+        with _numba_threads(self.n_jobs):
+            return mapper.fit_transform(X)
+
+    def _validate_X_y(self, X, y):
+        if isinstance(X, BinnedData):
+            self.n_features_in_ = X.n_features
+            if X.feature_names is not None:
+                self.feature_names_in_ = X.feature_names
+            elif hasattr(self, "feature_names_in_"):
+                del self.feature_names_in_
+            if y is None:
+                raise ValueError("y is required")
+            if not (isinstance(y, np.ndarray) and y.ndim == 1):  # the boosters' case is cheap
+                y = column_or_1d(y, warn=True)
+            if y.shape[0] != X.n_samples:
+                check_consistent_length(X.codes, y)
+            if self._is_reg:
+                y = np.asarray(y, dtype=np.float64)
+                if not np.all(np.isfinite(y)):
+                    raise ValueError("Input y contains NaN or infinity.")
+            return X, y
+        return validated_X(self, X, y, reset=True, allow_nan=True, y_numeric=self._is_reg)
+
+    def fit(self, X: Any, y: Any, sample_weight: Any = None) -> _BaseHistTree:
+        """Fit the tree.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features) or BinnedData
+            Training data (NaN = missing), or data binned by :meth:`prepare_data`.
+        y : array-like of shape (n_samples,)
+            Class labels (classifier) or targets (regressor).
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative weights; samples with zero weight are ignored (they do
+            not influence the bins, the splits or the leaf values).
+
+        Returns
+        -------
+        self
+        """
+        return self._fit(X, y, sample_weight)
+
+    def _fit(self, X, y, sample_weight):
+        self._validate_params()
+        X, y = self._validate_X_y(X, y)
+        n_samples = X.shape[0]
+        sw = _check_sample_weight(sample_weight, n_samples)
+        if self._is_reg:
+            y = np.asarray(y, dtype=np.float64)
+        else:
+            self.classes_, y_enc = _encode_classes(y)
+            self.n_classes_ = len(self.classes_)
+        active = inactive = None
+        n_active = n_samples
+        if sw is not None:
+            sw = np.ascontiguousarray(sw)
+            rows = np.empty(n_samples, dtype=np.int32)
+            w_rows = np.empty(n_samples)
+            n_active = int(_lk.active_rows(sw, rows, w_rows))
+            if n_active < n_samples:
+                active = rows[:n_active]
+                inactive = rows[n_active:]
+        if n_active == 0:
+            raise ValueError("sample_weight is zero for every sample; no sample weight to fit")
+
+        with _numba_threads(self.n_jobs) as n_threads:
+            if isinstance(X, BinnedData):
+                binned = X
+            else:
+                mapper = BinMapper(max_bins=self.max_bins).fit(X, rows=active)
+                binned = mapper.transform(X)
+            mapper = binned.mapper
+            if active is None:
+                idx = np.arange(n_samples, dtype=np.int32)
+                # a copy: the partition reorders ow in place
+                ow = np.ones(n_samples) if sw is None else sw.copy()
+            else:
+                idx = active
+                ow = w_rows[:n_active]
+            total_w = float(ow.sum())
+            if not total_w > 0:
+                raise ValueError("the sum of sample_weight must be positive (non-zero weight)")
+            if self._is_reg:
+                ya = y if active is None else y[idx]
+                ybar = fdot(ow, ya) / total_w
+                resid = ya - ybar
+                owy = ow * resid
+                oc = np.empty(0, dtype=np.int32)
+                n_stat = 3
+                # scale of gains: weighted mean of y**2
+                tol_scale = fdot(ow, ya * ya) / total_w
+                root_tot = np.array([total_w, owy.sum(), n_active], dtype=np.float64)
+            else:
+                ybar = 0.0
+                oc = y_enc if active is None else y_enc[idx]
+                oc = np.ascontiguousarray(oc, dtype=np.int32)
+                owy = np.empty(0, dtype=np.float64)
+                n_stat = self.n_classes_ + 1
+                tol_scale = 1.0
+                root_tot = np.zeros(n_stat, dtype=np.float64)
+                root_tot[: self.n_classes_] = np.bincount(
+                    oc, weights=ow, minlength=self.n_classes_
+                )
+                root_tot[-1] = n_active
+            grower = _Grower(
+                binned.codes_t, mapper.n_bins_, mapper.missing_bin_, idx, ow, oc, owy,
+                self._is_reg, n_stat, self._criteria[self.criterion], self.max_depth,
+                self.max_leaf_nodes, self.min_samples_leaf,
+                self.min_weight_fraction_leaf * total_w, tol_scale, n_threads,
+            )
+            if active is not None and 2 * n_active >= n_samples and self.min_samples_leaf == 1:
+                # Most rows have weight (SPLBoost drops a few): the root's histogram reads
+                # every row in order, zero-weight rows adding exact zeros, which is faster
+                # than following idx. Not with counts (zero-weight rows must not count).
+                if self._is_reg:
+                    owy_all = np.zeros(n_samples)
+                    owy_all[idx] = owy
+                    grower.dense_root = (sw, oc, owy_all)
+                else:
+                    grower.dense_root = (sw, np.ascontiguousarray(y_enc, dtype=np.int32), owy)
+            grower.grow(root_tot)
+        self.bin_mapper_ = mapper
+        self.tree_ = self._make_tree(grower, mapper, ybar)
+        if isinstance(X, BinnedData):
+            self._remember_train_leaves(X, grower, inactive)
+        return self
+
+    def _remember_train_leaves(self, X: BinnedData, g: _Grower, inactive) -> None:
+        """Keep the leaf of every training row until the tree is first applied to ``X``.
+
+        Boosters predict the training data right after each fit, and the
+        partition already knows the answer. The tree keeps it (with a weak
+        reference to ``X``, which is not modified) and hands it out, and drops
+        it, at the first :meth:`apply` on that same ``X``, so a fitted ensemble
+        holds no copies of it.
+        """
+        t = self.tree_
+        leaves = np.flatnonzero(t.children_left < 0)
+        out = np.empty(X.n_samples, dtype=np.int32)
+        _k.leaves_of_partition(
+            g.idx,
+            np.array(g.start, dtype=np.int64)[leaves],
+            np.array(g.end, dtype=np.int64)[leaves],
+            leaves.astype(np.int32),
+            out,
+        )
+        if inactive is not None:
+            # zero-weight rows are not in the partition: route them through the tree
+            _k.apply_binned_rows(
+                X.codes_t, t.feature, t.threshold_bin, t.missing_go_left, t.children_left,
+                t.children_right, g.missing_bin, inactive, out,
+            )
+        self._train_leaves = (weakref.ref(X), out)
+
+    def _make_tree(self, g: _Grower, mapper: BinMapper, ybar: float) -> HistTree:
+        feature = np.array(g.feature, dtype=np.int32)
+        split_bin = np.array(g.split_bin, dtype=np.int32)
+        threshold = np.full(len(feature), np.nan)
+        for i in np.flatnonzero(feature >= 0):
+            threshold[i] = mapper.split_threshold(int(feature[i]), int(split_bin[i]))
+        tot = np.array(g.tot, dtype=np.float64)
+        if self._is_reg:
+            w = tot[:, 0]
+            value = tot[:, 1] / w + ybar
+        else:
+            w = tot[:, :-1].sum(axis=1)
+            value = tot[:, :-1] / w[:, None]
+        return HistTree(
+            children_left=np.array(g.left, dtype=np.int32),
+            children_right=np.array(g.right, dtype=np.int32),
+            feature=feature,
+            threshold_bin=split_bin,
+            threshold=threshold,
+            missing_go_left=np.array(g.missing_left, dtype=np.uint8),
+            gain=np.array(g.gain, dtype=np.float64),
+            value=value,
+            weighted_n_node_samples=w,
+            n_node_samples=tot[:, -1].astype(np.int64),
+            depth=np.array(g.depth, dtype=np.int32),
+        )
+
+    # -- prediction -------------------------------------------------------
+    def apply(self, X: Any) -> np.ndarray:
+        """Index of the leaf reached by each sample.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features) or BinnedData
+
+        Returns
+        -------
+        ndarray of int32, shape (n_samples,)
+        """
+        check_is_fitted(self, "tree_")
+        t = self.tree_
+        with _numba_threads(self.n_jobs) as n_threads:
+            if isinstance(X, BinnedData):
+                if X.n_features != self.n_features_in_:
+                    raise ValueError(
+                        f"X has {X.n_features} features, but {type(self).__name__} is "
+                        f"expecting {self.n_features_in_} features as input"
+                    )
+                if not self.bin_mapper_.same_bins(X.mapper):
+                    raise ValueError(
+                        "BinnedData was binned with different thresholds than the "
+                        "data the tree was fitted on; pass raw X instead"
+                    )
+                cached = self.__dict__.pop("_train_leaves", None)
+                if cached is not None and cached[0]() is X:
+                    return cached[1]
+                out = np.empty(X.n_samples, dtype=np.int32)
+                args = (X.codes_t, t.feature, t.threshold_bin, t.missing_go_left,
+                        t.children_left, t.children_right, self.bin_mapper_.missing_bin_)
+                if n_threads > 1 and X.n_samples >= _PARALLEL_MIN_PREDICT:
+                    _k.apply_binned_par(*args, out)
+                else:
+                    _k.apply_binned(*args, 0, X.n_samples, out)
+                return out
+            X = validated_X(self, X, reset=False, allow_nan=True)
+            out = np.empty(X.shape[0], dtype=np.int32)
+            args = (X, t.feature, t.threshold, t.missing_go_left, t.children_left,
+                    t.children_right)
+            if n_threads > 1 and X.shape[0] >= _PARALLEL_MIN_PREDICT:
+                _k.apply_raw_par(*args, out)
+            else:
+                _k.apply_raw(*args, 0, X.shape[0], out)
+            return out
+
+    @property
+    def feature_importances_(self) -> np.ndarray:
+        """Normalised total impurity decrease brought by each feature."""
+        check_is_fitted(self, "tree_")
+        t = self.tree_
+        inner = t.feature >= 0
+        imp = np.bincount(t.feature[inner], weights=t.gain[inner], minlength=self.n_features_in_)
+        total = imp.sum()
+        return imp / total if total > 0 else imp
+
+    def get_depth(self) -> int:
+        """Depth of the fitted tree."""
+        check_is_fitted(self, "tree_")
+        return self.tree_.max_depth
+
+    def get_n_leaves(self) -> int:
+        """Number of leaves of the fitted tree."""
+        check_is_fitted(self, "tree_")
+        return self.tree_.n_leaves

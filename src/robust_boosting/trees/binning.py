@@ -1,0 +1,302 @@
+"""Binning: raw features to ``uint8`` quantile-bin codes, once per boosted fit.
+
+:class:`BinMapper` finds at most 255 quantile bins per feature plus one bin for
+missing values; :class:`BinnedData` holds the codes (feature-major) with the
+mapper that made them. The numba thread helpers used by the whole package live
+here too.
+"""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import numba
+import numpy as np
+from sklearn.base import BaseEstimator
+from sklearn.utils import check_array, check_random_state
+from sklearn.utils.validation import (
+    check_is_fitted,
+)
+
+from .. import _tree_kernels as _k
+
+
+# --------------------------------------------------------------------------
+# helpers
+# --------------------------------------------------------------------------
+def _n_threads(n_jobs: int | None) -> int:
+    max_threads = numba.config.NUMBA_NUM_THREADS
+    if n_jobs is None:
+        return numba.get_num_threads()
+    if n_jobs < 0:
+        n = max_threads + 1 + n_jobs
+    else:
+        n = n_jobs
+    return int(min(max(n, 1), max_threads))
+
+
+@contextmanager
+def _numba_threads(n_jobs: int | None) -> Iterator[int]:
+    """Set the numba thread count for the duration of a block."""
+    n = _n_threads(n_jobs)
+    old = numba.get_num_threads()
+    if n == old:
+        yield n
+        return
+    numba.set_num_threads(n)
+    try:
+        yield n
+    finally:
+        numba.set_num_threads(old)
+
+
+def _feature_names(X: Any) -> np.ndarray | None:
+    columns = getattr(X, "columns", None)
+    if columns is None:
+        return None
+    names = np.asarray(columns, dtype=object)
+    if names.ndim != 1 or not all(isinstance(c, str) for c in names):
+        return None
+    return names
+
+
+def _check_raw_X(X: Any, *, ensure_min_samples: int = 1) -> np.ndarray:
+    return check_array(
+        X,
+        dtype=[np.float64, np.float32],
+        ensure_all_finite=False,
+        ensure_min_samples=ensure_min_samples,
+    )
+
+
+def _safe_midpoints(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Thresholds ``t`` with ``a <= t < b`` (falls back to ``a``)."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        mid = a / 2.0 + b / 2.0
+        bad = ~((a <= mid) & (mid < b))
+    mid[bad] = a[bad]
+    return mid
+
+
+def _feature_thresholds(col: np.ndarray, max_bins: int) -> np.ndarray:
+    """Upper bin edges of one feature from its sorted non-missing values."""
+    n = col.size
+    if n == 0:
+        return np.empty(0, dtype=np.float64)
+    distinct = np.empty(n, dtype=bool)
+    distinct[0] = True
+    np.not_equal(col[1:], col[:-1], out=distinct[1:])
+    n_distinct = int(np.count_nonzero(distinct))
+    if n_distinct <= max_bins:
+        u = col[distinct]
+        a, b = u[:-1], u[1:]
+    else:
+        ranks = (np.arange(1, max_bins, dtype=np.int64) * n) // max_bins
+        a, b = col[ranks - 1], col[ranks]
+    return np.unique(_safe_midpoints(a, b))
+
+
+# --------------------------------------------------------------------------
+# Binning
+# --------------------------------------------------------------------------
+class BinnedData:
+    """Data binned by a :class:`BinMapper`, reusable by every boosting round.
+
+    Parameters
+    ----------
+    codes : ndarray of shape (n_samples, n_features), dtype uint8
+        Bin codes; stored Fortran-ordered (each feature contiguous), which is
+        what the histogram kernels read.  ``mapper.missing_bin_`` marks NaN.
+    mapper : BinMapper
+        The fitted mapper that produced the codes.
+    feature_names : ndarray of str or None
+        Column names of the raw data, if it had string column names.
+
+    Notes
+    -----
+    Rows can be selected with ``Xp[indices]`` (or :meth:`take`), which returns a
+    new :class:`BinnedData` sharing the mapper.
+    """
+
+    def __init__(
+        self, codes: np.ndarray, mapper: BinMapper, feature_names: np.ndarray | None = None
+    ) -> None:
+        codes = np.asarray(codes)
+        if codes.dtype != np.uint8 or codes.ndim != 2:
+            raise TypeError("codes must be a 2-D uint8 array")
+        if codes.shape[1] != mapper.n_features_in_:
+            raise ValueError(
+                f"codes has {codes.shape[1]} features, the mapper {mapper.n_features_in_}"
+            )
+        self.codes = np.asfortranarray(codes)
+        self.mapper = mapper
+        self.feature_names = feature_names
+
+    @property
+    def n_samples(self) -> int:
+        """Number of rows."""
+        return self.codes.shape[0]
+
+    @property
+    def n_features(self) -> int:
+        """Number of features."""
+        return self.codes.shape[1]
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        """``(n_samples, n_features)``."""
+        return self.codes.shape
+
+    @property
+    def codes_t(self) -> np.ndarray:
+        """C-contiguous ``(n_features, n_samples)`` view used by the kernels."""
+        return self.codes.T
+
+    def __len__(self) -> int:
+        return self.n_samples
+
+    def take(self, indices: Any) -> BinnedData:
+        """Return the rows ``indices`` (array of ints, boolean mask or slice)."""
+        if isinstance(indices, tuple):
+            raise TypeError("BinnedData supports row selection only")
+        return BinnedData(self.codes[indices], self.mapper, self.feature_names)
+
+    __getitem__ = take
+
+    def __repr__(self) -> str:
+        return f"BinnedData(n_samples={self.n_samples}, n_features={self.n_features})"
+
+
+class BinMapper(BaseEstimator):
+    """Quantile binning of continuous features into ``uint8`` codes.
+
+    Each feature gets at most ``max_bins`` bins whose upper edges are midpoints
+    between distinct values (all of them when there are at most ``max_bins``
+    distinct values, otherwise quantiles).  A value ``x`` gets code ``b`` with
+    ``thresholds_[f][b - 1] < x <= thresholds_[f][b]``; NaN gets
+    ``missing_bin_``.  Infinite values are allowed.
+
+    Parameters
+    ----------
+    max_bins : int, default=255
+        Maximum number of bins for non-missing values (2 to 255).
+    subsample : int or None, default=200_000
+        Quantiles are computed on at most this many rows (chosen at random).
+    random_state : int, RandomState or None, default=0
+        Seed of the row subsample.
+
+    Attributes
+    ----------
+    thresholds_ : list of ndarray of float64
+        Upper edges of the bins of each feature (``n_bins_[f] - 1`` values).
+    n_bins_ : ndarray of int32, shape (n_features,)
+        Number of non-missing bins of each feature.
+    missing_bin_ : int
+        Code of missing values (``max(n_bins_)``), the same for every feature.
+    n_features_in_ : int
+        Number of features.
+    """
+
+    def __init__(
+        self, max_bins: int = 255, subsample: int | None = 200_000, random_state: Any = 0
+    ) -> None:
+        self.max_bins = max_bins
+        self.subsample = subsample
+        self.random_state = random_state
+
+    def fit(self, X: Any, y: Any = None, *, rows: np.ndarray | None = None) -> BinMapper:
+        """Compute the bin thresholds.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training data; NaN means missing.
+        y : None
+            Ignored.
+        rows : array of int, optional
+            Only these rows are used to place the thresholds (the trees pass the
+            rows with non-zero sample weight).
+
+        Returns
+        -------
+        self : BinMapper
+        """
+        if (
+            not isinstance(self.max_bins, numbers.Integral)
+            or isinstance(self.max_bins, bool)
+            or not 2 <= self.max_bins <= 255
+        ):
+            raise ValueError(f"max_bins must be an integer in [2, 255], got {self.max_bins!r}")
+        if self.subsample is not None and (
+            not isinstance(self.subsample, numbers.Integral) or self.subsample < 1
+        ):
+            raise ValueError(f"subsample must be a positive integer or None, got {self.subsample!r}")
+        X = _check_raw_X(X)
+        n_rows = X.shape[0] if rows is None else len(rows)
+        if self.subsample is not None and n_rows > self.subsample:
+            rng = check_random_state(self.random_state)
+            pick = np.sort(rng.choice(n_rows, self.subsample, replace=False))
+            rows = pick if rows is None else np.asarray(rows)[pick]
+        Xs = X if rows is None else X[rows]
+        thresholds = []
+        for f in range(X.shape[1]):
+            col = np.array(Xs[:, f], dtype=np.float64)
+            col = col[~np.isnan(col)]
+            col.sort()
+            thresholds.append(_feature_thresholds(col, int(self.max_bins)))
+        self.thresholds_ = thresholds
+        self.n_bins_ = np.array([len(t) + 1 for t in thresholds], dtype=np.int32)
+        self.missing_bin_ = int(self.n_bins_.max()) if len(thresholds) else 1
+        self._thr_flat = (
+            np.concatenate(thresholds) if thresholds else np.empty(0, dtype=np.float64)
+        ).astype(np.float64)
+        self._thr_off = np.zeros(len(thresholds) + 1, dtype=np.int64)
+        np.cumsum([len(t) for t in thresholds], out=self._thr_off[1:])
+        self.n_features_in_ = X.shape[1]
+        return self
+
+    def transform(self, X: Any) -> BinnedData:
+        """Bin ``X``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        BinnedData
+        """
+        check_is_fitted(self, "thresholds_")
+        names = _feature_names(X)
+        X = _check_raw_X(X)
+        if X.shape[1] != self.n_features_in_:
+            raise ValueError(
+                f"X has {X.shape[1]} features, but the BinMapper was fitted with "
+                f"{self.n_features_in_} features"
+            )
+        codes = np.empty(X.shape, dtype=np.uint8, order="F")
+        _k.bin_matrix(X, self._thr_flat, self._thr_off, self.missing_bin_, codes.T)
+        return BinnedData(codes, self, names)
+
+    def fit_transform(self, X: Any, y: Any = None) -> BinnedData:
+        """Fit the thresholds on ``X`` and bin it."""
+        return self.fit(X).transform(X)
+
+    def split_threshold(self, feature: int, bin_: int) -> float:
+        """Raw threshold of the split "code <= bin_" (``inf`` for the last bin)."""
+        thr = self.thresholds_[feature]
+        return float(thr[bin_]) if bin_ < len(thr) else np.inf
+
+    def same_bins(self, other: BinMapper) -> bool:
+        """Whether ``other`` bins data exactly like this mapper."""
+        if other is self:
+            return True
+        return (
+            getattr(other, "n_features_in_", None) == self.n_features_in_
+            and other.missing_bin_ == self.missing_bin_
+            and np.array_equal(other._thr_off, self._thr_off)
+            and np.array_equal(other._thr_flat, self._thr_flat)
+        )

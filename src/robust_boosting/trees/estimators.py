@@ -1,0 +1,137 @@
+"""The histogram tree estimators: :class:`HistTreeClassifier` and :class:`HistTreeRegressor`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from sklearn.base import ClassifierMixin, RegressorMixin
+
+from ._base import _CRITERIA_CLS, _CRITERIA_REG, _BaseHistTree
+
+
+class HistTreeClassifier(ClassifierMixin, _BaseHistTree):
+    """Weighted decision tree on binned data, built for boosting.
+
+    The data are binned once (see :meth:`prepare_data`); each fit builds class
+    weight histograms with numba (parallel over features, histogram
+    subtraction, zero-weight samples skipped), so that fitting hundreds of
+    trees with different sample weights is cheap.
+
+    Parameters
+    ----------
+    criterion : {"entropy", "gini"}, default="entropy"
+        Impurity: Shannon entropy (C4.5-like information gain) or Gini.
+    max_depth : int or None, default=1
+        Maximum depth (1 = decision stump, the classical AdaBoost learner);
+        None for unlimited.
+    max_leaf_nodes : int or None, default=None
+        If set, the tree grows best-first (largest impurity decrease first)
+        until it has this many leaves.
+    min_samples_leaf : int, default=1
+        Minimum number of samples with non-zero weight in a leaf.
+    min_weight_fraction_leaf : float, default=0.0
+        Minimum fraction of the total sample weight in a leaf.
+    max_bins : int, default=255
+        Maximum number of bins per feature when ``fit`` receives raw data
+        (ignored for :class:`BinnedData`, which carries its own bins).
+    n_jobs : int or None, default=None
+        Number of numba threads (None: numba's current setting, -1: all).
+        Results do not depend on it.
+    random_state : None, int or RandomState, default=None
+        Accepted for API compatibility; the algorithm is deterministic (ties go
+        to the lowest feature, then the lowest bin).
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+        Class labels.
+    n_classes_ : int
+        Number of classes.
+    tree_ : HistTree
+        The fitted tree arrays.
+    bin_mapper_ : BinMapper
+        Bins of the training data.
+    feature_importances_ : ndarray of shape (n_features,)
+        Normalised impurity decrease per feature.
+    n_features_in_ : int
+        Number of features seen in fit.
+    feature_names_in_ : ndarray of str
+        Feature names seen in fit (only if they were all strings).
+    """
+
+    _criteria = _CRITERIA_CLS
+    _is_reg = False
+
+    __init__ = _BaseHistTree._init_with_defaults(criterion="entropy", max_depth=1)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        # a decision stump (the default) cannot separate 3 classes
+        tags.classifier_tags.poor_score = True
+        return tags
+
+    def predict_proba(self, X: Any) -> np.ndarray:
+        """Weighted class fractions of the leaf of each sample, shape (n_samples, n_classes).
+
+        ``X`` is raw data or a :class:`BinnedData`, as for :meth:`apply`.
+        """
+        leaves = self.apply(X)
+        return self.tree_.value[leaves]
+
+    def predict_log_proba(self, X: Any) -> np.ndarray:
+        """Logarithm of :meth:`predict_proba` (``-inf`` for zero probabilities)."""
+        proba = self.predict_proba(X)
+        with np.errstate(divide="ignore"):
+            return np.log(proba)
+
+    def predict(self, X: Any) -> np.ndarray:
+        """Majority (largest weight) class of the leaf of each sample (``X`` as for :meth:`apply`)."""
+        leaves = self.apply(X)
+        leaf_class = np.argmax(self.tree_.value, axis=1)
+        return self.classes_[leaf_class[leaves]]
+
+
+class HistTreeRegressor(RegressorMixin, _BaseHistTree):
+    """Weighted least-squares decision tree on binned data, built for boosting.
+
+    Used by GentleBoost, LogitBoost and RBoost, which fit a regression tree to
+    working responses each round.  Same machinery as
+    :class:`HistTreeClassifier`; leaves output the weighted mean target.
+
+    Parameters
+    ----------
+    criterion : {"squared_error"}, default="squared_error"
+        Weighted squared error.
+    max_depth : int or None, default=3
+        Maximum depth; None for unlimited.
+    max_leaf_nodes : int or None, default=None
+        If set, best-first growth until this many leaves.
+    min_samples_leaf : int, default=1
+        Minimum number of samples with non-zero weight in a leaf.
+    min_weight_fraction_leaf : float, default=0.0
+        Minimum fraction of the total sample weight in a leaf.
+    max_bins : int, default=255
+        Maximum number of bins per feature when ``fit`` receives raw data.
+    n_jobs : int or None, default=None
+        Number of numba threads (None: numba's current setting, -1: all).
+    random_state : None, int or RandomState, default=None
+        Accepted for API compatibility; the algorithm is deterministic.
+
+    Attributes
+    ----------
+    tree_ : HistTree
+        The fitted tree arrays (``value`` has shape (node_count,)).
+    bin_mapper_, feature_importances_, n_features_in_, feature_names_in_
+        As for :class:`HistTreeClassifier`.
+    """
+
+    _criteria = _CRITERIA_REG
+    _is_reg = True
+
+    __init__ = _BaseHistTree._init_with_defaults(criterion="squared_error", max_depth=3)
+
+    def predict(self, X: Any) -> np.ndarray:
+        """Weighted mean target of the leaf of each sample (``X`` as for :meth:`apply`)."""
+        leaves = self.apply(X)
+        return self.tree_.value[leaves]

@@ -1,0 +1,321 @@
+"""Growing: a histogram tree from weighted binned data (the fitted :class:`HistTree`).
+
+:class:`_Grower` grows depth-first or best-first from weighted histograms
+computed by the numba kernels of :mod:`robust_boosting._tree_kernels`, using
+histogram subtraction for the larger child of each split.
+"""
+
+from __future__ import annotations
+
+import heapq
+
+import numpy as np
+
+from .. import _tree_kernels as _k
+
+# A node is histogrammed with the parallel kernel when its work is at least this
+# (smaller nodes use the serial twin: thread start-up dominates). Work counts one
+# unit per (row, feature) histogram update and _SCAN_WORK units per (bin, feature)
+# candidate of each split scan: with entropy, a candidate costs six logarithms, so
+# the scan of a small node's large sibling (found by subtraction) is the larger part.
+_PARALLEL_MIN_WORK = 100_000
+_SCAN_WORK = 16
+# Prediction runs in parallel chunks from this many samples on.
+_HIST_CACHE_BYTES = 512 * 2**20
+# Relative tolerance below which a split is considered not to decrease impurity.
+_CLS_GAIN_RTOL = 1e-12
+_REG_GAIN_RTOL = 1e-13
+
+
+# --------------------------------------------------------------------------
+# Fitted tree structure
+# --------------------------------------------------------------------------
+class HistTree:
+    """Arrays of a fitted histogram tree (one row per node, root first).
+
+    Attributes
+    ----------
+    children_left, children_right : ndarray of int32
+        Child node ids, ``-1`` for leaves.
+    feature : ndarray of int32
+        Split feature (``-1`` for leaves).
+    threshold_bin : ndarray of int32
+        A sample goes left iff its bin code is ``<= threshold_bin``.
+    threshold : ndarray of float64
+        Same split on raw values: left iff ``x <= threshold`` (``inf`` when all
+        non-missing values go left).
+    missing_go_left : ndarray of uint8
+        Direction of missing values (learned, or the heavier child if no
+        missing value reached the node).
+    gain : ndarray of float64
+        Weighted impurity decrease of the split (0 for leaves).
+    value : ndarray of float64
+        Class probabilities, shape (node_count, n_classes), for classifiers;
+        weighted mean target, shape (node_count,), for regressors.
+    weighted_n_node_samples : ndarray of float64
+        Sum of sample weights in each node.
+    n_node_samples : ndarray of int64
+        Number of samples with non-zero weight in each node.
+    depth : ndarray of int32
+        Depth of each node.
+    """
+
+    def __init__(self, **arrays: np.ndarray) -> None:
+        for name, arr in arrays.items():
+            setattr(self, name, arr)
+
+    @property
+    def node_count(self) -> int:
+        """Number of nodes."""
+        return len(self.children_left)
+
+    @property
+    def n_leaves(self) -> int:
+        """Number of leaves."""
+        return int(np.count_nonzero(self.children_left < 0))
+
+    @property
+    def max_depth(self) -> int:
+        """Depth of the deepest leaf."""
+        return int(self.depth.max())
+
+
+class _Grower:
+    """Grows one tree from binned codes (Python control, numba kernels)."""
+
+    def __init__(
+        self, codes_t, n_bins, missing_bin, idx, ow, oc, owy, is_reg, n_stat, crit,
+        max_depth, max_leaf_nodes, min_samples_leaf, min_weight, tol_scale, n_threads,
+    ):
+        self.codes_t = codes_t
+        self.n_bins = n_bins
+        self.missing_bin = missing_bin
+        self.idx = idx
+        self.ow = ow
+        self.oc = oc
+        self.owy = owy
+        self.is_reg = is_reg
+        self.n_stat = n_stat
+        self.crit = crit
+        self.max_depth = max_depth
+        self.max_leaf_nodes = max_leaf_nodes
+        self.min_cnt = float(min_samples_leaf)
+        self.min_w = float(min_weight)
+        self.tol_scale = tol_scale
+        self.parallel = n_threads > 1
+        # (ow, oc, owy) per row of the data, zero weight for inactive rows: see _fit
+        self.dense_root = None
+        n_act = len(idx)
+        n_features = codes_t.shape[0]
+        self.n_features = n_features
+        self.total_bins = int(np.sum(n_bins))
+        self.buf_i = np.empty(n_act, dtype=np.int32)
+        self.buf_w = np.empty(n_act, dtype=np.float64)
+        self.buf_c = np.empty(n_act if not is_reg else 0, dtype=np.int32)
+        self.buf_y = np.empty(n_act if is_reg else 0, dtype=np.float64)
+        self.scores = np.empty((2, n_features), dtype=np.float64)
+        self.bins = np.empty((2, n_features), dtype=np.int32)
+        self.mls = np.empty((2, n_features), dtype=np.uint8)
+        self.scratch = np.empty((n_features, n_stat), dtype=np.float64)
+        # exact per-bin counts are only needed to enforce min_samples_leaf > 1
+        hist_stat = n_stat if min_samples_leaf > 1 else n_stat - 1
+        self.hist_shape = (n_features, missing_bin + 1, hist_stat)
+        self.hist_bytes = 8 * n_features * (missing_bin + 1) * hist_stat
+        self.dummy_hist = np.empty((1, 1, 1), dtype=np.float64)
+        self.n_live_hists = 0
+        # node records
+        self.left: list[int] = []
+        self.right: list[int] = []
+        self.feature: list[int] = []
+        self.split_bin: list[int] = []
+        self.missing_left: list[int] = []
+        self.gain: list[float] = []
+        self.tot: list[np.ndarray] = []
+        self.depth: list[int] = []
+        self.start: list[int] = []
+        self.end: list[int] = []
+
+    # -- node bookkeeping ------------------------------------------------
+    def _new_node(self, tot, depth, start, end):
+        self.start.append(start)
+        self.end.append(end)
+        self.left.append(-1)
+        self.right.append(-1)
+        self.feature.append(-1)
+        self.split_bin.append(-1)
+        self.missing_left.append(0)
+        self.gain.append(0.0)
+        self.tot.append(tot)
+        self.depth.append(depth)
+        return len(self.left) - 1
+
+    def _can_split(self, tot, depth):
+        if self.max_depth is not None and depth >= self.max_depth:
+            return False
+        cnt = tot[self.n_stat - 1]
+        if cnt < 2 * self.min_cnt or cnt < 2:
+            return False
+        if self.is_reg:
+            w = tot[0]
+        else:
+            k = tot[: self.n_stat - 1]
+            if np.count_nonzero(k > 0) < 2:
+                return False
+            w = k.sum()
+        return w > 0 and w >= 2 * self.min_w
+
+    def _tolerance(self, tot):
+        if self.is_reg:
+            return _REG_GAIN_RTOL * self.tol_scale * tot[0]
+        return _CLS_GAIN_RTOL * tot[: self.n_stat - 1].sum()
+
+    def _pick(self, row, tot):
+        """Best split (feature, bin, missing_left, gain) from a score row."""
+        scores = self.scores[row]
+        f = int(np.argmax(scores))
+        sc = scores[f]
+        if not np.isfinite(sc):
+            return None
+        gain = sc - _k.node_score(tot, self.n_stat, self.crit)
+        if not gain > self._tolerance(tot):
+            return None
+        return f, int(self.bins[row, f]), int(self.mls[row, f]), float(gain)
+
+    def _run_kernel(self, start, end, parent_hist, small_hist, large_hist, do_sub,
+                    small_tot, large_tot, find_small, find_large):
+        self.scores.fill(-np.inf)
+        work = (end - start) * self.n_features + _SCAN_WORK * self.total_bins * (
+            int(find_small) + int(find_large))
+        kernel = (
+            _k.node_pair_par if self.parallel and work >= _PARALLEL_MIN_WORK else _k.node_pair_ser
+        )
+        ow, oc, owy = self.ow, self.oc, self.owy
+        dense = False
+        if start == 0 and end == len(self.idx):  # the root, before any partition
+            # read the rows in order: every row has weight (idx is 0..n-1), or most
+            # have and ``dense_root`` holds the per-row statistics
+            if self.dense_root is not None:
+                ow, oc, owy = self.dense_root
+                end = self.codes_t.shape[1]
+            dense = end == self.codes_t.shape[1]
+        kernel(
+            self.codes_t, self.idx, ow, oc, owy, self.is_reg, self.crit,
+            dense, start, end, self.n_bins, self.missing_bin, parent_hist, small_hist, large_hist,
+            do_sub, small_tot, large_tot, find_small, find_large, self.min_cnt, self.min_w,
+            self.scores, self.bins, self.mls, self.scratch,
+        )
+
+    def _alloc_hist(self):
+        self.n_live_hists += 1
+        return np.empty(self.hist_shape, dtype=np.float64)
+
+    def _keep_hist(self, hist):
+        """Keep a candidate's histogram unless the cache budget is exceeded."""
+        if hist is None:
+            return None
+        if self.n_live_hists * self.hist_bytes > _HIST_CACHE_BYTES:
+            self.n_live_hists -= 1
+            return None
+        return hist
+
+    def _release(self, hist):
+        if hist is not None:
+            self.n_live_hists -= 1
+
+    def _evaluate_single(self, start, end, tot):
+        hist = self._alloc_hist()
+        self._run_kernel(start, end, self.dummy_hist, hist, self.dummy_hist, False,
+                         tot, tot, True, False)
+        split = self._pick(0, tot)
+        if split is None:
+            self._release(hist)
+            return None, None
+        return hist, split
+
+    def _evaluate_children(self, parent_hist, ls, le, rs, re_, ltot, rtot, find_l, find_r):
+        """Histograms and best splits of two new siblings."""
+        if not (find_l or find_r):
+            return (None, None), (None, None)
+        if parent_hist is None:
+            left = self._evaluate_single(ls, le, ltot) if find_l else (None, None)
+            right = self._evaluate_single(rs, re_, rtot) if find_r else (None, None)
+            return left, right
+        small_is_left = (le - ls) <= (re_ - rs)
+        if small_is_left:
+            s, e, stot, ltot_, find_s, find_g = ls, le, ltot, rtot, find_l, find_r
+        else:
+            s, e, stot, ltot_, find_s, find_g = rs, re_, rtot, ltot, find_r, find_l
+        small_hist = self._alloc_hist()
+        large_hist = self._alloc_hist() if find_g else self.dummy_hist
+        self._run_kernel(s, e, parent_hist, small_hist, large_hist, find_g,
+                         stot, ltot_, find_s, find_g)
+        small = (None, None)
+        large = (None, None)
+        if find_s:
+            sp = self._pick(0, stot)
+            if sp is not None:
+                small = (small_hist, sp)
+        if find_g:
+            sp = self._pick(1, ltot_)
+            if sp is not None:
+                large = (large_hist, sp)
+            else:
+                self._release(large_hist)
+        if small[0] is None:
+            self._release(small_hist)
+        return (small, large) if small_is_left else (large, small)
+
+    # -- growth ------------------------------------------------------------
+    def grow(self, root_tot):
+        n_act = len(self.idx)
+        root = self._new_node(root_tot, 0, 0, n_act)
+        if not self._can_split(root_tot, 0):
+            return
+        hist, split = self._evaluate_single(0, n_act, root_tot)
+        if split is None:
+            return
+        best_first = self.max_leaf_nodes is not None
+        counter = 0
+        # entries: (priority, tiebreak, node, start, end, hist, split)
+        heap = [((-split[3], root) if best_first else (0, -counter), root, 0, n_act, hist, split)]
+        n_leaves = 1
+        ltot = np.empty(self.n_stat, dtype=np.float64)
+        rtot = np.empty(self.n_stat, dtype=np.float64)
+        while heap:
+            if best_first and n_leaves >= self.max_leaf_nodes:
+                break
+            _, node, start, end, hist, (f, b, ml, gain) = heapq.heappop(heap)
+            mid = _k.partition(
+                self.codes_t, self.idx, self.ow, self.oc, self.owy, self.is_reg, start, end,
+                f, b, bool(ml), self.missing_bin, self.buf_i, self.buf_w, self.buf_c,
+                self.buf_y, ltot, rtot,
+            )
+            d = self.depth[node] + 1
+            lt = ltot.copy()
+            rt = rtot.copy()
+            lnode = self._new_node(lt, d, start, mid)
+            rnode = self._new_node(rt, d, mid, end)
+            self.left[node] = lnode
+            self.right[node] = rnode
+            self.feature[node] = f
+            self.split_bin[node] = b
+            self.missing_left[node] = ml
+            self.gain[node] = gain
+            n_leaves += 1
+            find_l = self._can_split(lt, d)
+            find_r = self._can_split(rt, d)
+            if best_first and n_leaves >= self.max_leaf_nodes:
+                find_l = find_r = False
+            (lh, lsplit), (rh, rsplit) = self._evaluate_children(
+                hist, start, mid, mid, end, lt, rt, find_l, find_r
+            )
+            self._release(hist)
+            for child, ch_hist, ch_split, s, e in (
+                (lnode, lh, lsplit, start, mid),
+                (rnode, rh, rsplit, mid, end),
+            ):
+                if ch_split is None:
+                    continue
+                counter += 1
+                key = (-ch_split[3], child) if best_first else (0, -counter)
+                heapq.heappush(heap, (key, child, s, e, self._keep_hist(ch_hist), ch_split))

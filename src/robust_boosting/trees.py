@@ -635,6 +635,10 @@ class _Grower:
                 heapq.heappush(heap, (key, child, s, e, self._keep_hist(ch_hist), ch_split))
 
 
+#: sample weights whose largest entry lies outside this range are divided by it
+_WEIGHT_SCALE_LOW, _WEIGHT_SCALE_HIGH = 1e-150, 1e150
+
+
 def _check_sample_weight(sample_weight: Any, n_samples: int) -> np.ndarray | None:
     if sample_weight is None:
         return None
@@ -654,6 +658,11 @@ def _check_sample_weight(sample_weight: Any, n_samples: int) -> np.ndarray | Non
         raise ValueError("sample_weight contains NaN or infinity")
     if sw.size and sw.min() < 0:
         raise ValueError("sample_weight must be non-negative")
+    top = sw.max() if sw.size else 0.0
+    if top > 0 and not _WEIGHT_SCALE_LOW <= top <= _WEIGHT_SCALE_HIGH:
+        # finite weights whose sum (or whose products in the split gains) would
+        # overflow or underflow: only their ratios matter, so divide by the largest
+        sw = sw / top
     return sw
 
 

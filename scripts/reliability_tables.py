@@ -62,7 +62,8 @@ def multiclass_table(classes=(3, 5, 7), n_estimators=200, n_samples=2000):
     return rows
 
 
-def regularizer_table(classes=(2, 3), seeds=range(5), n_estimators=200, n_samples=2000):
+def regularizer_table(classes=(2, 3), seeds=range(5), n_estimators=200, n_samples=2000,
+                      on_row=None):
     """Rows ``(regularizer, K, noise, mean AdaBoost error, mean SPLBoost error)``."""
     rows = []
     for k in classes:
@@ -76,6 +77,8 @@ def regularizer_table(classes=(2, 3), seeds=range(5), n_estimators=200, n_sample
                     for d in datas
                 ])
                 rows.append((reg, k, noise, float(ada), float(spl)))
+                if on_row is not None:
+                    on_row(rows[-1])
     return rows
 
 
@@ -84,15 +87,19 @@ def main(argv=None) -> None:
     parser.add_argument("--quick", action="store_true", help="reduced sizes (as in the tests)")
     args = parser.parse_args(argv)
     size = dict(n_estimators=50, n_samples=600) if args.quick else {}
-    print("| K | noise | AdaBoost | SPLBoost | excluded |")
+    print("| K | noise | AdaBoost | SPLBoost | excluded |", flush=True)
     print("|---|---|---|---|---|")
     for k, noise, ada, spl, excl in multiclass_table(**size):
         print(f"| {k} | {noise:.0%} | {ada:.3f} | {spl:.3f} | {excl} |")
     print()
     print("| regularizer | K | noise | AdaBoost (5 seeds) | SPLBoost (5 seeds) | diff |")
     print("|---|---|---|---|---|---|")
-    for reg, k, noise, ada, spl in regularizer_table(**size):
-        print(f"| {reg} | {k} | {noise:.0%} | {ada:.3f} | {spl:.3f} | {spl - ada:+.3f} |")
+    def show(row):
+        reg, k, noise, ada, spl = row
+        print(f"| {reg} | {k} | {noise:.0%} | {ada:.3f} | {spl:.3f} | {spl - ada:+.3f} |",
+              flush=True)
+
+    regularizer_table(**size, on_row=show)
 
 
 if __name__ == "__main__":

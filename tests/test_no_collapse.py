@@ -122,7 +122,7 @@ def test_regularizer_table_reduced():
 
 @pytest.mark.slow
 @pytest.mark.xfail(reason="soft regularizers at the default age exclude clean binary samples "
-                          "(not a collapse: the loop runs every round); see docs/reliability.md",
+                          "and stop early (with a bounded coefficient); see docs/reliability.md",
                    strict=False)
 def test_regularizer_table_full():
     """The acceptance table: 5 seeds, 200 rounds, n = 2000, mean error <= AdaBoost's + 0.01."""

@@ -87,11 +87,31 @@ class BoostingState:
     def margins(self) -> NDArray[np.float64]:
         """Per-sample margin ``y F(x)``.
 
-        For ``K > 2`` classes (SAMME) the margin is ``S_y - sum_{k != y} S_k``
-        with ``S_k`` the summed coefficients of the learners that voted for
-        class ``k``; it equals ``y F(x)`` for two classes, so exponential
-        weights ``exp(-margin)`` are SAMME's weights and an age ``lambda``
-        keeps its meaning.
+        For ``K > 2`` classes (SAMME) the margin is
+        ``2 (S_y - mean_k S_k) + log(K/2)`` with ``S_k`` the summed
+        coefficients of the learners that voted for class ``k``. It equals
+        ``y F(x)`` for two classes, and ``exp(-margin)`` is ``2/K`` times
+        the SAMME exponential loss ``exp(-(1/K) y* . f)`` of Zhu, Zou,
+        Rosset & Hastie (2009, eq. (4)) in their symmetric coding
+        (``y*_k = 1`` for the true class, ``-1/(K-1)`` otherwise) with the
+        sum-to-zero scores ``f = 2 (K-1) (S - mean_k S_k)``: since
+        ``y* . f = K/(K-1) f_y``, the loss is ``exp(-f_y/(K-1))``. The weights
+        ``exp(-margin)`` are SAMME's (``∝ exp(-2 S_y)``), and the SAMME
+        coefficient of :class:`~robust_boosting.steps.DiscreteStep` is the
+        exact minimiser of ``sum_i w_i exp(-margin_i)`` along the round's
+        learner (a correct vote raises the margin by ``2 alpha (K-1)/K``, a
+        wrong one lowers it by ``2 alpha/K``), so the self-paced MM argument
+        of the SPLBoost paper (Theorem 1) carries over and an age ``lambda``
+        has the binary meaning. A constant factor on the loss does not change
+        the weights or that argument, only the scale ``age`` is compared
+        with; the factor ``2/K`` (the offset ``log(K/2)``, 0 for ``K = 2``)
+        puts the loss of the empty model at ``2/K`` (1 in the binary case) and
+        is an empirical choice: in the reliability tables
+        (``scripts/reliability_tables.py``) it keeps clean samples selected at
+        the default age for ``K = 3, 5, 7``. (The former margin
+        ``S_y - sum_{k != y} S_k`` added ``(1 - 2/K) sum_k S_k`` to every
+        loss's exponent, which grows with every round and pushed every
+        sample past any fixed age.)
         """
         return self.margins_of(self.raw)
 
@@ -100,7 +120,8 @@ class BoostingState:
         if raw.ndim == 1:
             return self.y * raw
         own = raw[np.arange(raw.shape[0]), self.y_idx]
-        return 2.0 * own - raw.sum(axis=1)
+        k = raw.shape[1]
+        return 2.0 * own - (2.0 / k) * raw.sum(axis=1) + np.log(k / 2.0)
 
 
 @dataclass
@@ -254,6 +275,15 @@ def _normalised_weights(log_w, sample_weight, factors) -> NDArray[np.float64] | 
     total = _lk.normalise_log_weights(log_w, base, w)
     if not (total > 0 and np.isfinite(total)):
         return None
+    if total < _TINY_TOTAL:
+        # the sample of largest log-weight has a tiny base weight: fold the base weights
+        # into the log-weights so the largest product is exactly 1 before normalising
+        with np.errstate(divide="ignore"):
+            log_w = log_w + np.log(base)
+        support = (base > 0).astype(np.float64)
+        total = _lk.normalise_log_weights(log_w, support, w)
+        if not (total > 0 and np.isfinite(total)):
+            return None
     return w
 
 
@@ -271,6 +301,11 @@ def default_weak_learner(step: Step):
     if step.needs_classifier:
         return HistTreeClassifier(max_depth=1)
     return HistTreeRegressor(max_depth=1)
+
+
+#: below this unnormalised total, :func:`_normalised_weights` renormalises in log space
+_TINY_TOTAL = 1e-200
+
 
 
 class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
@@ -355,6 +390,11 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
         sample_weight = _check_sample_weight(
             sample_weight, X, dtype=np.float64, copy=True, ensure_non_negative=True
         )
+        top = sample_weight.max()
+        if top > 0 and not 1e-150 <= top <= 1e150:
+            # finite weights whose sum overflows (or whose normalisation underflows):
+            # only ratios matter, so divide by the largest first
+            sample_weight /= top
         total = sample_weight.sum()
         if not total > 0:
             raise ValueError("sample_weight sums to zero: at least one sample needs a positive weight.")

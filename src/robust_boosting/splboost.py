@@ -31,9 +31,12 @@ class SPLBoostClassifier(SelfPacedMixin, BaseBoostingClassifier):
     ``sum_i F_age(exp(-y_i F(x_i)))`` (Theorem 1), recorded per round in
     ``latent_objective_``; after the warm-start rounds it never increases.
     With ``age=inf`` (hard weighting) SPLBoost is exactly discrete AdaBoost.
-    For ``K > 2`` classes the step is SAMME and the margin
-    ``S_y - sum_{k != y} S_k`` reduces to ``y F`` for two classes, so ``age``
-    keeps its meaning (an extension: the paper is binary).
+    For ``K > 2`` classes the step is SAMME and the loss compared with
+    ``age`` is ``2/K`` times the SAMME exponential loss of Zhu et al. (2009),
+    ``exp(-2 (S_y - mean_k S_k))``; it is ``exp(-y F)`` for two classes and the
+    SAMME coefficient minimises its self-paced surrogate, so Theorem 1 still
+    holds (an extension: the paper is binary; derivation in
+    :attr:`~robust_boosting._boosting.BoostingState.margins`).
 
     Parameters
     ----------

@@ -51,9 +51,24 @@ class DiscreteStep(Step):
     score is ``F = sum alpha_t f_t`` with ``f_t in {-1, +1}``). This ``alpha``
     minimises ``sum_i w_i exp(-alpha y_i f(x_i))``.
 
-    A learner with ``err >= 1 - 1/K`` is rejected and the loop stops; a
-    perfect learner (``err < 1e-10``) is kept with ``err`` floored at ``1e-10``
-    (``alpha ~ 11.5``) and the loop stops.
+    A learner with ``err >= 1 - 1/K`` is rejected and the loop stops.
+
+    A learner that looks perfect (``err < 1e-10``) is checked against every
+    sample with positive ``sample_weight`` (its error ``err_all`` weighted by
+    ``sample_weight`` alone, without the boosting weights and the self-paced
+    ``v``). This is the *no-collapse rule*:
+
+    * ``err_all < 1e-10``: the learner is genuinely perfect; it is kept with
+      ``err`` floored at ``1e-10`` (``alpha ~ 11.5``: it decides every
+      prediction, which is what a perfect classifier should do) and the loop
+      stops;
+    * otherwise the learner is perfect only on the samples with
+      non-negligible weight (self-paced weight ``v > 0``, or exponential
+      weights that underflowed). Its coefficient is bounded by what the data
+      supports: ``alpha`` computed from ``err_all`` (if ``err_all`` is below
+      chance; else the learner is discarded), and the loop stops, because the
+      next round would see the same weights up to a common factor and refit
+      the same learner.
     """
 
     native_multiclass = True
@@ -89,7 +104,25 @@ class DiscreteStep(Step):
             )
         stop = None
         if err < ERROR_FLOOR:
-            stop = f"perfect weak learner at round {state.round + 1} (weighted training error 0)"
+            err_all = float(weighted_miss(state.sample_weight, pred, state.y_idx))
+            if err_all < ERROR_FLOOR:
+                stop = f"perfect weak learner at round {state.round + 1} (weighted training error 0)"
+            elif err_all >= chance - ERROR_FLOOR:
+                return RoundResult(
+                    learner, None, 0.0, err, keep=False,
+                    stop=(
+                        f"the weak learner of round {state.round + 1} is perfect only on the "
+                        f"samples with non-negligible weight and no better than chance on all "
+                        f"samples (error {err_all:.4g}); it was discarded"
+                    ),
+                )
+            else:
+                stop = (
+                    f"the weak learner of round {state.round + 1} is perfect only on the samples "
+                    f"with non-negligible weight (error {err_all:.4g} on all samples); it was "
+                    "kept with the coefficient that error supports and boosting stopped"
+                )
+                err = err_all
         e = max(err, ERROR_FLOOR)
         alpha = self.learning_rate * 0.5 * (np.log((1.0 - e) / e) + np.log(n_classes - 1.0))
         return RoundResult(learner, _class_output(pred, n_classes), alpha, err, stop=stop)
@@ -110,9 +143,13 @@ class _RealValuedStep(Step):
     the learner makes no progress: its weighted edge ``sum_i w_i r_i h(x_i)``
     (``r`` the response it was fitted to) is not positive, i.e. it does not
     decrease the loss to first order (for instance a stump on XOR data, whose
-    leaves all predict 0). A round whose output classifies every training
-    sample of positive weight correctly (``y h > 0``) is kept and ends the
-    loop, as a perfect learner does in :class:`DiscreteStep`.
+    leaves all predict 0). A round whose output classifies every sample of
+    positive ``sample_weight`` correctly (``y h > 0``) is kept and ends the
+    loop, as a perfect learner does in :class:`DiscreteStep`. A round that is
+    perfect only on the samples of positive boosting weight (self-paced
+    ``v > 0``, or weights that underflowed) does not end the loop: its output
+    is bounded (``|f|`` is clipped by each step), so it cannot dominate the
+    ensemble, and the next round's weights differ (the no-collapse rule).
     ``error`` is the weighted fraction of samples with ``y h <= 0``.
     """
 
@@ -136,7 +173,7 @@ class _RealValuedStep(Step):
                 ),
             )
         stop = None
-        if not np.any(miss[weights > 0]):
+        if not np.any(miss[state.sample_weight > 0]):
             stop = f"perfect weak learner at round {round_} (weighted training error 0)"
         return RoundResult(learner, output, coef, err, stop=stop, info={"edge": edge})
 

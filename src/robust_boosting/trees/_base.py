@@ -28,6 +28,10 @@ _PARALLEL_MIN_PREDICT = 200_000
 # Histograms of candidate leaves are kept for subtraction up to this many bytes.
 
 
+#: sample weights whose largest entry lies outside this range are divided by it
+_WEIGHT_SCALE_LOW, _WEIGHT_SCALE_HIGH = 1e-150, 1e150
+
+
 def _check_sample_weight(sample_weight: Any, n_samples: int) -> np.ndarray | None:
     if sample_weight is None:
         return None
@@ -47,6 +51,11 @@ def _check_sample_weight(sample_weight: Any, n_samples: int) -> np.ndarray | Non
         raise ValueError("sample_weight contains NaN or infinity")
     if sw.size and sw.min() < 0:
         raise ValueError("sample_weight must be non-negative")
+    top = sw.max() if sw.size else 0.0
+    if top > 0 and not _WEIGHT_SCALE_LOW <= top <= _WEIGHT_SCALE_HIGH:
+        # finite weights whose sum (or whose products in the split gains) would
+        # overflow or underflow: only their ratios matter, so divide by the largest
+        sw = sw / top
     return sw
 
 

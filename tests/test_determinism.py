@@ -1,0 +1,39 @@
+"""Determinism: the same random_state gives bit-identical boosters whatever the weak learner's
+``n_jobs`` (the trees' own n_jobs test is in tests/test_trees.py)."""
+
+import warnings
+
+import numpy as np
+import pytest
+from sklearn.datasets import make_classification
+
+from robust_boosting import (
+    AdaBoostClassifier,
+    HistTreeClassifier,
+    HistTreeRegressor,
+    LogitBoostClassifier,
+    SPLBoostClassifier,
+)
+
+
+@pytest.mark.parametrize("k", [2, 3])
+@pytest.mark.parametrize("make", [
+    lambda n: AdaBoostClassifier(HistTreeClassifier(max_depth=3, n_jobs=n), n_estimators=15,
+                                 random_state=0),
+    lambda n: SPLBoostClassifier(HistTreeClassifier(max_depth=3, n_jobs=n), n_estimators=15,
+                                 regularizer="linear", random_state=0),
+    lambda n: LogitBoostClassifier(HistTreeRegressor(max_depth=3, n_jobs=n), n_estimators=15,
+                                   random_state=0),
+])
+def test_boosters_bit_identical_across_n_jobs(make, k):
+    X, y = make_classification(3000, 8, n_informative=5, n_classes=k, random_state=0)
+    y = np.where(np.random.default_rng(0).random(y.shape[0]) < 0.2, (y + 1) % k, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fits = [make(n).fit(X, y) for n in (1, 2, 1)]
+    ref = fits[0].decision_function(X)
+    for m in fits[1:]:
+        np.testing.assert_array_equal(m.decision_function(X), ref)
+        for a, b in zip(np.atleast_1d(fits[0].estimator_weights_),
+                        np.atleast_1d(m.estimator_weights_), strict=True):
+            np.testing.assert_array_equal(a, b)

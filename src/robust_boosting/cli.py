@@ -147,9 +147,8 @@ def _parse_params(items):
 
 def _cmd_fit(args: argparse.Namespace) -> int:
     """Fit an algorithm on a CSV file (label column by name) and save the model."""
-    import joblib
-
     from . import __version__
+    from ._model_io import save_model
     from .experiments.algorithms import make_estimator
 
     df = _read_csv(args.csv)
@@ -169,7 +168,7 @@ def _cmd_fit(args: argparse.Namespace) -> int:
         warnings.simplefilter("ignore")
         est.fit(X.to_numpy(), y)
     seconds = time.perf_counter() - start
-    joblib.dump({"model": est, "feature_columns": list(X.columns), "label": args.label,
+    save_model({"model": est, "feature_columns": list(X.columns), "label": args.label,
                  "algorithm": args.algorithm, "params": params,
                  "robust_boosting": __version__}, args.model)
     err = 1.0 - float(est.score(X.to_numpy(), y))
@@ -180,17 +179,11 @@ def _cmd_fit(args: argparse.Namespace) -> int:
 
 def _cmd_predict(args: argparse.Namespace) -> int:
     """Predict the labels of a CSV file with a model saved by ``fit``."""
-    import joblib
     import pandas as pd
 
-    try:
-        bundle = joblib.load(args.model)
-    except FileNotFoundError:
-        raise ValueError(f"model file {args.model!r} not found") from None
-    except Exception as exc:  # noqa: BLE001 - any unpickling failure
-        raise ValueError(f"cannot load model file {args.model!r}: {exc}") from None
-    if not isinstance(bundle, dict) or "model" not in bundle:
-        raise ValueError(f"{args.model!r} is not a model saved by 'robust-boosting fit'")
+    from ._model_io import load_model
+
+    bundle = load_model(args.model, trust_pickle=args.trust_pickle)
     df = _read_csv(args.csv)
     label = bundle["label"]
     X = _features(df, columns=bundle["feature_columns"], label=label)
@@ -343,13 +336,19 @@ def build_parser() -> argparse.ArgumentParser:
                      help="estimator parameter (JSON value), repeatable, e.g. --param age=2.5")
     fit.add_argument("--rounds", type=int, help="number of boosting rounds (n_estimators)")
     fit.add_argument("--seed", type=int, default=0, help="random seed (default: 0)")
-    fit.add_argument("--model", required=True, help="file to save the model to (joblib)")
+    fit.add_argument("--model", required=True, help="file to save the model to, in skops format (e.g. model.skops); "
+                     "it loads without running code, unlike a pickle")
     fit.set_defaults(func=_cmd_fit)
 
     pred = sub.add_parser("predict", help="predict a CSV file with a saved model",
                           description=_cmd_predict.__doc__)
     pred.add_argument("csv", help="CSV file with the model's feature columns")
-    pred.add_argument("--model", required=True, help="model file written by 'fit'")
+    pred.add_argument("--model", required=True,
+                      help="model file written by 'fit' (skops format, loaded with only "
+                      "robust-boosting's own types trusted)")
+    pred.add_argument("--trust-pickle", action="store_true",
+                      help="also accept a pickle/joblib model file; loading a pickle can run "
+                      "arbitrary code, so only use this for files you trust")
     pred.add_argument("--output", default="-", help="output CSV (default: stdout)")
     pred.add_argument("--column", default="prediction", help="name of the prediction column")
     pred.set_defaults(func=_cmd_predict)

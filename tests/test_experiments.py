@@ -450,3 +450,105 @@ def test_t_test_comparison_sentence(ci, pub, two_sided, expected):
     t = 3.0 if ci[0] > 0 else -3.0 if ci[1] < 0 else 1.0
     text = _compare_t("n = 20, RILBoost II", t, *ci, 5, pub, two_sided=two_sided)
     assert text.startswith("n = 20, RILBoost II: t = ") and text.endswith(expected + ".")
+
+
+# ------------------------------------------------------------ shared stores
+def test_claim_is_exclusive_expires_and_frees_dead_owners(tmp_path):
+    task = _small_tasks()[0]
+    with ResultStore(tmp_path / "r.sqlite") as a, ResultStore(tmp_path / "r.sqlite") as b:
+        assert a.claim(task.task_id, "run-a") == "claimed"
+        assert b.claim(task.task_id, "run-b") == "busy"  # live lease of another run
+        assert a.claim(task.task_id, "run-a") == "claimed"  # renewing one's own lease
+        assert a.claim("t2", "run-a", lease=0.0) == "claimed"
+        assert b.claim("t2", "run-b") == "claimed"  # the lease expired
+        dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                              capture_output=True, text=True).stdout
+        assert a.claim("t3", "run-a", pid=int(dead)) == "claimed"
+        assert b.claim("t3", "run-b") == "claimed"  # its process is gone
+        assert a.add(run_task(task)) is True
+        assert b.claim(task.task_id, "run-b") == "done"  # never recomputed
+
+
+def _run_cmd(path, db, n_jobs="1"):
+    return [sys.executable, "-m", "robust_boosting.cli", "benchmark", str(path),
+            "--results", str(db), "--n-jobs", n_jobs, "--no-report", "--quiet"]
+
+
+def _counts(stderr):
+    import re
+
+    m = re.search(r"computed (\d+) task\(s\) here .* (\d+) skipped \(already done\), (\d+) "
+                  r"done or in progress in another run, (\d+) failed", stderr)
+    assert m, stderr
+    return tuple(int(v) for v in m.groups())
+
+
+def test_two_concurrent_runs_share_one_store(tmp_path):
+    """Two runs of one grid on one store compute each task once and report honest counts."""
+    cfg = {**SMALL, "repetitions": 4, "rounds": 100,
+           "algorithms": ["adaboost", {"name": "splboost-hard", "tune": {"age": [1.5, 3.0]}}]}
+    path = tmp_path / "grid.json"
+    path.write_text(json.dumps(cfg))
+    expected = {t.task_id for t in load_config(path).tasks()}
+    db = tmp_path / "r.sqlite"
+    ResultStore(db).close()
+    procs = [subprocess.Popen(_run_cmd(path, db, n), stdout=subprocess.DEVNULL,
+                              stderr=subprocess.PIPE, text=True) for n in ("1", "1")]
+    errs = [p.communicate(timeout=300)[1] for p in procs]
+    assert [p.returncode for p in procs] == [0, 0], errs
+    counts = [_counts(e) for e in errs]
+    computed = [c[0] for c in counts]
+    assert sum(computed) == len(expected), counts  # each task computed exactly once
+    for c in counts:
+        assert c[0] + c[1] + c[2] == len(expected) and c[3] == 0, counts
+    assert all(c[0] > 0 for c in counts), counts  # the work was split
+    con = sqlite3.connect(db)
+    ids = [r[0] for r in con.execute("SELECT task_id FROM results")]
+    assert con.execute("SELECT COUNT(*) FROM claims").fetchone()[0] == 0
+    con.close()
+    assert len(ids) == len(set(ids)) == len(expected) and set(ids) == expected
+    rerun = subprocess.run(_run_cmd(path, db), capture_output=True, text=True, timeout=120)
+    assert _counts(rerun.stderr) == (0, len(expected), 0, 0)
+
+
+def _children(pid):
+    out = []
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                with open(f"/proc/{d}/stat") as fh:
+                    fields = fh.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid and fields[0] != "Z":
+                out.append(int(d))
+    return out
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="reads the process table in /proc")
+def test_sigkill_of_benchmark_leaves_no_worker_alive(tmp_path):
+    cfg = {**SMALL, "repetitions": 6, "rounds": 60}
+    path = tmp_path / "grid.json"
+    path.write_text(json.dumps(cfg))
+    proc = subprocess.Popen(_run_cmd(path, tmp_path / "r.sqlite", "2"),
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        workers = []
+        while time.monotonic() < deadline and len(workers) < 2:
+            time.sleep(0.2)
+            workers = [c for c in _children(proc.pid)
+                       if b"loky" in open(f"/proc/{c}/cmdline", "rb").read()]
+        assert len(workers) >= 2, "no joblib workers started"
+        time.sleep(2.0)  # let the workers start computing
+        os.kill(proc.pid, signal.SIGKILL)
+    finally:
+        proc.wait(timeout=30)
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline:
+        alive = [w for w in workers if os.path.exists(f"/proc/{w}") and
+                 open(f"/proc/{w}/stat").read().rsplit(")", 1)[1].split()[0] != "Z"]
+        if not alive:
+            break
+        time.sleep(0.2)
+    assert not alive, f"workers {alive} outlived the killed run"

@@ -255,9 +255,9 @@ def _cmd_benchmark(args: argparse.Namespace) -> int:
               f"results in {results}", file=sys.stderr)
         summary = run_tasks(tasks, store, n_jobs=args.n_jobs, client=client,
                             progress=False if args.quiet else None)
-        print(f"finished {summary.finished} task(s) in {summary.seconds:.1f}s, "
-              f"{summary.skipped} skipped (already done), {summary.failed} failed",
-              file=sys.stderr)
+        print(f"computed {summary.finished} task(s) here in {summary.seconds:.1f}s, "
+              f"{summary.skipped} skipped (already done), {summary.by_other} done or "
+              f"in progress in another run, {summary.failed} failed", file=sys.stderr)
         for line in summary.errors[:10]:
             print(f"  failed: {line}", file=sys.stderr)
         if not args.no_report:

@@ -552,3 +552,80 @@ def test_sigkill_of_benchmark_leaves_no_worker_alive(tmp_path):
             break
         time.sleep(0.2)
     assert not alive, f"workers {alive} outlived the killed run"
+
+
+# ------------------------------------------------------------ CLI behaviour
+def test_dry_run_rejects_unknown_data_sets_algorithms_and_parameters(tmp_path, capsys):
+    cases = {
+        "no-such-set": ({"datasets": ["savageboost-haberman", "no-such-set"]},
+                        "unknown data set 'no-such-set'"),
+        "bad-age": ({"algorithms": [{"name": "splboost-hard", "tune": {"age": [-1.0]}}]},
+                    "age must be > 0"),
+        "bad-param": ({"algorithms": [{"name": "adaboost", "params": {"nonsense": 1}}]},
+                      "has no parameter(s) nonsense"),
+    }
+    for name, (change, message) in cases.items():
+        path = tmp_path / f"{name}.json"
+        path.write_text(json.dumps({**SMALL, **change}))
+        assert main(["benchmark", str(path), "--dry-run", "--results",
+                     str(tmp_path / "r.sqlite")]) == 2, name
+        err = capsys.readouterr().err
+        assert message in err and "Traceback" not in err, err
+    assert not (tmp_path / "r.sqlite").exists()
+    path = tmp_path / "ok.json"
+    path.write_text(json.dumps(SMALL))
+    assert main(["benchmark", str(path), "--dry-run"]) == 0
+
+
+def test_ctrl_c_exits_130_with_one_line_and_the_run_resumes(tmp_path):
+    cfg = {**SMALL, "repetitions": 3, "rounds": 40}
+    path = tmp_path / "grid.json"
+    path.write_text(json.dumps(cfg))
+    expected = {t.task_id for t in load_config(path).tasks()}
+    db = tmp_path / "r.sqlite"
+    proc = subprocess.Popen(_run_cmd(path, db, "2"), stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.1)
+        if db.exists():
+            con = sqlite3.connect(db, timeout=1)
+            try:
+                if con.execute("SELECT COUNT(*) FROM results").fetchone()[0] >= 1:
+                    break
+            except sqlite3.OperationalError:
+                pass
+            finally:
+                con.close()
+    assert proc.poll() is None, "the run finished before it could be interrupted"
+    os.killpg(proc.pid, signal.SIGINT)  # like Ctrl-C in a terminal: the whole group
+    err = proc.communicate(timeout=60)[1]
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err, err
+    assert err.strip().splitlines()[-1] == ("robust-boosting benchmark: interrupted; finished "
+                                            "tasks are stored, run the same command again "
+                                            "to resume"), err
+    with ResultStore(db) as store:
+        partial = store.done_ids()
+    assert 1 <= len(partial) < len(expected)
+    rerun = subprocess.run(_run_cmd(path, db), capture_output=True, text=True, timeout=300)
+    assert rerun.returncode == 0, rerun.stderr
+    computed, skipped, other, failed = _counts(rerun.stderr)
+    assert (skipped, other, failed) == (len(partial), 0, 0) and computed + skipped == len(
+        expected)
+    with ResultStore(db) as store:
+        assert store.done_ids() == expected
+
+
+def test_first_use_note_only_when_the_kernels_are_not_cached(monkeypatch, capsys):
+    from robust_boosting import cli
+
+    monkeypatch.setattr(cli, "_kernels_cached", lambda: False)
+    cli._first_use_note()
+    err = capsys.readouterr().err
+    assert "compiling the numba kernels on first use" in err and "cached" in err
+    monkeypatch.setattr(cli, "_kernels_cached", lambda: True)
+    cli._first_use_note()
+    assert capsys.readouterr().err == ""
+    monkeypatch.undo()
+    assert cli._kernels_cached()  # the test session has compiled (and cached) them

@@ -11,6 +11,33 @@ from collections.abc import Sequence
 
 __all__ = ["main"]
 
+#: Measured first-use compile time of the numba kernels (2-core machine), quoted in help.
+COMPILE_SECONDS = 15
+
+
+def _kernels_cached() -> bool:
+    """Whether numba's on-disk cache holds most of the package's compiled kernels."""
+    try:
+        from numba.core.registry import CPUDispatcher
+
+        from . import _loop_kernels, _tree_kernels
+
+        paths = [v._cache._cache_file._index_path
+                 for m in (_loop_kernels, _tree_kernels) for v in vars(m).values()
+                 if isinstance(v, CPUDispatcher)]
+    except Exception:  # noqa: BLE001 - numba internals changed: say nothing
+        return True
+    import os
+
+    return 2 * sum(os.path.exists(p) for p in paths) >= len(paths)
+
+
+def _first_use_note() -> None:
+    """Say once, on stderr, that the first run compiles the numba kernels."""
+    if not _kernels_cached():
+        print("robust-boosting: compiling the numba kernels on first use (about "
+              f"{COMPILE_SECONDS} s; they are cached on disk afterwards)", file=sys.stderr)
+
 
 def _cmd_demo(args: argparse.Namespace) -> int:
     """Flip a fraction of the training labels of a bundled set; compare AdaBoost and SPLBoost."""
@@ -20,6 +47,7 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     from .datasets import load_dataset
     from .noise import flip_labels
 
+    _first_use_note()
     X, y = load_dataset(args.dataset, return_X_y=True)
     X_train, X_test, y_train, y_test = train_test_split(
         X, y, test_size=0.3, stratify=y, random_state=args.seed
@@ -152,6 +180,7 @@ def _cmd_fit(args: argparse.Namespace) -> int:
     from .experiments.algorithms import make_estimator
 
     df = _read_csv(args.csv)
+    _first_use_note()
     if args.label not in df.columns:
         raise ValueError(f"label column {args.label!r} not in {args.csv!r}; columns: "
                          f"{', '.join(map(str, df.columns))}")
@@ -215,6 +244,7 @@ def _cmd_benchmark(args: argparse.Namespace) -> int:
     from .experiments import ResultStore, get_preset, list_presets, load_config, run_tasks
     from .experiments.algorithms import parse_grid
     from .experiments.report import write_report
+    from .experiments.runner import check_tasks
 
     if args.target in list_presets():
         cfg = get_preset(
@@ -233,6 +263,7 @@ def _cmd_benchmark(args: argparse.Namespace) -> int:
         raise ValueError(f"{args.target!r} is neither a preset ({', '.join(list_presets())}) "
                          "nor a .toml/.json/.yaml configuration file")
     tasks = cfg.tasks()
+    check_tasks(tasks)
     out_dir = Path(args.out or Path("results") / cfg.name)
     results = Path(args.results or out_dir / "results.sqlite")
     if args.dry_run:
@@ -245,6 +276,7 @@ def _cmd_benchmark(args: argparse.Namespace) -> int:
         from .experiments.runner import dask_client
 
         client = dask_client(args.dask_scheduler, args.dask_local)
+    _first_use_note()
     store = ResultStore(results)
     try:
         store.add_run(cfg.name, cfg.to_dict(), len(tasks))
@@ -388,7 +420,8 @@ def build_parser() -> argparse.ArgumentParser:
                        "splboost-uci): stump, tree-D, hist-stump, hist-D")
     bench.add_argument("--seed", type=int, default=0, help="base seed (default: 0)")
     bench.add_argument("--no-report", action="store_true", help="do not write the report")
-    bench.add_argument("--dry-run", action="store_true", help="list the tasks and exit")
+    bench.add_argument("--dry-run", action="store_true", help="check the data-set names, algorithm "
+                       "names and parameters, list the tasks and exit")
     bench.add_argument("--show", type=int, default=10, help="tasks listed by --dry-run")
     bench.add_argument("--quiet", action="store_true", help="no progress output")
     bench.set_defaults(func=_cmd_benchmark)
@@ -418,6 +451,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     args.argv = argv
     try:
         return int(args.func(args) or 0)
+    except KeyboardInterrupt:
+        hint = ("; finished tasks are stored, run the same command again to resume"
+                if args.command == "benchmark" else "")
+        print(f"robust-boosting {args.command}: interrupted{hint}", file=sys.stderr)
+        return 130
     except (KeyError, ValueError, TypeError, OSError, ImportError) as exc:
         message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
         print(f"robust-boosting {args.command}: error: {message}", file=sys.stderr)

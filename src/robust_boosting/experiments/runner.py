@@ -33,7 +33,8 @@ from .algorithms import get_algorithm, make_estimator
 from .store import ResultStore
 from .tasks import Task
 
-__all__ = ["Progress", "RunSummary", "load_data", "run_task", "run_tasks", "select_model"]
+__all__ = ["Progress", "RunSummary", "check_tasks", "load_data", "run_task", "run_tasks",
+           "select_model"]
 
 
 # ---------------------------------------------------------------------------
@@ -206,6 +207,59 @@ def select_model(task: Task, X, y) -> tuple[dict, int | None, float | None]:
         errors[:, :-1] = np.inf
     g, t = np.unravel_index(int(np.argmin(errors)), errors.shape)
     return grid[g], (int(t) + 1 if boosting else None), float(errors[g, t])
+
+
+def check_tasks(tasks: Iterable[Task]) -> None:
+    """Check data-set names, algorithm names and every parameter value before running.
+
+    Nothing is loaded or fitted: names are looked up and each distinct estimator (one per
+    algorithm, parameters, grid point and weak learner) is built and its parameters
+    validated, so a typo in a configuration fails at once (and under ``--dry-run``)
+    instead of failing every task.
+
+    Raises
+    ------
+    ValueError
+        Listing every problem found, one per line.
+    """
+    import json
+
+    from ..datasets import TASKS, list_datasets
+
+    known = set(TASKS) | set(list_datasets()) | set(_synthetic_generators())
+    problems: dict[str, None] = {}
+    seen: set[str] = set()
+    for task in tasks:
+        if task.dataset not in known:
+            problems[f"unknown data set {task.dataset!r} (see 'robust-boosting datasets "
+                     f"list')"] = None
+        try:
+            boosting = get_algorithm(task.algorithm).boosting
+        except (KeyError, ValueError) as exc:
+            problems[str(exc.args[0] if exc.args else exc)] = None
+            continue
+        for point in _grid(task.tune):
+            params = {**task.params, **point}
+            if task.rounds is not None and boosting:
+                params["n_estimators"] = task.rounds
+            key = json.dumps([task.algorithm, params, task.weak_learner], sort_keys=True,
+                             default=str)
+            if key in seen:
+                continue
+            seen.add(key)
+            try:
+                est = make_estimator(task.algorithm, params, random_state=task.seed,
+                                     weak_learner=task.weak_learner)
+                check = getattr(est, "_validate_params", None)
+                if check is not None:
+                    check()
+            except (ValueError, TypeError, KeyError, ImportError) as exc:
+                message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
+                problems[f"algorithm {task.algorithm!r}: {message}"] = None
+    if problems:
+        lines = sorted(problems, key=lambda p: not p.startswith("unknown data set"))
+        more = f"\n  ... and {len(lines) - 10} more" if len(lines) > 10 else ""
+        raise ValueError("the experiment cannot run:\n  " + "\n  ".join(lines[:10]) + more)
 
 
 # ---------------------------------------------------------------------------

@@ -56,7 +56,7 @@ def main(argv=None) -> int:
     for rate in (0.0, 0.4):
         for name in sets:
             task = load_task(name)
-            X, y = task.X, task.y
+            X, y = task.data, task.target
             for rep in range(args.repetitions):
                 folds = StratifiedKFold(5, shuffle=True, random_state=rep).split(X, y)
                 for tr, te in folds:

@@ -96,9 +96,10 @@ def _cmd_datasets(args: argparse.Namespace) -> int:
         name = args.name
         if name in TASKS:
             data = load_task(name)
-            print(data.description)
-            print(f"shape: {data.X.shape[0]} samples x {data.X.shape[1]} features; "
-                  f"labels: {int((data.y == -1).sum())} x -1, {int((data.y == 1).sum())} x +1")
+            print(data.DESCR)
+            print(f"shape: {data.data.shape[0]} samples x {data.data.shape[1]} features; "
+                  f"labels: {int((data.target == -1).sum())} x -1, "
+                  f"{int((data.target == 1).sum())} x +1")
             return 0
         if name in list_datasets():
             info = get_dataset_info(name)

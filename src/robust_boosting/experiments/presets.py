@@ -1,4 +1,4 @@
-"""Presets: the quick demo grid and the papers' experiments (SPEC section 8).
+"""Presets: the quick demo grid and the papers' experiments.
 
 Each preset's defaults are the paper's full settings (hours to days on a laptop:
 meant for a cluster); every size can be reduced with keyword arguments (the
@@ -43,7 +43,7 @@ def quick(*, repetitions: int | None = None, datasets: Sequence[str] | None = No
           rates: Sequence[float] | None = None, rounds: int | None = None,
           algorithms: Sequence[str] | None = None, age_grid: Sequence[float] | None = None,
           seed: int = 0, **_: Any) -> ExperimentConfig:
-    """A few minutes on 2 cores: 2 bundled sets, 4 noise rates, AdaBoost vs SPLBoost (+ robust
+    """About 2 minutes on 2 cores (plus ~30 s of one-time numba compilation): 2 bundled sets, 4 noise rates, AdaBoost vs SPLBoost (+ robust
     baselines when installed), rounds and age chosen by 5-fold CV."""
     from .algorithms import ALGORITHMS
 
@@ -66,7 +66,7 @@ def splboost_synthetic(*, repetitions: int | None = None, rounds: int | None = N
                        algorithms: Sequence[str] | None = None,
                        age_grid: Sequence[float] | None = None, seed: int = 0,
                        n_test_per_class: int = 2000, **_: Any) -> ExperimentConfig:
-    """SPEC 8A: the SPLBoost paper's two Gaussians, 100 per class, 15 % of each class
+    """Wang et al. 2019 (SPLBoost), synthetic experiment: two Gaussians, 100 per class, 15 % of each class
     flipped, T = 200, SPLBoost (hard) at lambda = 1.5, 2.0, 2.5; test error on a fresh
     clean draw of n_test_per_class per class, next to the Bayes error."""
     ages = list(age_grid or [1.5, 2.0, 2.5])
@@ -89,7 +89,7 @@ def splboost_uci(*, repetitions: int | None = None, datasets: Sequence[str] | No
                  rates: Sequence[float] | None = None, rounds: int | None = None,
                  algorithms: Sequence[str] | None = None, age_grid: Sequence[float] | None = None,
                  seed: int = 0, weak_learner: str | None = None, **_: Any) -> ExperimentConfig:
-    """SPEC 8B: 70/30 splits, 0-30 % symmetric flips, T <= 200 and lambda in [1, 6] (step 0.1)
+    """Wang et al. 2019 (SPLBoost), UCI experiment: 70/30 splits, 0-30 % symmetric flips, T <= 200 and lambda in [1, 6] (step 0.1)
     by 5-fold CV, 50 repetitions, the nine algorithms of the SPLBoost paper's Fig. 4."""
     return ExperimentConfig(
         name="splboost-uci", experiment="noise-grid",
@@ -107,7 +107,7 @@ def savageboost_table4(*, repetitions: int | None = None, datasets: Sequence[str
                        rates: Sequence[float] | None = None, rounds: int | None = None,
                        algorithms: Sequence[str] | None = None, seed: int = 0,
                        **_: Any) -> ExperimentConfig:
-    """SPEC 8C: SavageBoost, LogitBoost, RealBoost, AdaBoost, 50 rounds, 5-fold CV, outlier
+    """Masnadi-Shirazi & Vasconcelos 2008, Table 4: SavageBoost, LogitBoost, RealBoost, AdaBoost, 50 rounds, 5-fold CV, outlier
     rates 0-40 % (step 5 %), on the eight SavageBoost sets available offline."""
     return ExperimentConfig(
         name="savageboost-table4", experiment="savageboost-table4",
@@ -126,7 +126,7 @@ def rilboost_small_sample(*, repetitions: int | None = None,
                           n_train: Sequence[int] | None = None, seed: int = 0,
                           strategies: bool = True, mixing_study: bool = True,
                           **_: Any) -> ExperimentConfig:
-    """SPEC 8D: balanced training sets of n = 20, 40 (rest = test), T = 10, weighted RBF SVMs,
+    """Utkin & Zhuk (RILBoost), small-sample experiments: balanced training sets of n = 20, 40 (rest = test), T = 10, weighted RBF SVMs,
     accuracy against epsilon for RILBoost I and II (epsilon = 0 is AdaBoost), minimax vs
     minimin, the mixing parameter a on Ionosphere, and the synthetic set of Fig. 13."""
     eps = list(epsilon_grid or RILBOOST_EPSILONS)

@@ -511,18 +511,26 @@ def test_two_concurrent_runs_share_one_store(tmp_path):
     assert _counts(rerun.stderr) == (0, len(expected), 0, 0)
 
 
+def _proc(pid, name, mode="r"):
+    try:
+        with open(f"/proc/{pid}/{name}", mode) as fh:
+            return fh.read()
+    except OSError:
+        return None
+
+
+def _state_and_ppid(pid):
+    """``(state, ppid)`` of a live process, None once it is gone."""
+    stat = _proc(pid, "stat")
+    if stat is None:
+        return None
+    fields = stat.rsplit(")", 1)[1].split()
+    return fields[0], int(fields[1])
+
+
 def _children(pid):
-    out = []
-    for d in os.listdir("/proc"):
-        if d.isdigit():
-            try:
-                with open(f"/proc/{d}/stat") as fh:
-                    fields = fh.read().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(fields[1]) == pid and fields[0] != "Z":
-                out.append(int(d))
-    return out
+    return [int(d) for d in os.listdir("/proc") if d.isdigit()
+            and (info := _state_and_ppid(d)) is not None and info[1] == pid and info[0] != "Z"]
 
 
 @pytest.mark.skipif(not os.path.isdir("/proc"), reason="reads the process table in /proc")
@@ -538,7 +546,7 @@ def test_sigkill_of_benchmark_leaves_no_worker_alive(tmp_path):
         while time.monotonic() < deadline and len(workers) < 2:
             time.sleep(0.2)
             workers = [c for c in _children(proc.pid)
-                       if b"loky" in open(f"/proc/{c}/cmdline", "rb").read()]
+                       if b"loky" in (_proc(c, "cmdline", "rb") or b"")]
         assert len(workers) >= 2, "no joblib workers started"
         time.sleep(2.0)  # let the workers start computing
         os.kill(proc.pid, signal.SIGKILL)
@@ -546,8 +554,8 @@ def test_sigkill_of_benchmark_leaves_no_worker_alive(tmp_path):
         proc.wait(timeout=30)
     deadline = time.monotonic() + 15
     while time.monotonic() < deadline:
-        alive = [w for w in workers if os.path.exists(f"/proc/{w}") and
-                 open(f"/proc/{w}/stat").read().rsplit(")", 1)[1].split()[0] != "Z"]
+        alive = [w for w in workers if (info := _state_and_ppid(w)) is not None
+                 and info[0] != "Z"]
         if not alive:
             break
         time.sleep(0.2)

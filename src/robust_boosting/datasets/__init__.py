@@ -5,8 +5,8 @@
 - The papers' binary tasks under stable names: :func:`list_tasks`, :func:`load_task`
   (e.g. ``"rilboost-wine"``: class 1 vs 2 + 3; ``"rilboost-ecoli"``: cp vs rest);
   :func:`load_xy` resolves any of these names (tasks, bundled sets, synthetic sets).
-- Synthetic generators: :func:`make_splboost_gaussian` (SPEC 8A),
-  :func:`make_rilboost_gaussian` (SPEC 8D), :func:`make_twonorm`, :func:`make_ringnorm`,
+- Synthetic generators: :func:`make_splboost_gaussian` (Wang et al. 2019, Sec. IV-A),
+  :func:`make_rilboost_gaussian` (Utkin & Zhuk 2014, Fig. 13), :func:`make_twonorm`, :func:`make_ringnorm`,
   and :func:`small_sample_split` for RILBoost's n/2-per-class training sets.
 - Network loader with a local cache for the sets that are not bundled:
   :func:`fetch_dataset`, :func:`list_remote_datasets`, :func:`get_data_home`. Nothing is

@@ -18,7 +18,7 @@ __all__ = [
     "small_sample_split",
 ]
 
-#: Class-conditional Gaussians of SPLBoost's synthetic experiment (SPEC section 8A).
+#: Class-conditional Gaussians of SPLBoost's synthetic experiment.
 #: The paper does not say which mean belongs to which class; here class -1 has mean
 #: (2, -2) and class +1 has mean (-2, 2).
 SPLBOOST_GAUSSIAN_PARAMS: dict[int, tuple[np.ndarray, np.ndarray]] = {
@@ -26,8 +26,8 @@ SPLBOOST_GAUSSIAN_PARAMS: dict[int, tuple[np.ndarray, np.ndarray]] = {
     1: (np.array([-2.0, 2.0]), np.array([[2.3, -0.7], [-0.7, 2.3]])),
 }
 
-#: Class-conditional Gaussians of RILBoost's synthetic set (its Fig. 13, SPEC section
-#: 8D): means (2, 2) and (3, 3), standard deviation 3 on both (independent) features.
+#: Class-conditional Gaussians of RILBoost's synthetic set (Utkin & Zhuk 2014, Fig. 13):
+#: means (2, 2) and (3, 3), standard deviation 3 on both (independent) features.
 #: Here class -1 has mean (2, 2) and class +1 has mean (3, 3).
 RILBOOST_GAUSSIAN_PARAMS: dict[int, tuple[np.ndarray, np.ndarray]] = {
     -1: (np.array([2.0, 2.0]), 9.0 * np.eye(2)),
@@ -72,7 +72,7 @@ def _log_odds(params: dict[int, tuple[np.ndarray, np.ndarray]], X) -> np.ndarray
 def make_splboost_gaussian(
     n_per_class: int = 100, *, random_state=None, shuffle: bool = False
 ) -> tuple[np.ndarray, np.ndarray]:
-    """SPLBoost's two-Gaussian synthetic set (Wang et al., SPLBoost, Sec. IV-A; SPEC 8A).
+    """SPLBoost's two-Gaussian synthetic set (Wang et al., SPLBoost, Sec. IV-A).
 
     Class -1 ~ N([2, -2], [[2.5, 1.5], [1.5, 5]]), class +1 ~ N([-2, 2],
     [[2.3, -0.7], [-0.7, 2.3]]) (the paper leaves the assignment of means to classes
@@ -116,7 +116,7 @@ def splboost_gaussian_log_odds(X) -> np.ndarray:
 def make_rilboost_gaussian(
     n_per_class: int = 100, *, random_state=None, shuffle: bool = False
 ) -> tuple[np.ndarray, np.ndarray]:
-    """RILBoost's synthetic two-Gaussian set (Utkin & Zhuk, Fig. 13; SPEC 8D).
+    """RILBoost's synthetic two-Gaussian set (Utkin & Zhuk, Fig. 13).
 
     Class -1 ~ N((2, 2), 9 I), class +1 ~ N((3, 3), 9 I) (standard deviation 3 on both
     features). The paper draws training sets of n = 20 and 40 from these 100 + 100
@@ -222,7 +222,7 @@ def make_ringnorm(
 
 
 def small_sample_split(y, n_train: int, *, random_state=None) -> tuple[np.ndarray, np.ndarray]:
-    """Balanced small training set, the rest as test set (RILBoost's protocol, SPEC 8D).
+    """Balanced small training set, the rest as test set (RILBoost's protocol, Utkin & Zhuk 2014).
 
     Draws ``n_train / 2`` training indices from each of the two classes at random; all
     other indices form the test set.

@@ -220,7 +220,8 @@ def load_xy(name: str, *, random_state: int = 0) -> tuple[Any, Any]:
         A task of :func:`list_tasks` (labels -1/+1), a bundled data set of
         :func:`~robust_boosting.datasets.list_datasets` (its own labels), or
         ``"splboost-gaussian"`` / ``"rilboost-gaussian"``: one draw of 100 samples per
-        class of the SPLBoost (SPEC 8A) or RILBoost Fig. 13 (SPEC 8D) Gaussians.
+        class of the SPLBoost (Wang et al. 2019, Sec. IV-A) or RILBoost (Utkin & Zhuk 2014,
+        Fig. 13) Gaussians.
     random_state : int, default=0
         Seed of the synthetic draw; unused for the other names.
 

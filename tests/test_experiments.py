@@ -548,7 +548,17 @@ def test_sigkill_of_benchmark_leaves_no_worker_alive(tmp_path):
             workers = [c for c in _children(proc.pid)
                        if b"loky" in (_proc(c, "cmdline", "rb") or b"")]
         assert len(workers) >= 2, "no joblib workers started"
-        time.sleep(2.0)  # let the workers start computing
+        claims = 0  # a worker claims its task just after it starts watching its parent
+        while time.monotonic() < deadline and claims < 2:
+            time.sleep(0.2)
+            con = sqlite3.connect(tmp_path / "r.sqlite", timeout=5)
+            try:
+                claims = con.execute("SELECT COUNT(*) FROM claims").fetchone()[0]
+            except sqlite3.OperationalError:
+                claims = 0
+            finally:
+                con.close()
+        assert claims >= 2, "the workers did not start computing"
         os.kill(proc.pid, signal.SIGKILL)
     finally:
         proc.wait(timeout=30)
@@ -637,3 +647,27 @@ def test_first_use_note_only_when_the_kernels_are_not_cached(monkeypatch, capsys
     assert capsys.readouterr().err == ""
     monkeypatch.undo()
     assert cli._kernels_cached()  # the test session has compiled (and cached) them
+
+
+def test_progress_is_a_bar_on_a_terminal_and_log_lines_otherwise():
+    import io
+
+    from robust_boosting.experiments.runner import Progress
+
+    class Tty(io.StringIO):
+        def isatty(self):
+            return True
+
+    row = {"task_id": "a", "test_error": 0.25, "total_time": 1.0}
+    tty, log = Tty(), io.StringIO()
+    bar, lines = Progress(3, stream=tty), Progress(3, stream=log)
+    assert bar.bar and not lines.bar
+    for p in (bar, lines):
+        p.update(row)
+        p.update({"task_id": "b", "skipped": "busy"})  # left to another run
+        p.update({"task_id": "c", "error": "Traceback\nValueError: boom"})
+    assert tty.getvalue().startswith("\r[") and "3/3" in tty.getvalue()
+    assert tty.getvalue().endswith("failed 1\n")
+    out = log.getvalue().splitlines()
+    assert out[0].startswith("[1/3] a: test error 0.2500") and out[1].startswith("[3/3] c: FAILED")
+    assert len(out) == 2

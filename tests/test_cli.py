@@ -60,10 +60,10 @@ def csv_files(tmp_path):
 
 
 def test_fit_predict_round_trip(tmp_path, csv_files, capsys):
-    import joblib
+    from robust_boosting._model_io import load_model
 
     train, test, df = csv_files
-    model = tmp_path / "m.joblib"
+    model = tmp_path / "m.skops"
     assert main(["fit", str(train), "--label", "target", "--algorithm", "splboost-hard",
                  "--param", "age=3.0", "--rounds", "20", "--model", str(model)]) == 0
     assert "model saved to" in capsys.readouterr().out
@@ -73,7 +73,7 @@ def test_fit_predict_round_trip(tmp_path, csv_files, capsys):
     assert main(["predict", str(tmp_path / "nolabel.csv"), "--model", str(model),
                  "--output", str(out)]) == 0
     pred = pd.read_csv(out)["prediction"].to_numpy()
-    bundle = joblib.load(model)
+    bundle = load_model(model)
     assert bundle["model"].get_params()["age"] == 3.0
     expected = bundle["model"].predict(
         pd.get_dummies(df.iloc[120:].drop(columns="target"), dtype=float)
@@ -88,7 +88,7 @@ def test_fit_predict_round_trip(tmp_path, csv_files, capsys):
 
 def test_fit_errors(tmp_path, csv_files, capsys):
     train, _, _ = csv_files
-    model = str(tmp_path / "m.joblib")
+    model = str(tmp_path / "m.skops")
     cases = [
         (["fit", str(train), "--label", "nope", "--model", model], "label column 'nope'"),
         (["fit", str(train), "--label", "target", "--algorithm", "xgboost", "--model", model],
@@ -114,7 +114,7 @@ def test_fit_errors(tmp_path, csv_files, capsys):
 
 def test_predict_errors(tmp_path, csv_files, capsys):
     train, _, df = csv_files
-    model = tmp_path / "m.joblib"
+    model = tmp_path / "m.skops"
     assert main(["fit", str(train), "--label", "target", "--algorithm", "adaboost",
                  "--rounds", "5", "--model", str(model)]) == 0
     df[["a", "b"]].to_csv(tmp_path / "few.csv", index=False)
@@ -140,3 +140,102 @@ def test_benchmark_dry_run_lists_tasks(capsys):
     assert main(["benchmark", "splboost-uci", "--dry-run", "--show", "1"]) == 0
     out = capsys.readouterr().out
     assert "splboost-uci: 15750 tasks" in out  # 7 sets x 5 rates x 9 algorithms x 50 reps
+
+
+# ---------------------------------------------------------------------------
+# model files (skops)
+# ---------------------------------------------------------------------------
+def test_skops_round_trip_is_bit_identical(tmp_path, csv_files, capsys):
+    """fit -> save -> load -> predict through the CLI equals the in-memory model bit for bit."""
+    from robust_boosting._model_io import load_model
+    from robust_boosting.cli import _features
+    from robust_boosting.experiments.algorithms import make_estimator
+
+    train, test, df = csv_files
+    model = tmp_path / "m.skops"
+    assert main(["fit", str(train), "--label", "target", "--algorithm", "savageboost",
+                 "--rounds", "15", "--seed", "3", "--model", str(model)]) == 0
+    out = tmp_path / "pred.csv"
+    assert main(["predict", str(test), "--model", str(model), "--output", str(out)]) == 0
+    loaded = load_model(model)["model"]
+    X_train = _features(pd.read_csv(train), label="target")
+    fresh = make_estimator("savageboost", {"n_estimators": 15}, random_state=3)
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fresh.fit(X_train.to_numpy(), pd.read_csv(train)["target"].to_numpy())
+    X_test = _features(pd.read_csv(test), columns=list(X_train.columns), label="target")
+    a, b = loaded.decision_function(X_test.to_numpy()), fresh.decision_function(X_test.to_numpy())
+    assert a.tobytes() == b.tobytes()
+    assert list(pd.read_csv(out)["prediction"]) == list(fresh.predict(X_test.to_numpy()))
+
+
+def test_trusted_types_cover_every_registry_model():
+    """Every fitted algorithm of the registry saves with only skops defaults + TRUSTED_TYPES."""
+    import importlib
+    import warnings
+
+    import skops.io as sio
+    from sklearn.datasets import make_classification
+
+    from robust_boosting._model_io import TRUSTED_TYPES
+    from robust_boosting.experiments.algorithms import ALGORITHMS, make_estimator
+
+    X, y = make_classification(60, 4, random_state=0)
+    for name, spec in ALGORITHMS.items():
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            est = make_estimator(name, {"n_estimators": 3} if spec.boosting else {},
+                                 random_state=0).fit(X, y)
+        types = set(sio.get_untrusted_types(data=sio.dumps({"model": est})))
+        assert types <= set(TRUSTED_TYPES), (name, types - set(TRUSTED_TYPES))
+    for qual in TRUSTED_TYPES:  # every entry names a real class
+        module, _, cls = qual.rpartition(".")
+        assert isinstance(getattr(importlib.import_module(module), cls), type), qual
+
+
+def test_broken_model_files_fail_in_one_line(tmp_path, csv_files, capsys):
+    """Empty, truncated, corrupted, CSV, pickle, bundles without label / with a non-estimator."""
+    import joblib
+    import skops.io as sio
+
+    from robust_boosting._model_io import load_model
+
+    train, _, _ = csv_files
+    good = tmp_path / "m.skops"
+    assert main(["fit", str(train), "--label", "target", "--algorithm", "adaboost",
+                 "--rounds", "5", "--model", str(good)]) == 0
+    capsys.readouterr()
+    data = good.read_bytes()
+    files = {
+        "empty.skops": (b"", "the file is empty"),
+        "truncated.skops": (data[: len(data) // 2], "truncated or corrupted"),
+        "corrupted.skops": (data[:40] + b"\x00" * 200 + data[240:], "truncated or corrupted"),
+        "train.csv": (train.read_bytes(), "not a model file"),
+    }
+    for name, (content, cause) in files.items():
+        path = tmp_path / name
+        if name != "train.csv":
+            path.write_bytes(content)
+        assert main(["predict", str(train), "--model", str(path)]) == 2, name
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "Traceback" not in err, err
+        assert repr(str(path)) in err and cause in err, (name, err)
+        assert not err.rstrip().endswith(":"), err
+    bundle = load_model(good)
+    no_label = {k: v for k, v in bundle.items() if k != "label"}
+    sio.dump(no_label, tmp_path / "nolabel.skops")
+    sio.dump({**bundle, "model": [1, 2]}, tmp_path / "notest.skops")
+    joblib.dump(bundle, tmp_path / "m.joblib")
+    for name, cause in [("nolabel.skops", "no 'label' entry"),
+                        ("notest.skops", "'model' entry is a list, not an estimator"),
+                        ("m.joblib", "pickle (joblib) file")]:
+        assert main(["predict", str(train), "--model", str(tmp_path / name)]) == 2, name
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and cause in err and name in err, err
+    # a trusted pickle loads and predicts the same as the skops file
+    out1, out2 = tmp_path / "p1.csv", tmp_path / "p2.csv"
+    assert main(["predict", str(train), "--model", str(tmp_path / "m.joblib"),
+                 "--trust-pickle", "--output", str(out1)]) == 0
+    assert main(["predict", str(train), "--model", str(good), "--output", str(out2)]) == 0
+    assert out1.read_text() == out2.read_text()

@@ -95,8 +95,8 @@ def _no_env(monkeypatch):
 def test_openml_download_parses_arff(server, tmp_path):
     data = fetch_dataset("adult", data_home=tmp_path, base_url=server.url)
     assert server.requests == [DESC_PATH, ARFF_PATH]
-    assert data.X.shape == (10, 5)
-    assert data.X.dtype == np.float64
+    assert data.data.shape == (10, 5)
+    assert data.data.dtype == np.float64
     assert data.feature_names == ["age", "workclass", "education num", "native country", "sex"]
     # nominal categories in ARFF declaration order; string attribute: sorted values
     assert data.categorical_encoding["workclass"] == ["Private", "Self-emp-not-inc", "Federal-gov"]
@@ -107,12 +107,12 @@ def test_openml_download_parses_arff(server, tmp_path):
         "United-States",
     ]
     assert set(data.categorical_features) == {"workclass", "native country", "sex"}
-    np.testing.assert_array_equal(data.X[:3, 1], [2, 1, 0])  # Federal-gov, Self-emp, Private
-    np.testing.assert_array_equal(data.X[[2, 9], 3], [1, 1])  # quoted 'El Salvador' / "..."
-    assert np.isnan(data.X[4, 1]) and np.isnan(data.X[8, 2])  # '?' -> NaN
-    np.testing.assert_array_equal(data.y, [-1, -1, 1, -1, -1, 1, -1, 1, 1, -1])
+    np.testing.assert_array_equal(data.data[:3, 1], [2, 1, 0])  # Federal-gov, Self-emp, Private
+    np.testing.assert_array_equal(data.data[[2, 9], 3], [1, 1])  # quoted 'El Salvador' / "..."
+    assert np.isnan(data.data[4, 1]) and np.isnan(data.data[8, 2])  # '?' -> NaN
+    np.testing.assert_array_equal(data.target, [-1, -1, 1, -1, -1, 1, -1, 1, 1, -1])
     assert list(data.target_names) == ["<=50K", ">50K"]
-    assert "OpenML data set 1590" in data.description
+    assert "OpenML data set 1590" in data.DESCR
     cached = tmp_path / "openml" / "1590" / "data.arff"
     assert cached.read_bytes() == (FIXTURES / "openml" / "adult_sample.arff").read_bytes()
     assert Path(data.cache_path) == cached
@@ -122,9 +122,9 @@ def test_onehot_and_dropna(server, tmp_path):
     data = fetch_dataset(
         "adult", data_home=tmp_path, base_url=server.url, encoding="onehot", dropna=True
     )
-    assert data.X.shape == (8, 1 + 3 + 1 + 4 + 2)
+    assert data.data.shape == (8, 1 + 3 + 1 + 4 + 2)
     assert "workclass=Federal-gov" in data.feature_names
-    assert not np.isnan(data.X).any()
+    assert not np.isnan(data.data).any()
     X, y = fetch_dataset("adult", data_home=tmp_path, base_url=server.url, return_X_y=True)
     assert X.shape == (10, 5) and y.shape == (10,)
 
@@ -136,8 +136,8 @@ def test_cache_hit_needs_no_server(server, tmp_path, dead_url):
     assert len(server.requests) == n_requests
     offline = fetch_dataset("adult", data_home=tmp_path, base_url=dead_url)
     for other in (second, offline):
-        np.testing.assert_array_equal(first.X, other.X)
-        np.testing.assert_array_equal(first.y, other.y)
+        np.testing.assert_array_equal(first.data, other.data)
+        np.testing.assert_array_equal(first.target, other.target)
 
 
 def test_corrupt_download_is_refused_and_not_cached(server, routes, tmp_path):
@@ -204,9 +204,9 @@ def test_wrong_openml_data_set_is_refused(server, routes, tmp_path):
 def test_uci_text_file(server, tmp_path):
     data = fetch_dataset("seeds", data_home=tmp_path, base_url=server.url)
     assert server.requests == [SEEDS_PATH]
-    assert data.X.shape == (7, 7)
-    assert data.X[0, 0] == pytest.approx(15.26)
-    np.testing.assert_array_equal(data.y, [-1, -1, -1, 1, 1, 1, 1])  # Kama (1) = -1
+    assert data.data.shape == (7, 7)
+    assert data.data[0, 0] == pytest.approx(15.26)
+    np.testing.assert_array_equal(data.target, [-1, -1, -1, 1, 1, 1, 1])  # Kama (1) = -1
     sidecar = tmp_path / "uci" / "00236" / "seeds_dataset.txt.sha256"
     expected = hashlib.sha256(
         (FIXTURES / "uci" / "00236" / "seeds_dataset.txt").read_bytes()
@@ -244,7 +244,7 @@ def test_unavailable_and_unknown_sets(server, tmp_path):
 def test_remote_task_goes_through_loader(server, tmp_path):
     data = load_task("splboost-adult", data_home=tmp_path, base_url=server.url)
     assert data.task.paper == "splboost" and not data.task.bundled
-    assert set(np.unique(data.y)) == {-1, 1}
+    assert set(np.unique(data.target)) == {-1, 1}
 
 
 def test_import_does_not_touch_the_network(monkeypatch):

@@ -48,29 +48,29 @@ def test_bundled_set_matches_manifest(name):
     info = MANIFEST[name]
     data = load_dataset(name)
     n, d = info["n_samples"], info["n_features"]
-    assert data.X.shape == (n, d) and data.X.dtype == np.float64
-    assert np.isfinite(data.X).all()
+    assert data.data.shape == (n, d) and data.data.dtype == np.float64
+    assert np.isfinite(data.data).all()
     assert len(data.feature_names) == d
     assert Counter(data.labels.tolist()) == info["class_counts"]
     assert data.categorical_features == info["categorical_columns"]
     pos = info["positive_class"]
     if pos is None:  # multiclass kept
         assert len(data.target_names) == len(info["class_counts"])
-        assert Counter(map(str, data.y.tolist())) == info["class_counts"]
+        assert Counter(map(str, data.target.tolist())) == info["class_counts"]
     else:
-        assert data.y.dtype == np.int64
-        assert (data.y == 1).sum() == info["class_counts"][pos]
-        assert (data.y == -1).sum() == n - info["class_counts"][pos]
-        np.testing.assert_array_equal(data.y == 1, data.labels == pos)
+        assert data.target.dtype == np.int64
+        assert (data.target == 1).sum() == info["class_counts"][pos]
+        assert (data.target == -1).sum() == n - info["class_counts"][pos]
+        np.testing.assert_array_equal(data.target == 1, data.labels == pos)
         assert data.target_names[1] == pos
-    assert name in data.description and "CC BY 4.0" in data.description
+    assert name in data.DESCR and "CC BY 4.0" in data.DESCR
 
 
 def test_return_X_y():
     X, y = load_dataset("sonar", return_X_y=True)
     data = load_dataset("sonar")
-    np.testing.assert_array_equal(X, data.X)
-    np.testing.assert_array_equal(y, data.y)
+    np.testing.assert_array_equal(X, data.data)
+    np.testing.assert_array_equal(y, data.target)
 
 
 def test_categorical_ordinal_and_onehot():
@@ -78,18 +78,18 @@ def test_categorical_ordinal_and_onehot():
     enc = ordinal.categorical_encoding
     assert set(enc) == set(MANIFEST["german"]["categorical_columns"])
     j = ordinal.feature_names.index("x1")
-    codes = ordinal.X[:, j]
+    codes = ordinal.data[:, j]
     assert enc["x1"] == ["A11", "A12", "A13", "A14"]
     np.testing.assert_array_equal(np.array(enc["x1"])[codes.astype(int)], _raw_column("german", 0))
-    numeric = ordinal.X[:, ordinal.feature_names.index("x2")]
+    numeric = ordinal.data[:, ordinal.feature_names.index("x2")]
     assert numeric[:2].tolist() == [6.0, 48.0]
 
     onehot = load_dataset("german", encoding="onehot")
     n_cat_cols = sum(len(v) for v in enc.values())
-    assert onehot.X.shape == (1000, 20 - len(enc) + n_cat_cols)
+    assert onehot.data.shape == (1000, 20 - len(enc) + n_cat_cols)
     block = [onehot.feature_names.index(f"x1={c}") for c in enc["x1"]]
-    np.testing.assert_array_equal(onehot.X[:, block].sum(axis=1), 1.0)
-    np.testing.assert_array_equal(onehot.X[:, block].argmax(axis=1), codes)
+    np.testing.assert_array_equal(onehot.data[:, block].sum(axis=1), 1.0)
+    np.testing.assert_array_equal(onehot.data[:, block].argmax(axis=1), codes)
     with pytest.raises(ValueError, match="encoding"):
         load_dataset("german", encoding="binary")
 
@@ -101,8 +101,8 @@ def _raw_column(name: str, j: int) -> np.ndarray:
 
 def test_multiclass_wine_keeps_labels():
     data = load_dataset("wine")
-    assert data.y.dtype == np.int64
-    assert Counter(data.y.tolist()) == {1: 59, 2: 71, 3: 48}
+    assert data.target.dtype == np.int64
+    assert Counter(data.target.tolist()) == {1: 59, 2: 71, 3: 48}
     assert data.positive_class is None
 
 
@@ -121,7 +121,7 @@ def test_corrupted_copy_is_refused_naming_the_file(tmp_path):
         load_dataset("haberman", data_dir=data_dir)
     assert MANIFEST["haberman"]["sha256_uncompressed_csv"] in str(err.value)
     # the untouched files of the same copy still load
-    assert load_dataset("bupa", data_dir=data_dir).X.shape == (345, 6)
+    assert load_dataset("bupa", data_dir=data_dir).data.shape == (345, 6)
 
 
 def test_truncated_gzip_is_refused_naming_the_file(tmp_path):
@@ -144,12 +144,12 @@ def test_unknown_name():
 def test_rilboost_wine_and_ecoli_tasks():
     wine = load_task("rilboost-wine")
     raw = load_dataset("wine")
-    np.testing.assert_array_equal(wine.y == -1, raw.y == 1)
-    assert Counter(wine.y.tolist()) == {-1: 59, 1: 119}  # RILBoost Table 1: 59 / 119
+    np.testing.assert_array_equal(wine.target == -1, raw.target == 1)
+    assert Counter(wine.target.tolist()) == {-1: 59, 1: 119}  # RILBoost Table 1: 59 / 119
     ecoli = load_task("rilboost-ecoli")
-    assert Counter(ecoli.y.tolist()) == {-1: 143, 1: 193}  # cp (143) vs rest (193)
-    np.testing.assert_array_equal(ecoli.y == -1, ecoli.labels == "cp")
-    assert "rilboost-ecoli" in ecoli.description
+    assert Counter(ecoli.target.tolist()) == {-1: 143, 1: 193}  # cp (143) vs rest (193)
+    np.testing.assert_array_equal(ecoli.target == -1, ecoli.labels == "cp")
+    assert "rilboost-ecoli" in ecoli.DESCR
 
 
 def test_task_lists():
@@ -228,7 +228,7 @@ def test_twonorm_and_ringnorm_distributions():
 
 
 def test_small_sample_split():
-    y = load_task("rilboost-haberman").y
+    y = load_task("rilboost-haberman").target
     train, test = small_sample_split(y, 20, random_state=0)
     assert Counter(y[train].tolist()) == {-1: 10, 1: 10}
     assert len(np.intersect1d(train, test)) == 0 and len(train) + len(test) == len(y)
@@ -253,3 +253,24 @@ def test_load_xy_resolves_every_kind_of_name():
     assert a.shape == (200, 2) and np.array_equal(a, b) and not np.array_equal(a, c)
     with pytest.raises(ValueError, match="unknown data set 'nope'.*rilboost-gaussian"):
         load_xy("nope")
+
+
+def test_loaders_return_scikit_learn_style_bunches():
+    """data/target/feature_names/target_names/DESCR/frame as in sklearn.datasets loaders."""
+    import pandas as pd
+
+    data = load_dataset("wdbc")
+    assert {"data", "target", "feature_names", "target_names", "DESCR", "frame"} <= set(data)
+    assert "X" not in data and "y" not in data and data.frame is None
+    framed = load_dataset("wdbc", as_frame=True)
+    assert isinstance(framed.data, pd.DataFrame) and isinstance(framed.target, pd.Series)
+    assert list(framed.frame.columns) == [*data.feature_names, "target"]
+    np.testing.assert_array_equal(framed.data.to_numpy(), data.data)
+    np.testing.assert_array_equal(framed.frame["target"].to_numpy(), data.target)
+    X, y = load_dataset("wdbc", return_X_y=True, as_frame=True)
+    assert isinstance(X, pd.DataFrame) and isinstance(y, pd.Series)
+    task = load_task("rilboost-wine", as_frame=True)
+    assert set(np.unique(task.frame["target"])) == {-1, 1} and "rilboost-wine" in task.DESCR
+    Xt, yt = load_task("rilboost-wine", return_X_y=True)
+    np.testing.assert_array_equal(Xt, task.data.to_numpy())
+    np.testing.assert_array_equal(yt, task.target.to_numpy())

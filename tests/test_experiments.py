@@ -422,3 +422,224 @@ def test_rilboost_report_states_feature_scaling_and_kernel(tmp_path):
         row["task"] = {"scale": False}  # as ResultStore.to_frame decodes it
     md = "\n".join(_rilboost_section(pd.DataFrame(rows), tmp_path, ""))
     assert "SVMs on raw (unscaled) features (gamma = 2; C = 1.0)" in md
+
+
+# ------------------------------------------------------------ shared stores
+def test_claim_is_exclusive_expires_and_frees_dead_owners(tmp_path):
+    task = _small_tasks()[0]
+    with ResultStore(tmp_path / "r.sqlite") as a, ResultStore(tmp_path / "r.sqlite") as b:
+        assert a.claim(task.task_id, "run-a") == "claimed"
+        assert b.claim(task.task_id, "run-b") == "busy"  # live lease of another run
+        assert a.claim(task.task_id, "run-a") == "claimed"  # renewing one's own lease
+        assert a.claim("t2", "run-a", lease=0.0) == "claimed"
+        assert b.claim("t2", "run-b") == "claimed"  # the lease expired
+        dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                              capture_output=True, text=True).stdout
+        assert a.claim("t3", "run-a", pid=int(dead)) == "claimed"
+        assert b.claim("t3", "run-b") == "claimed"  # its process is gone
+        assert a.add(run_task(task)) is True
+        assert b.claim(task.task_id, "run-b") == "done"  # never recomputed
+
+
+def _run_cmd(path, db, n_jobs="1"):
+    return [sys.executable, "-m", "robust_boosting.cli", "benchmark", str(path),
+            "--results", str(db), "--n-jobs", n_jobs, "--no-report", "--quiet"]
+
+
+def _counts(stderr):
+    import re
+
+    m = re.search(r"computed (\d+) task\(s\) here .* (\d+) skipped \(already done\), (\d+) "
+                  r"done or in progress in another run, (\d+) failed", stderr)
+    assert m, stderr
+    return tuple(int(v) for v in m.groups())
+
+
+def test_two_concurrent_runs_share_one_store(tmp_path):
+    """Two runs of one grid on one store compute each task once and report honest counts."""
+    cfg = {**SMALL, "repetitions": 4, "rounds": 100,
+           "algorithms": ["adaboost", {"name": "splboost-hard", "tune": {"age": [1.5, 3.0]}}]}
+    path = tmp_path / "grid.json"
+    path.write_text(json.dumps(cfg))
+    expected = {t.task_id for t in load_config(path).tasks()}
+    db = tmp_path / "r.sqlite"
+    ResultStore(db).close()
+    procs = [subprocess.Popen(_run_cmd(path, db, n), stdout=subprocess.DEVNULL,
+                              stderr=subprocess.PIPE, text=True) for n in ("1", "1")]
+    errs = [p.communicate(timeout=300)[1] for p in procs]
+    assert [p.returncode for p in procs] == [0, 0], errs
+    counts = [_counts(e) for e in errs]
+    computed = [c[0] for c in counts]
+    assert sum(computed) == len(expected), counts  # each task computed exactly once
+    for c in counts:
+        assert c[0] + c[1] + c[2] == len(expected) and c[3] == 0, counts
+    assert all(c[0] > 0 for c in counts), counts  # the work was split
+    con = sqlite3.connect(db)
+    ids = [r[0] for r in con.execute("SELECT task_id FROM results")]
+    assert con.execute("SELECT COUNT(*) FROM claims").fetchone()[0] == 0
+    con.close()
+    assert len(ids) == len(set(ids)) == len(expected) and set(ids) == expected
+    rerun = subprocess.run(_run_cmd(path, db), capture_output=True, text=True, timeout=120)
+    assert _counts(rerun.stderr) == (0, len(expected), 0, 0)
+
+
+def _proc(pid, name, mode="r"):
+    try:
+        with open(f"/proc/{pid}/{name}", mode) as fh:
+            return fh.read()
+    except OSError:
+        return None
+
+
+def _state_and_ppid(pid):
+    """``(state, ppid)`` of a live process, None once it is gone."""
+    stat = _proc(pid, "stat")
+    if stat is None:
+        return None
+    fields = stat.rsplit(")", 1)[1].split()
+    return fields[0], int(fields[1])
+
+
+def _children(pid):
+    return [int(d) for d in os.listdir("/proc") if d.isdigit()
+            and (info := _state_and_ppid(d)) is not None and info[1] == pid and info[0] != "Z"]
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="reads the process table in /proc")
+def test_sigkill_of_benchmark_leaves_no_worker_alive(tmp_path):
+    cfg = {**SMALL, "repetitions": 6, "rounds": 60}
+    path = tmp_path / "grid.json"
+    path.write_text(json.dumps(cfg))
+    proc = subprocess.Popen(_run_cmd(path, tmp_path / "r.sqlite", "2"),
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        workers = []
+        while time.monotonic() < deadline and len(workers) < 2:
+            time.sleep(0.2)
+            workers = [c for c in _children(proc.pid)
+                       if b"loky" in (_proc(c, "cmdline", "rb") or b"")]
+        assert len(workers) >= 2, "no joblib workers started"
+        claims = 0  # a worker claims its task just after it starts watching its parent
+        while time.monotonic() < deadline and claims < 2:
+            time.sleep(0.2)
+            con = sqlite3.connect(tmp_path / "r.sqlite", timeout=5)
+            try:
+                claims = con.execute("SELECT COUNT(*) FROM claims").fetchone()[0]
+            except sqlite3.OperationalError:
+                claims = 0
+            finally:
+                con.close()
+        assert claims >= 2, "the workers did not start computing"
+        os.kill(proc.pid, signal.SIGKILL)
+    finally:
+        proc.wait(timeout=30)
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline:
+        alive = [w for w in workers if (info := _state_and_ppid(w)) is not None
+                 and info[0] != "Z"]
+        if not alive:
+            break
+        time.sleep(0.2)
+    assert not alive, f"workers {alive} outlived the killed run"
+
+
+# ------------------------------------------------------------ CLI behaviour
+def test_dry_run_rejects_unknown_data_sets_algorithms_and_parameters(tmp_path, capsys):
+    cases = {
+        "no-such-set": ({"datasets": ["savageboost-haberman", "no-such-set"]},
+                        "unknown data set 'no-such-set'"),
+        "bad-age": ({"algorithms": [{"name": "splboost-hard", "tune": {"age": [-1.0]}}]},
+                    "age must be > 0"),
+        "bad-param": ({"algorithms": [{"name": "adaboost", "params": {"nonsense": 1}}]},
+                      "has no parameter(s) nonsense"),
+    }
+    for name, (change, message) in cases.items():
+        path = tmp_path / f"{name}.json"
+        path.write_text(json.dumps({**SMALL, **change}))
+        assert main(["benchmark", str(path), "--dry-run", "--results",
+                     str(tmp_path / "r.sqlite")]) == 2, name
+        err = capsys.readouterr().err
+        assert message in err and "Traceback" not in err, err
+    assert not (tmp_path / "r.sqlite").exists()
+    path = tmp_path / "ok.json"
+    path.write_text(json.dumps(SMALL))
+    assert main(["benchmark", str(path), "--dry-run"]) == 0
+
+
+def test_ctrl_c_exits_130_with_one_line_and_the_run_resumes(tmp_path):
+    cfg = {**SMALL, "repetitions": 3, "rounds": 40}
+    path = tmp_path / "grid.json"
+    path.write_text(json.dumps(cfg))
+    expected = {t.task_id for t in load_config(path).tasks()}
+    db = tmp_path / "r.sqlite"
+    proc = subprocess.Popen(_run_cmd(path, db, "2"), stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.1)
+        if db.exists():
+            con = sqlite3.connect(db, timeout=1)
+            try:
+                if con.execute("SELECT COUNT(*) FROM results").fetchone()[0] >= 1:
+                    break
+            except sqlite3.OperationalError:
+                pass
+            finally:
+                con.close()
+    assert proc.poll() is None, "the run finished before it could be interrupted"
+    os.killpg(proc.pid, signal.SIGINT)  # like Ctrl-C in a terminal: the whole group
+    err = proc.communicate(timeout=60)[1]
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err, err
+    assert err.strip().splitlines()[-1] == ("robust-boosting benchmark: interrupted; finished "
+                                            "tasks are stored, run the same command again "
+                                            "to resume"), err
+    with ResultStore(db) as store:
+        partial = store.done_ids()
+    assert 1 <= len(partial) < len(expected)
+    rerun = subprocess.run(_run_cmd(path, db), capture_output=True, text=True, timeout=300)
+    assert rerun.returncode == 0, rerun.stderr
+    computed, skipped, other, failed = _counts(rerun.stderr)
+    assert (skipped, other, failed) == (len(partial), 0, 0) and computed + skipped == len(
+        expected)
+    with ResultStore(db) as store:
+        assert store.done_ids() == expected
+
+
+def test_first_use_note_only_when_the_kernels_are_not_cached(monkeypatch, capsys):
+    from robust_boosting import cli
+
+    monkeypatch.setattr(cli, "_kernels_cached", lambda: False)
+    cli._first_use_note()
+    err = capsys.readouterr().err
+    assert "compiling the numba kernels on first use" in err and "cached" in err
+    monkeypatch.setattr(cli, "_kernels_cached", lambda: True)
+    cli._first_use_note()
+    assert capsys.readouterr().err == ""
+    monkeypatch.undo()
+    assert cli._kernels_cached()  # the test session has compiled (and cached) them
+
+
+def test_progress_is_a_bar_on_a_terminal_and_log_lines_otherwise():
+    import io
+
+    from robust_boosting.experiments.runner import Progress
+
+    class Tty(io.StringIO):
+        def isatty(self):
+            return True
+
+    row = {"task_id": "a", "test_error": 0.25, "total_time": 1.0}
+    tty, log = Tty(), io.StringIO()
+    bar, lines = Progress(3, stream=tty), Progress(3, stream=log)
+    assert bar.bar and not lines.bar
+    for p in (bar, lines):
+        p.update(row)
+        p.update({"task_id": "b", "skipped": "busy"})  # left to another run
+        p.update({"task_id": "c", "error": "Traceback\nValueError: boom"})
+    assert tty.getvalue().startswith("\r[") and "3/3" in tty.getvalue()
+    assert tty.getvalue().endswith("failed 1\n")
+    out = log.getvalue().splitlines()
+    assert out[0].startswith("[1/3] a: test error 0.2500") and out[1].startswith("[3/3] c: FAILED")
+    assert len(out) == 2

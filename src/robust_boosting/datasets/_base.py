@@ -300,9 +300,10 @@ def load_dataset(
     name: str,
     *,
     return_X_y: bool = False,
+    as_frame: bool = False,
     encoding: Literal["ordinal", "onehot"] = "ordinal",
     data_dir: str | os.PathLike[str] | None = None,
-) -> Bunch | tuple[np.ndarray, np.ndarray]:
+) -> Bunch | tuple[Any, Any]:
     """Load a data set shipped with the package (offline).
 
     The file's SHA-256 is checked against ``MANIFEST.json`` before anything is parsed.
@@ -312,7 +313,11 @@ def load_dataset(
     name : str
         A name from :func:`list_datasets` (e.g. ``"pima"``, ``"german"``, ``"wine"``).
     return_X_y : bool, default=False
-        Return ``(X, y)`` instead of the Bunch.
+        Return ``(data, target)`` instead of the Bunch.
+    as_frame : bool, default=False
+        ``data`` is a :class:`pandas.DataFrame` (columns ``feature_names``), ``target``
+        a :class:`pandas.Series` named ``"target"``, and ``frame`` holds both, as in
+        scikit-learn's loaders.
     encoding : {"ordinal", "onehot"}, default="ordinal"
         How categorical feature columns are encoded. ``"ordinal"``: the column holds
         the index of its value in the sorted list of categories
@@ -325,16 +330,17 @@ def load_dataset(
     Returns
     -------
     data : sklearn.utils.Bunch
-        ``X`` (float64, n_samples x n_features), ``y`` (binary sets: int64 in
-        {-1, +1}, +1 for the manifest's ``positive_class``; multiclass sets: the
-        original labels, as int64 when they are integers), ``feature_names``,
-        ``categorical_features`` (names of the original categorical columns),
-        ``categorical_encoding`` (column -> list of categories; code k is the k-th),
-        ``encoding``, ``target_names`` (binary: ``[negative, positive]`` labels for
-        y = -1 / +1; multiclass: the sorted classes), ``labels`` (the original
-        labels as strings), ``positive_class``, ``name``, ``description``, ``info``
-        (the manifest entry).
-    (X, y) : tuple of ndarray
+        Keys as in scikit-learn's loaders: ``data`` (float64, n_samples x
+        n_features), ``target`` (binary sets: int64 in {-1, +1}, +1 for the
+        manifest's ``positive_class``; multiclass sets: the original labels, as int64
+        when they are integers), ``feature_names``, ``target_names`` (binary:
+        ``[negative, positive]`` labels for target = -1 / +1; multiclass: the sorted
+        classes), ``DESCR`` and ``frame`` (a DataFrame of data and target if
+        ``as_frame``, else None). Also ``categorical_features`` (names of the original
+        categorical columns), ``categorical_encoding`` (column -> list of categories;
+        code k is the k-th), ``encoding``, ``labels`` (the original labels as
+        strings), ``positive_class``, ``name`` and ``info`` (the manifest entry).
+    (data, target) : tuple
         If ``return_X_y`` is True.
 
     Raises
@@ -356,19 +362,35 @@ def load_dataset(
         y, target_names = _multiclass(labels)
     else:
         y, target_names = _binarize(labels, {str(positive)})
-    if return_X_y:
-        return X, y
-    return Bunch(
-        X=X,
-        y=y,
-        feature_names=names,
+    return make_bunch(
+        X, y, names, target_names, _description(name, info), return_X_y=return_X_y,
+        as_frame=as_frame,
         categorical_features=list(info.get("categorical_columns", [])),
         categorical_encoding=mapping,
         encoding=encoding,
-        target_names=target_names,
         labels=np.asarray(labels, dtype=object),
         positive_class=positive,
         name=name,
-        description=_description(name, info),
         info=info,
     )
+
+
+def make_bunch(X: np.ndarray, y: np.ndarray, feature_names: list[str], target_names: Any,
+               descr: str, *, return_X_y: bool = False, as_frame: bool = False,
+               **extra: Any) -> Bunch | tuple[Any, Any]:
+    """The loaders' result, with scikit-learn's keys (``data``, ``target``, ``frame``, ...).
+
+    With ``as_frame``, ``data`` is a DataFrame, ``target`` a Series named ``"target"``
+    and ``frame`` both side by side; otherwise ``frame`` is None.
+    """
+    frame = None
+    if as_frame:
+        import pandas as pd
+
+        X = pd.DataFrame(X, columns=list(feature_names))
+        y = pd.Series(y, name="target")
+        frame = pd.concat([X, y], axis=1)
+    if return_X_y:
+        return X, y
+    return Bunch(data=X, target=y, feature_names=list(feature_names),
+                 target_names=target_names, DESCR=descr, frame=frame, **extra)

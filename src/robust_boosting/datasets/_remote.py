@@ -32,6 +32,7 @@ from ._base import (
     _binarize,
     _encode_features,
     _sorted_classes,
+    make_bunch,
 )
 
 __all__ = [
@@ -826,18 +827,14 @@ def fetch_dataset(
             f"Source: {origin}; originally {spec.citation} Licence CC BY 4.0.",
         ]
     )
-    return Bunch(
-        X=X,
-        y=y,
-        feature_names=names,
+    return make_bunch(
+        X, y, names, target_names, description,
         categorical_features=list(mapping),
         categorical_encoding=mapping,
         encoding=encoding,
-        target_names=target_names,
         labels=np.asarray(labels, dtype=object),
         positive_class=" + ".join(sorted(pos)),
         name=name,
-        description=description,
         source_url=source_url,
         cache_path=str(data_path),
     )

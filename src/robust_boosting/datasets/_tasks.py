@@ -7,7 +7,7 @@ from typing import Any
 
 from sklearn.utils import Bunch
 
-from ._base import _binarize, list_datasets, load_dataset
+from ._base import _binarize, list_datasets, load_dataset, make_bunch
 from ._remote import fetch_dataset
 from ._synthetic import make_rilboost_gaussian, make_splboost_gaussian
 
@@ -161,7 +161,8 @@ def list_tasks(paper: str | None = None, *, offline_only: bool = False) -> list[
     )
 
 
-def load_task(name: str, *, return_X_y: bool = False, **kwargs: Any) -> Bunch | tuple:
+def load_task(name: str, *, return_X_y: bool = False, as_frame: bool = False,
+              **kwargs: Any) -> Bunch | tuple:
     """Load one of the papers' binary tasks with labels in {-1, +1}.
 
     Parameters
@@ -169,6 +170,8 @@ def load_task(name: str, *, return_X_y: bool = False, **kwargs: Any) -> Bunch | 
     name : str
         A name from :func:`list_tasks`, e.g. ``"rilboost-wine"`` or ``"splboost-adult"``.
     return_X_y : bool, default=False
+    as_frame : bool, default=False
+        As in :func:`load_dataset`.
     **kwargs
         Passed to :func:`load_dataset` (bundled sets) or :func:`fetch_dataset` (the
         others, e.g. ``data_home``, ``base_url``, ``download_if_missing``).
@@ -176,8 +179,8 @@ def load_task(name: str, *, return_X_y: bool = False, **kwargs: Any) -> Bunch | 
     Returns
     -------
     data : sklearn.utils.Bunch
-        As :func:`load_dataset`, with ``y`` in {-1, +1}, ``task`` (the :class:`Task`)
-        and the task's note appended to ``description``.
+        As :func:`load_dataset`, with ``target`` in {-1, +1}, ``task`` (the
+        :class:`Task`) and the task's note appended to ``DESCR``.
     (X, y) : tuple of ndarray
         If ``return_X_y`` is True.
     """
@@ -187,17 +190,23 @@ def load_task(name: str, *, return_X_y: bool = False, **kwargs: Any) -> Bunch | 
     if task.bundled:
         data = load_dataset(task.dataset, **kwargs)
         if task.positive is not None:
-            data.y, data.target_names = _binarize(list(data.labels), set(task.positive))
+            data.target, data.target_names = _binarize(list(data.labels),
+                                                       set(task.positive))
             data.positive_class = " + ".join(task.positive)
     else:
         data = fetch_dataset(task.dataset, positive=task.positive, **kwargs)
     data.task = task
     data.name = name
     if task.note:
-        data.description += f"\nTask {name}: {task.note}"
-    if return_X_y:
-        return data.X, data.y
+        data.DESCR += f"\nTask {name}: {task.note}"
+    if as_frame or return_X_y:
+        extra = {k: v for k, v in data.items() if k not in _BUNCH_KEYS}
+        return make_bunch(data.data, data.target, data.feature_names, data.target_names,
+                          data.DESCR, return_X_y=return_X_y, as_frame=as_frame, **extra)
     return data
+
+
+_BUNCH_KEYS = ("data", "target", "feature_names", "target_names", "DESCR", "frame")
 
 
 def load_xy(name: str, *, random_state: int = 0) -> tuple[Any, Any]:
@@ -211,7 +220,8 @@ def load_xy(name: str, *, random_state: int = 0) -> tuple[Any, Any]:
         A task of :func:`list_tasks` (labels -1/+1), a bundled data set of
         :func:`~robust_boosting.datasets.list_datasets` (its own labels), or
         ``"splboost-gaussian"`` / ``"rilboost-gaussian"``: one draw of 100 samples per
-        class of the SPLBoost (Wang et al. 2019, Sec. IV-A) or RILBoost (Utkin & Zhuk 2014, Fig. 13) Gaussians.
+        class of the SPLBoost (Wang et al. 2019, Sec. IV-A) or RILBoost (Utkin & Zhuk 2014,
+        Fig. 13) Gaussians.
     random_state : int, default=0
         Seed of the synthetic draw; unused for the other names.
 

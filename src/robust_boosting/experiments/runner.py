@@ -3,18 +3,25 @@
 :func:`run_task` does one task from its description alone (so it runs the same in
 this process, a joblib worker or a Dask worker). :func:`run_tasks` skips what the
 store already holds, runs the rest through joblib or a ``dask.distributed`` client,
-and writes each finished task to the store as soon as it arrives.
+and writes each finished task to the store as soon as it arrives. Each task is
+claimed in the store (an atomic lease, see :meth:`ResultStore.claim`) just before it
+is computed, so several runs on one store share the work and none recomputes a task
+another has finished. joblib workers exit as soon as the process that started them
+is gone, even when it was killed with SIGKILL.
 """
 
 from __future__ import annotations
 
 import functools
 import math
+import os
 import platform
 import socket
 import sys
+import threading
 import time
 import traceback
+import uuid
 import warnings
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -26,7 +33,8 @@ from .algorithms import get_algorithm, make_estimator
 from .store import ResultStore
 from .tasks import Task
 
-__all__ = ["Progress", "RunSummary", "load_data", "run_task", "run_tasks", "select_model"]
+__all__ = ["Progress", "RunSummary", "check_tasks", "load_data", "run_task", "run_tasks",
+           "select_model"]
 
 
 # ---------------------------------------------------------------------------
@@ -186,6 +194,59 @@ def select_model(task: Task, X, y) -> tuple[dict, int | None, float | None]:
     return grid[g], (int(t) + 1 if boosting else None), float(errors[g, t])
 
 
+def check_tasks(tasks: Iterable[Task]) -> None:
+    """Check data-set names, algorithm names and every parameter value before running.
+
+    Nothing is loaded or fitted: names are looked up and each distinct estimator (one per
+    algorithm, parameters, grid point and weak learner) is built and its parameters
+    validated, so a typo in a configuration fails at once (and under ``--dry-run``)
+    instead of failing every task.
+
+    Raises
+    ------
+    ValueError
+        Listing every problem found, one per line.
+    """
+    import json
+
+    from ..datasets import TASKS, list_datasets
+
+    known = set(TASKS) | set(list_datasets()) | set(_synthetic_generators())
+    problems: dict[str, None] = {}
+    seen: set[str] = set()
+    for task in tasks:
+        if task.dataset not in known:
+            problems[f"unknown data set {task.dataset!r} (see 'robust-boosting datasets "
+                     f"list')"] = None
+        try:
+            boosting = get_algorithm(task.algorithm).boosting
+        except (KeyError, ValueError) as exc:
+            problems[str(exc.args[0] if exc.args else exc)] = None
+            continue
+        for point in _grid(task.tune):
+            params = {**task.params, **point}
+            if task.rounds is not None and boosting:
+                params["n_estimators"] = task.rounds
+            key = json.dumps([task.algorithm, params, task.weak_learner], sort_keys=True,
+                             default=str)
+            if key in seen:
+                continue
+            seen.add(key)
+            try:
+                est = make_estimator(task.algorithm, params, random_state=task.seed,
+                                     weak_learner=task.weak_learner)
+                check = getattr(est, "_validate_params", None)
+                if check is not None:
+                    check()
+            except (ValueError, TypeError, KeyError, ImportError) as exc:
+                message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
+                problems[f"algorithm {task.algorithm!r}: {message}"] = None
+    if problems:
+        lines = sorted(problems, key=lambda p: not p.startswith("unknown data set"))
+        more = f"\n  ... and {len(lines) - 10} more" if len(lines) > 10 else ""
+        raise ValueError("the experiment cannot run:\n  " + "\n  ".join(lines[:10]) + more)
+
+
 # ---------------------------------------------------------------------------
 # one task
 # ---------------------------------------------------------------------------
@@ -307,7 +368,7 @@ class Progress:
         self.done += 1
         failed = "error" in row
         self.failed += failed
-        if self.quiet:
+        if self.quiet or ("skipped" in row and not self.bar):
             return
         elapsed = _fmt_seconds(time.perf_counter() - self.start)
         eta = _fmt_seconds(self.eta())
@@ -338,7 +399,12 @@ class Progress:
 # ---------------------------------------------------------------------------
 @dataclass
 class RunSummary:
-    """What :func:`run_tasks` did."""
+    """What :func:`run_tasks` did.
+
+    ``finished`` counts the tasks computed *and stored* by this run; ``skipped`` those
+    already in the store when it started; ``by_other`` those another run sharing the
+    store finished or was computing (leased) when this run came to them.
+    """
 
     total: int
     skipped: int
@@ -346,20 +412,58 @@ class RunSummary:
     failed: int
     seconds: float
     errors: list[str] = field(default_factory=list)
+    by_other: int = 0
 
 
-def _iter_joblib(tasks: Sequence[Task], n_jobs: int) -> Iterable[tuple[Task, dict]]:
+_WATCHED: list[int] = []
+
+
+def _exit_with_parent(parent_pid: int, interval: float = 0.5) -> None:
+    """In a worker process, end the process as soon as ``parent_pid`` is gone (once)."""
+    if os.getpid() == parent_pid or _WATCHED:
+        return
+    _WATCHED.append(parent_pid)
+    first_ppid = os.getppid()
+
+    def watch() -> None:
+        from .store import _alive
+
+        while True:
+            time.sleep(interval)
+            if os.getppid() != first_ppid or not _alive(parent_pid):
+                os._exit(1)
+
+    threading.Thread(target=watch, name="robust-boosting-parent-watch", daemon=True).start()
+
+
+@functools.lru_cache(maxsize=4)
+def _worker_store(path: str) -> ResultStore:
+    return ResultStore(path)
+
+
+def _claim_and_run(task: Task, path: str, owner: str, lease: float,
+                   parent_pid: int) -> tuple[Task, dict]:
+    """Worker side: stop with the parent, claim the task in the store, run it if claimed."""
+    _exit_with_parent(parent_pid)
+    status = _worker_store(path).claim(task.task_id, owner, lease=lease, pid=parent_pid)
+    if status != "claimed":
+        return task, {"task_id": task.task_id, "skipped": status}
+    return task, run_task(task)
+
+
+def _iter_joblib(tasks: Sequence[Task], n_jobs: int, store: ResultStore, owner: str,
+                 lease: float) -> Iterable[tuple[Task, dict]]:
     if n_jobs == 1 or len(tasks) <= 1:
         for t in tasks:
-            yield t, run_task(t)
+            status = store.claim(t.task_id, owner, lease=lease)
+            yield (t, run_task(t)) if status == "claimed" else (
+                t, {"task_id": t.task_id, "skipped": status})
         return
     from joblib import Parallel, delayed
 
-    def job(t: Task) -> tuple[Task, dict]:
-        return t, run_task(t)
-
+    path, pid = str(store.path.resolve()), os.getpid()
     yield from Parallel(n_jobs=n_jobs, return_as="generator_unordered")(
-        delayed(job)(t) for t in tasks
+        delayed(_claim_and_run)(t, path, owner, lease, pid) for t in tasks
     )
 
 
@@ -367,10 +471,18 @@ def _run_pair(task: Task) -> tuple[Task, dict]:
     return task, run_task(task)
 
 
-def _iter_dask(tasks: Sequence[Task], client) -> Iterable[tuple[Task, dict]]:
+def _iter_dask(tasks: Sequence[Task], client, store: ResultStore, owner: str,
+               lease: float) -> Iterable[tuple[Task, dict]]:
     from distributed import as_completed
 
-    futures = client.map(_run_pair, list(tasks), pure=False)
+    claimed = []
+    for t in tasks:  # Dask workers may not see the store's file: the client claims
+        status = store.claim(t.task_id, owner, lease=lease)
+        if status == "claimed":
+            claimed.append(t)
+        else:
+            yield t, {"task_id": t.task_id, "skipped": status}
+    futures = client.map(_run_pair, claimed, pure=False)
     for fut in as_completed(futures):
         yield fut.result()
         fut.release()
@@ -399,8 +511,13 @@ def dask_client(scheduler: str | None = None, local_workers: int | None = None):
 
 def run_tasks(tasks: Sequence[Task], store: ResultStore, *, n_jobs: int = 1, client=None,
               progress: Progress | None | bool = None,
-              on_result: Callable[[Task, dict], None] | None = None) -> RunSummary:
+              on_result: Callable[[Task, dict], None] | None = None,
+              lease: float = 3600.0) -> RunSummary:
     """Run the tasks that ``store`` does not hold yet, writing each as it finishes.
+
+    Several runs (processes, or hosts sharing the file) may work on one store at
+    once: each task is claimed atomically just before it is computed, and a task that
+    another run has finished or holds a live lease on is left to it.
 
     Parameters
     ----------
@@ -414,6 +531,9 @@ def run_tasks(tasks: Sequence[Task], store: ResultStore, *, n_jobs: int = 1, cli
         A :class:`Progress`, False for silence, or None for the default on stderr.
     on_result : callable, optional
         Called with ``(task, row)`` after each task is stored.
+    lease : float, default=3600
+        Seconds a claim lasts; after that (or at once, on the same host, if this
+        process is gone) another run may take the task.
 
     Returns
     -------
@@ -431,15 +551,21 @@ def run_tasks(tasks: Sequence[Task], store: ResultStore, *, n_jobs: int = 1, cli
         progress = Progress(len(pending), quiet=True)
     summary = RunSummary(total=len(tasks), skipped=len(tasks) - len(pending), finished=0,
                          failed=0, seconds=0.0)
-    stream = _iter_dask(pending, client) if client is not None else _iter_joblib(pending, n_jobs)
+    owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:12]}"
+    stream = (_iter_dask(pending, client, store, owner, lease) if client is not None
+              else _iter_joblib(pending, n_jobs, store, owner, lease))
     for task, row in stream:
-        if "error" in row:
+        if "skipped" in row:
+            summary.by_other += 1
+        elif "error" in row:
             store.add_failure(row["task_id"], row["task"], row["error"])
+            store.release(row["task_id"], owner)
             summary.failed += 1
             summary.errors.append(f"{task.describe()}: {row['error'].strip().splitlines()[-1]}")
-        else:
-            store.add(row)
+        elif store.add(row):
             summary.finished += 1
+        else:  # another run stored it first (its lease had expired)
+            summary.by_other += 1
         progress.update(row, task)
         if on_result is not None:
             on_result(task, row)

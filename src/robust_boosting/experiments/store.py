@@ -4,12 +4,19 @@ Every finished task is written in its own transaction, in WAL mode, under a
 ``PRIMARY KEY`` on the task id. A run killed at any moment (even by SIGKILL) leaves
 either the whole row or nothing; a restart skips the ids it finds, and a second
 insert of the same id is impossible.
+
+Several runs may share one store: before computing a task, a run *claims* it
+(:meth:`ResultStore.claim`) in one ``BEGIN IMMEDIATE`` transaction, which either
+finds the task finished, finds a live lease of another run, or takes the lease. A
+lease ends when its run stores the task, when it expires, or (on the same host) when
+the process that holds it is gone, so a killed run's tasks are free at once.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import socket
 import sqlite3
 import time
 from collections.abc import Iterable
@@ -55,6 +62,19 @@ COLUMNS: dict[str, str] = {
 _JSON_COLUMNS = ("split", "params", "tune", "selected", "versions", "task")
 
 
+def _alive(pid: int | None) -> bool:
+    """Whether a process of this host with id ``pid`` exists."""
+    if not pid:
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
 class ResultStore:
     """SQLite file holding one row per finished task.
 
@@ -65,9 +85,10 @@ class ResultStore:
 
     Notes
     -----
-    Only the process that runs the experiment writes (workers return their results
-    to it), so there is a single writer. ``failures`` holds the last error of tasks
-    that raised; they are retried by the next run.
+    Each row is written in its own transaction, so several runs (processes or hosts
+    sharing the file) may write to one store; :meth:`claim` splits the work between
+    them. ``failures`` holds the last error of tasks that raised; they are retried by
+    the next run.
     """
 
     def __init__(self, path: str | os.PathLike[str]):
@@ -87,6 +108,10 @@ class ResultStore:
             self._con.execute(
                 "CREATE TABLE IF NOT EXISTS runs (id INTEGER PRIMARY KEY AUTOINCREMENT, "
                 "name TEXT, config TEXT, n_tasks INTEGER, started_at TEXT)"
+            )
+            self._con.execute(
+                "CREATE TABLE IF NOT EXISTS claims (task_id TEXT PRIMARY KEY, owner TEXT, "
+                "host TEXT, pid INTEGER, expires REAL)"
             )
         except sqlite3.DatabaseError as exc:
             raise ValueError(f"{self.path} is not a usable results database: {exc}") from None
@@ -114,7 +139,50 @@ class ResultStore:
             )
             if cur.rowcount:
                 self._con.execute("DELETE FROM failures WHERE task_id = ?", (values["task_id"],))
+            self._con.execute("DELETE FROM claims WHERE task_id = ?", (values["task_id"],))
         return bool(cur.rowcount)
+
+    def claim(self, task_id: str, owner: str, *, lease: float = 3600.0,
+              pid: int | None = None) -> str:
+        """Atomically take the lease of a task unless it is finished or leased by a live run.
+
+        Parameters
+        ----------
+        task_id : str
+        owner : str
+            Identifies the run (the same run may renew its own lease).
+        lease : float, default=3600
+            Seconds until the lease expires and another run may take the task.
+        pid : int, optional
+            The process of the run (default: this one). A lease on this host whose
+            process no longer exists is free, so a killed run does not block a restart.
+
+        Returns
+        -------
+        status : {"claimed", "done", "busy"}
+            ``"done"``: the task is in the store; ``"busy"``: another run holds a live lease.
+        """
+        host = socket.gethostname()
+        pid = os.getpid() if pid is None else int(pid)
+        now = time.time()
+        with self._transaction():
+            if self._con.execute("SELECT 1 FROM results WHERE task_id = ?",
+                                 (task_id,)).fetchone():
+                return "done"
+            held = self._con.execute("SELECT owner, host, pid, expires FROM claims "
+                                     "WHERE task_id = ?", (task_id,)).fetchone()
+            if held is not None and held[0] != owner and held[3] > now and not (
+                    held[1] == host and not _alive(held[2])):
+                return "busy"
+            self._con.execute("INSERT OR REPLACE INTO claims VALUES (?, ?, ?, ?, ?)",
+                              (task_id, owner, host, pid, now + float(lease)))
+        return "claimed"
+
+    def release(self, task_id: str, owner: str) -> None:
+        """Give up ``owner``'s lease of a task (e.g. after it failed)."""
+        with self._transaction():
+            self._con.execute("DELETE FROM claims WHERE task_id = ? AND owner = ?",
+                              (task_id, owner))
 
     def add_failure(self, task_id: str, task_json: str, error: str) -> None:
         """Record (or replace) the error of a task that raised."""

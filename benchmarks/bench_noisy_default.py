@@ -140,6 +140,19 @@ def _grid(kind: str, grid: dict, cv: int = 3, **params):
     return make
 
 
+def quantile_weight(age, loss):
+    """Self-paced weight with the age read as a fraction: drop the ``age`` largest losses.
+
+    A stand-in for an age expressed as a quantile of the current losses; ``age >= 1``
+    (the warm-start rounds) keeps every sample.
+    """
+    loss = np.asarray(loss, float)
+    if age >= 1 or loss.size < 2:
+        return np.ones_like(loss)
+    return (loss <= np.quantile(loss, 1 - age)).astype(float)
+
+
+QUANTILES = [0.05, 0.1, 0.2, 0.3]
 AGES_EXP = [1.5, 2.0, 3.0, 6.0, 20.0]     # exponential loss exp(-yF): margin cut -log(age)
 AGES_LOGIT = [0.7, 1.0, 1.5, 2.5, 5.0]    # logistic loss scale
 
@@ -167,6 +180,21 @@ CANDIDATES = {
     "gentle_grid": Model("SPLGentle grid age x depth{1,3} lr0.3 T200",
                          _grid("gentle", {"age": AGES_EXP, "depth": [1, 3]},
                                learning_rate=0.3, n_estimators=200), _excluded),
+    # the age as a quantile of the current losses (quantile_weight)
+    "spl_q20": Model("SPLBoost stumps, drop top 20 % losses",
+                     lambda s: _spl("discrete", 1, age=0.2, regularizer=quantile_weight,
+                                    random_state=s), _excluded),
+    "spl_qgrid": Model("SPLBoost stumps, grid drop-fraction",
+                       _grid("discrete", {"age": QUANTILES}, regularizer=quantile_weight),
+                       _excluded),
+    "logit_q20": Model("SPLLogit depth2 lr0.1 T200, drop top 20 %",
+                       lambda s: _spl("logit", 2, age=0.2, regularizer=quantile_weight,
+                                      learning_rate=0.1, n_estimators=200, random_state=s),
+                       _excluded),
+    "logit_qgrid": Model("SPLLogit depth2 lr0.1 T200, grid drop-fraction",
+                         _grid("logit", {"age": QUANTILES, "depth": [2]},
+                               regularizer=quantile_weight, learning_rate=0.1,
+                               n_estimators=200), _excluded),
 }
 
 

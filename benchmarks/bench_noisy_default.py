@@ -83,7 +83,8 @@ def _xgb(seed):
 
 def _catboost(seed):
     from catboost import CatBoostClassifier
-    return CatBoostClassifier(verbose=0, thread_count=1, random_seed=seed)
+    return CatBoostClassifier(verbose=0, thread_count=1, random_seed=seed,
+                              allow_writing_files=False)
 
 
 def _rf(seed):

@@ -20,28 +20,46 @@ from typing import Any
 
 __all__ = ["TRUSTED_TYPES", "load_model", "save_model"]
 
-#: Types besides skops' defaults (numpy, builtins, scikit-learn) that a model file of
-#: this package may hold, as ``module.QualName`` strings. ``builtins.object`` is the
-#: inert token a histogram tree keeps to recognise its own cached training partition.
-TRUSTED_TYPES: tuple[str, ...] = (
-    "builtins.object",
-    "robust_boosting._boosting.Ensemble",
-    "robust_boosting.adaboost.AdaBoostClassifier",
-    "robust_boosting.classical.GentleBoostClassifier",
-    "robust_boosting.classical.LogitBoostClassifier",
-    "robust_boosting.classical.RealBoostClassifier",
-    "robust_boosting.classical.SPLGentleBoostClassifier",
-    "robust_boosting.classical.SPLLogitBoostClassifier",
-    "robust_boosting.rilboost.RILBoostClassifier",
-    "robust_boosting.robust.RBoostClassifier",
-    "robust_boosting.robust.RobustBoostClassifier",
-    "robust_boosting.robust.SavageBoostClassifier",
-    "robust_boosting.splboost.SPLBoostClassifier",
-    "robust_boosting.trees.BinMapper",
-    "robust_boosting.trees.HistTree",
-    "robust_boosting.trees.HistTreeClassifier",
-    "robust_boosting.trees.HistTreeRegressor",
+#: The modules whose classes make up a fitted model: the estimators and the parts they
+#: are composed of (steps, losses, policies, regularizers, imprecise models, per-round
+#: state, trees). Every class *defined* in them is trusted; nothing else of ours is.
+MODEL_MODULES: tuple[str, ...] = (
+    "robust_boosting._boosting",
+    "robust_boosting._estimator_parts",
+    "robust_boosting.adaboost",
+    "robust_boosting.classical",
+    "robust_boosting.experiments.savage_readings",
+    "robust_boosting.imprecise",
+    "robust_boosting.losses",
+    "robust_boosting.rilboost",
+    "robust_boosting.robust",
+    "robust_boosting.self_paced",
+    "robust_boosting.splboost",
+    "robust_boosting.steps",
+    "robust_boosting.trees._base",
+    "robust_boosting.trees.binning",
+    "robust_boosting.trees.estimators",
+    "robust_boosting.trees.growing",
 )
+
+
+def _model_types() -> tuple[str, ...]:
+    import importlib
+    import inspect
+
+    names = {"builtins.object"}  # the inert token a histogram tree keeps for its cache
+    for modname in MODEL_MODULES:
+        module = importlib.import_module(modname)
+        for _, cls in inspect.getmembers(module, inspect.isclass):
+            if cls.__module__ == modname:
+                names.add(f"{modname}.{cls.__qualname__}")
+    return tuple(sorted(names))
+
+
+#: Types besides skops' defaults (numpy, builtins, scikit-learn) that a model file of
+#: this package may hold, as ``module.QualName`` strings: every class of
+#: :data:`MODEL_MODULES`, plus ``builtins.object``.
+TRUSTED_TYPES: tuple[str, ...] = _model_types()
 
 _PICKLE_HINT = (
     "it is a pickle (joblib) file, and loading a pickle can run arbitrary code; refit with "

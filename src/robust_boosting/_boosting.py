@@ -40,7 +40,7 @@ from sklearn.utils.validation import (
 
 from . import _loop_kernels as _lk
 from ._validation import check_number as _check_number
-from ._validation import validated_X
+from ._validation import rescaled_weights, validated_X
 
 __all__ = [
     "BaseBoostingClassifier",
@@ -390,11 +390,7 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
         sample_weight = _check_sample_weight(
             sample_weight, X, dtype=np.float64, copy=True, ensure_non_negative=True
         )
-        top = sample_weight.max()
-        if top > 0 and not 1e-150 <= top <= 1e150:
-            # finite weights whose sum overflows (or whose normalisation underflows):
-            # only ratios matter, so divide by the largest first
-            sample_weight /= top
+        sample_weight = rescaled_weights(sample_weight)
         total = sample_weight.sum()
         if not total > 0:
             raise ValueError("sample_weight sums to zero: at least one sample needs a positive weight.")

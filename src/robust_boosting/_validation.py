@@ -65,3 +65,21 @@ def check_choice(name: str, value, choices: Iterable) -> None:
     choices = list(choices)
     if not isinstance(value, str) or value not in choices:
         raise ValueError(f"{name} must be one of {choices}, got {value!r}.")
+
+
+#: sample weights whose largest entry lies outside this range are divided by it
+WEIGHT_SCALE_RANGE = (1e-150, 1e150)
+
+
+def rescaled_weights(sw: np.ndarray) -> np.ndarray:
+    """``sw`` divided by its largest entry when that entry lies outside :data:`WEIGHT_SCALE_RANGE`.
+
+    Finite non-negative weights whose sum (or whose products in the split gains) would
+    overflow or underflow: only their ratios matter, so they are divided by the largest
+    first. Other weights are returned unchanged (the same array).
+    """
+    top = sw.max() if sw.size else 0.0
+    low, high = WEIGHT_SCALE_RANGE
+    if top > 0 and not low <= top <= high:
+        return sw / top
+    return sw

@@ -18,7 +18,13 @@ from sklearn.utils.validation import (
 from .. import _loop_kernels as _lk
 from .. import _tree_kernels as _k
 from .._loop_kernels import fdot
-from .._validation import check_choice, check_number, check_optional_int, validated_X
+from .._validation import (
+    check_choice,
+    check_number,
+    check_optional_int,
+    rescaled_weights,
+    validated_X,
+)
 from .binning import BinMapper, BinnedData, _numba_threads
 from .growing import HistTree, _Grower
 
@@ -26,10 +32,6 @@ _CRITERIA_CLS = {"gini": _k.GINI, "entropy": _k.ENTROPY}
 _CRITERIA_REG = {"squared_error": _k.SQUARED_ERROR}
 _PARALLEL_MIN_PREDICT = 200_000
 # Histograms of candidate leaves are kept for subtraction up to this many bytes.
-
-
-#: sample weights whose largest entry lies outside this range are divided by it
-_WEIGHT_SCALE_LOW, _WEIGHT_SCALE_HIGH = 1e-150, 1e150
 
 
 def _check_sample_weight(sample_weight: Any, n_samples: int) -> np.ndarray | None:
@@ -51,12 +53,7 @@ def _check_sample_weight(sample_weight: Any, n_samples: int) -> np.ndarray | Non
         raise ValueError("sample_weight contains NaN or infinity")
     if sw.size and sw.min() < 0:
         raise ValueError("sample_weight must be non-negative")
-    top = sw.max() if sw.size else 0.0
-    if top > 0 and not _WEIGHT_SCALE_LOW <= top <= _WEIGHT_SCALE_HIGH:
-        # finite weights whose sum (or whose products in the split gains) would
-        # overflow or underflow: only their ratios matter, so divide by the largest
-        sw = sw / top
-    return sw
+    return rescaled_weights(sw)
 
 
 def _encode_classes(y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -30,7 +30,7 @@ from numpy.typing import ArrayLike, NDArray
 from scipy.special import expit, softmax
 from sklearn.base import BaseEstimator, ClassifierMixin, clone, is_classifier
 from sklearn.metrics import accuracy_score
-from sklearn.utils import check_random_state
+from sklearn.utils import check_random_state, get_tags
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import (
     _check_sample_weight,
@@ -39,6 +39,7 @@ from sklearn.utils.validation import (
 )
 
 from . import _loop_kernels as _lk
+from ._schema import prepared_data
 from ._validation import check_number as _check_number
 from ._validation import rescaled_weights, validated_X
 
@@ -380,7 +381,7 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
         return estimator
 
     def _validate_training_data(self, X, y, sample_weight):
-        X, y = validated_X(self, X, y, reset=True, allow_nan=False)
+        X, y = validated_X(self, X, y, reset=True, allow_nan=self._allows_nan(), allow_inf=False)
         check_classification_targets(y)
         classes, y_idx = np.unique(y, return_inverse=True)
         if classes.shape[0] < 2:
@@ -402,7 +403,9 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
-            Training data (numeric, finite).
+            Training data: an array of numbers, or a DataFrame with numeric, boolean
+            and categorical columns (see :mod:`robust_boosting._schema`). NaN means
+            missing when the weak learner handles it (the default histogram trees).
         y : array-like of shape (n_samples,)
             Class labels (possibly noisy: that is what these algorithms are for).
         sample_weight : array-like of shape (n_samples,), optional
@@ -424,8 +427,7 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
         self.classes_ = classes
         n_classes = classes.shape[0]
         self.estimator_ = estimator
-        prepare = getattr(estimator, "prepare_data", None)
-        X_fit = prepare(X) if callable(prepare) else X
+        X_fit = prepared_data(estimator, X, self.feature_schema_)
         rng = check_random_state(self.random_state)
 
         self._ovr = n_classes > 2 and not step.native_multiclass
@@ -542,7 +544,18 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
     # -------------------------------------------------------------- predict
     def _check_X(self, X):
         check_is_fitted(self)
-        return validated_X(self, X, reset=False, allow_nan=False)
+        return validated_X(self, X, reset=False, allow_nan=self._allows_nan(), allow_inf=False)
+
+    def _allows_nan(self) -> bool:
+        """Whether the weak learner (the fitted one once fitted) handles NaN: then so does
+        the booster (NaN means missing); otherwise NaN is an error naming column and rows."""
+        try:
+            est = getattr(self, "estimator_", None)
+            if est is None:
+                est = self._default_estimator() if self.estimator is None else self.estimator
+            return bool(get_tags(est).input_tags.allow_nan)
+        except Exception:  # invalid parameters: the fit reports them
+            return False
 
     def _staged_raw(self, X) -> Iterator[NDArray[np.float64]]:
         """Raw scores after each round (one-vs-rest: shape ``(n, K)``, one column per class).
@@ -674,5 +687,5 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        tags.input_tags.allow_nan = False
+        tags.input_tags.allow_nan = self._allows_nan()
         return tags

@@ -626,6 +626,93 @@ def node_pair_ser(
 
 
 # --------------------------------------------------------------------------
+# Categorical splits
+# --------------------------------------------------------------------------
+@njit(cache=True, nogil=True)
+def categorical_split(h, nb, missing_bin, tot, n_val, has_cnt, is_reg, crit, min_cnt, min_w,
+                      cum, left):
+    """Best split of a categorical feature into a set of categories and the rest.
+
+    LightGBM-style category partitioning (Ke et al. 2017; Fisher 1958): the
+    non-empty categories (bins) of the node are ordered by their statistic (the
+    mean target for regression, the share of class 1 for two classes; for K > 2
+    classes each class's share in turn, keeping the best of the K orderings) and
+    every prefix of that order is scored as a threshold split would be (with
+    missing values on either side), by :func:`_best_split_feature`. For two
+    classes with gini or entropy and for squared error, the best prefix is the
+    best of all ``2**(k-1) - 1`` subsets (Breiman et al. 1984, Sec. 9.4). Ties
+    keep the lower category code first (a stable sort), so the result is
+    deterministic.
+
+    Returns ``(score, n_left - 1, missing_left)`` (score ``-inf`` if no valid
+    split) and writes ``left[c] = 1`` for the categories that go left.
+    """
+    n_stat = h.shape[1]
+    present = np.empty(nb, dtype=np.int64)
+    m = 0
+    for b in range(nb):
+        left[b] = 0
+        if not _bin_empty(h[b], n_val, has_cnt, is_reg):
+            present[m] = b
+            m += 1
+    best = -np.inf
+    best_k = -1
+    best_ml = False
+    if m < 1:
+        return best, best_k, best_ml
+    h2 = np.zeros((missing_bin + 1, n_stat))
+    for s in range(n_stat):
+        h2[missing_bin, s] = h[missing_bin, s]
+    key = np.empty(m)
+    best_order = np.empty(m, dtype=np.int64)
+    n_orders = 1 if (is_reg or n_val == 2) else n_val
+    for o in range(n_orders):
+        for q in range(m):
+            hb = h[present[q]]
+            if is_reg:
+                key[q] = hb[1] / hb[0] if hb[0] > 0.0 else 0.0
+            else:
+                w = 0.0
+                for k in range(n_val):
+                    w += hb[k]
+                cls = 1 if n_val == 2 else o
+                key[q] = hb[cls] / w if w > 0.0 else 0.0
+        order = np.argsort(key, kind="mergesort")
+        for q in range(m):
+            for s in range(n_stat):
+                h2[q, s] = h[present[order[q]], s]
+        sc, b, ml = _best_split_feature(h2, m, missing_bin, tot, n_val, has_cnt, is_reg, crit,
+                                        min_cnt, min_w, cum)
+        if sc > best:
+            best = sc
+            best_k = b
+            best_ml = ml
+            for q in range(m):
+                best_order[q] = present[order[q]]
+    for q in range(best_k + 1):
+        left[best_order[q]] = 1
+    return best, best_k, best_ml
+
+
+@njit(cache=True, nogil=True)
+def categorical_splits(hist, cat_features, n_bins, missing_bin, tot, crit, min_cnt, min_w,
+                       is_reg, scores, bins, mls, left_sets, scratch):
+    """:func:`categorical_split` of every feature in ``cat_features`` from a node's
+    histogram (shape ``(n_features, missing_bin + 1, n_stat)``), overwriting that
+    feature's entries of ``scores``, ``bins`` and ``mls`` (one row of the grower's
+    arrays) and writing its left set to ``left_sets[f]``."""
+    n_val = tot.shape[0] - 1
+    has_cnt = hist.shape[2] > n_val
+    for j in range(cat_features.shape[0]):
+        f = cat_features[j]
+        sc, b, ml = categorical_split(hist[f], n_bins[f], missing_bin, tot, n_val, has_cnt,
+                                      is_reg, crit, min_cnt, min_w, scratch[f], left_sets[f])
+        scores[f] = sc
+        bins[f] = b
+        mls[f] = ml
+
+
+# --------------------------------------------------------------------------
 # Partition and totals
 # --------------------------------------------------------------------------
 @njit(cache=True, nogil=True)
@@ -634,10 +721,27 @@ def partition(
     missing_bin, buf_i, buf_w, buf_c, buf_y, left_tot, right_tot,
 ):
     """Stable in-place partition of ``idx[start:end]`` (and the node-ordered
-    statistics) into left then right; also sums the children's statistics.
+    statistics) into left then right (left: code ``<= split_bin``, missing codes
+    by ``missing_left``); also sums the children's statistics.
 
     Returns the position where the right child starts.
     """
+    table = np.empty(missing_bin + 1, dtype=np.uint8)
+    for b in range(missing_bin):
+        table[b] = b <= split_bin
+    table[missing_bin] = missing_left
+    return partition_table(codes, idx, ow, oc, owy, is_reg, start, end, feat, table, buf_i,
+                           buf_w, buf_c, buf_y, left_tot, right_tot)
+
+
+@njit(cache=True, nogil=True)
+def partition_table(
+    codes, idx, ow, oc, owy, is_reg, start, end, feat, table, buf_i, buf_w, buf_c, buf_y,
+    left_tot, right_tot,
+):
+    """:func:`partition` for any split of the codes: a row goes left iff
+    ``table[code]`` is 1 (``table`` has ``missing_bin + 1`` entries; categorical
+    splits pass their set of left categories, plus the missing-value direction)."""
     row = codes[feat]
     n_stat = left_tot.shape[0]
     cnt = n_stat - 1
@@ -658,9 +762,7 @@ def partition(
     # branch-free: write to both sides, advance one (the side is unpredictable)
     for q in range(n):
         i = ids[q]
-        c = row[i]
-        gl = missing_left if c == missing_bin else c <= split_bin
-        gi = np.int64(gl)
+        gi = np.int64(table[row[i]])
         w = ws[q]
         wl = w * gi
         wr = w - wl
@@ -779,3 +881,58 @@ def apply_raw_par(X, feature, threshold, missing_left, left, right, out):
         lo = c * _PRED_CHUNK
         hi = min(n, lo + _PRED_CHUNK)
         apply_raw(X, feature, threshold, missing_left, left, right, lo, hi, out)
+
+
+# --------------------------------------------------------------------------
+# Prediction with categorical splits
+# --------------------------------------------------------------------------
+@njit(cache=True, nogil=True, inline="always")
+def _in_set(bits, node, c):
+    """Whether category code ``c`` is in the left set of ``node`` (a bitset row)."""
+    return (bits[node, c >> 3] >> (c & 7)) & 1 != 0
+
+
+@njit(cache=True, nogil=True)
+def leaf_of_binned_cat(codes, feature, split_bin, missing_left, is_cat, bits, left, right,
+                       missing_bin, i):
+    """:func:`leaf_of_binned` for a tree with categorical splits: at a node with
+    ``is_cat``, a code goes left iff it is in the node's bitset row of ``bits``."""
+    node = 0
+    while left[node] >= 0:
+        v = codes[feature[node], i]
+        if v == missing_bin:
+            go_left = missing_left[node] != 0
+        elif is_cat[node]:
+            go_left = _in_set(bits, node, np.int64(v))
+        else:
+            go_left = v <= split_bin[node]
+        node = left[node] if go_left else right[node]
+    return node
+
+
+@njit(cache=True, nogil=True)
+def apply_binned_cat(codes, feature, split_bin, missing_left, is_cat, bits, left, right,
+                     missing_bin, rows, out):
+    """``out[r] = leaf of column r of codes`` for every ``r`` in ``rows`` (categorical splits)."""
+    for q in range(rows.shape[0]):
+        i = rows[q]
+        out[i] = leaf_of_binned_cat(codes, feature, split_bin, missing_left, is_cat, bits, left,
+                                    right, missing_bin, i)
+
+
+@njit(cache=True, nogil=True)
+def apply_raw_cat(X, feature, threshold, missing_left, is_cat, bits, left, right, out):
+    """:func:`apply_raw` for a tree with categorical splits: a categorical
+    feature's value is its category code (checked by the caller)."""
+    for i in range(X.shape[0]):
+        node = 0
+        while left[node] >= 0:
+            x = X[i, feature[node]]
+            if np.isnan(x):
+                go_left = missing_left[node] != 0
+            elif is_cat[node]:
+                go_left = _in_set(bits, node, np.int64(x))
+            else:
+                go_left = x <= threshold[node]
+            node = left[node] if go_left else right[node]
+        out[i] = node

@@ -17,19 +17,70 @@ from typing import Any
 import numpy as np
 from sklearn.utils.validation import validate_data
 
+from ._schema import FeatureSchema, is_frame, missing_values_error
+
 __all__ = ["check_choice", "check_number", "check_optional_int", "validated_X"]
 
 
-def validated_X(estimator, X, y="no_validation", *, reset: bool, allow_nan: bool, y_numeric: bool = False):
+def validated_X(estimator, X, y="no_validation", *, reset: bool, allow_nan: bool,
+                allow_inf: bool | None = None, y_numeric: bool = False):
     """``X`` (and ``y``, unless left out) as the model's numeric array (float64 or float32).
 
-    ``reset=True`` at fit (records ``n_features_in_`` and the feature names),
-    ``False`` at predict (checks them). ``allow_nan``: NaN means "missing"
-    and, like infinite values, is binned by the histogram trees; the boosters
-    refuse non-finite input. Non-numeric input raises an error that says so.
+    ``reset=True`` at fit records ``n_features_in_``, ``feature_names_in_`` and the
+    typed column schema ``feature_schema_`` (a :class:`~robust_boosting._schema.FeatureSchema`:
+    each column's kind, dtype and categories); ``reset=False`` at predict checks ``X``
+    against them. A DataFrame with boolean, text or categorical columns is encoded by
+    the schema (categories as codes, see :mod:`robust_boosting._schema`); an array, or a
+    frame of numeric columns, goes through scikit-learn's ``validate_data`` unchanged.
+
+    ``allow_nan``: NaN means "missing" (the histogram trees, and the boosters whose weak
+    learner handles NaN); otherwise a NaN is a one-line error naming the column and the
+    rows. ``allow_inf`` (default: ``allow_nan``): the same for infinite values.
+    Non-numeric input raises an error that says so.
     """
+    if allow_inf is None:
+        allow_inf = allow_nan
+    frame = is_frame(X)
+    schema = FeatureSchema.from_frame(X) if (reset and frame) else (
+        None if reset else getattr(estimator, "feature_schema_", None))
+    if schema is not None and not schema.all_numeric:
+        if not frame:
+            raise ValueError(
+                f"{type(estimator).__name__} was fitted on a DataFrame with boolean or "
+                f"categorical columns ({schema!r}); pass a DataFrame with those columns.")
+        X_num = schema.encode(X, check_columns=not reset)
+        _check_finite(estimator, X_num, allow_nan, allow_inf, schema.names, X.index)
+        if not reset:
+            return X_num
+        out = _validate(estimator, X_num, y, reset=True, y_numeric=y_numeric)
+        estimator.feature_names_in_ = np.asarray(schema.names, dtype=object)
+        estimator.feature_schema_ = schema
+        return out
+    if frame and schema is not None and list(X.columns) == schema.names:
+        # a frame fitted with numeric columns: a column of another kind (text in a
+        # numeric column, categories, booleans) is an error naming the column and rows
+        for j, dtype in enumerate(X.dtypes):
+            if not _is_plain_numeric(dtype):
+                schema._encode_column(X.iloc[:, j], schema.names[j], j, X.index)
+    out = _validate(estimator, X, y, reset=reset, y_numeric=y_numeric)
+    X_out = out[0] if isinstance(out, tuple) else out
+    names = list(X.columns) if frame else None
+    _check_finite(estimator, X_out, allow_nan, allow_inf, names,
+                  X.index if frame else np.arange(X_out.shape[0]))
+    if reset:
+        estimator.feature_schema_ = FeatureSchema.numeric(
+            X_out.shape[1], None if getattr(estimator, "feature_names_in_", None) is None
+            else list(estimator.feature_names_in_), str(X_out.dtype))
+    return out
+
+
+def _is_plain_numeric(dtype) -> bool:
+    return dtype.kind in "iuf"
+
+
+def _validate(estimator, X, y, *, reset, y_numeric):
     kwargs: dict[str, Any] = dict(reset=reset, dtype=[np.float64, np.float32],
-                                  ensure_all_finite=not allow_nan)
+                                  ensure_all_finite=False)
     try:
         if isinstance(y, str) and y == "no_validation":  # scikit-learn's "X only"
             return validate_data(estimator, X, **kwargs)
@@ -40,6 +91,22 @@ def validated_X(estimator, X, y="no_validation", *, reset: bool, allow_nan: bool
         raise
 
 
+def _check_finite(estimator, X, allow_nan, allow_inf, names, index) -> None:
+    """One-line ValueError naming the column and rows of a NaN or infinite value not allowed."""
+    if (allow_nan and allow_inf) or X.dtype.kind != "f" or X.size == 0:
+        return
+    with np.errstate(over="ignore", invalid="ignore"):
+        if np.isfinite(X.sum()):
+            return
+    checks = ([] if allow_nan else [(np.isnan, "missing values (NaN)")]) + (
+        [] if allow_inf else [(np.isinf, "infinite values")])
+    for test, what in checks:
+        bad = test(X)
+        cols = np.flatnonzero(bad.any(axis=0))
+        if cols.size:
+            j = int(cols[0])
+            column = repr(names[j]) if names is not None else str(j)
+            raise missing_values_error(estimator, column, index, bad[:, j], what)
 def check_number(name, value, *, low=None, high=None, low_open=True, integer=False, allow_inf=False):
     """Raise a clear error unless ``value`` is a real number within the bounds."""
     kind = numbers.Integral if integer else numbers.Real

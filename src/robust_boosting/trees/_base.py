@@ -25,6 +25,7 @@ from .._validation import (
     rescaled_weights,
     validated_X,
 )
+from .._schema import FeatureSchema, is_frame
 from .binning import BinMapper, BinnedData, _numba_threads
 from .growing import HistTree, _Grower
 
@@ -87,6 +88,9 @@ class _BaseHistTree(BaseEstimator):
 
     _criteria: dict[str, int] = {}
     _is_reg = False
+    #: the boosters pass ``n_categories`` to :meth:`prepare_data`: categorical features
+    #: are split natively into sets of categories
+    native_categorical = True
 
     def __init__(
         self,
@@ -149,13 +153,18 @@ class _BaseHistTree(BaseEstimator):
                      low_open=False, high=0.5)
 
     # -- data -------------------------------------------------------------
-    def prepare_data(self, X: Any) -> BinnedData:
+    def prepare_data(self, X: Any, *, n_categories: Any = None) -> BinnedData:
         """Bin ``X`` once so that many trees can be fitted on it.
 
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features) or BinnedData
-            Raw data (NaN = missing); a :class:`BinnedData` is returned as is.
+            Raw numeric data (NaN = missing); a :class:`BinnedData` is returned as is.
+        n_categories : array of int of shape (n_features,), optional
+            Number of categories of each categorical feature, whose values are then
+            category codes ``0 .. k - 1`` (0 for the other features); see
+            :class:`BinMapper`. The boosters pass it when they were fitted on a
+            DataFrame with categorical columns.
 
         Returns
         -------
@@ -164,12 +173,16 @@ class _BaseHistTree(BaseEstimator):
         """
         if isinstance(X, BinnedData):
             return X
+        if is_frame(X) and not FeatureSchema.from_frame(X).all_numeric:
+            raise TypeError("prepare_data takes numeric data; fit the estimator on the "
+                            "DataFrame itself (its categorical columns are then encoded).")
         mapper = BinMapper(max_bins=self.max_bins)
         with _numba_threads(self.n_jobs):
-            return mapper.fit_transform(X)
+            return mapper.fit_transform(X, n_categories=n_categories)
 
     def _validate_X_y(self, X, y):
         if isinstance(X, BinnedData):
+            self.__dict__.pop("feature_schema_", None)  # the mapper knows the categories
             self.n_features_in_ = X.n_features
             if X.feature_names is not None:
                 self.feature_names_in_ = X.feature_names
@@ -234,7 +247,8 @@ class _BaseHistTree(BaseEstimator):
             if isinstance(X, BinnedData):
                 binned = X
             else:
-                mapper = BinMapper(max_bins=self.max_bins).fit(X, rows=active)
+                mapper = BinMapper(max_bins=self.max_bins).fit(
+                    X, rows=active, n_categories=self.feature_schema_.n_categories)
                 binned = mapper.transform(X)
             mapper = binned.mapper
             if active is None:
@@ -274,6 +288,7 @@ class _BaseHistTree(BaseEstimator):
                 self._is_reg, n_stat, self._criteria[self.criterion], self.max_depth,
                 self.max_leaf_nodes, self.min_samples_leaf,
                 self.min_weight_fraction_leaf * total_w, tol_scale, n_threads,
+                cat_features=mapper.categorical_features_,
             )
             if active is not None and 2 * n_active >= n_samples and self.min_samples_leaf == 1:
                 # Most rows have weight (SPLBoost drops a few): the root's histogram reads
@@ -311,7 +326,13 @@ class _BaseHistTree(BaseEstimator):
             leaves.astype(np.int32),
             out,
         )
-        if inactive is not None:
+        if inactive is not None and t.has_categorical:
+            _k.apply_binned_cat(
+                X.codes_t, t.feature, t.threshold_bin, t.missing_go_left, t.is_categorical,
+                t.categories_left, t.children_left, t.children_right, g.missing_bin, inactive,
+                out,
+            )
+        elif inactive is not None:
             # zero-weight rows are not in the partition: route them through the tree
             _k.apply_binned_rows(
                 X.codes_t, t.feature, t.threshold_bin, t.missing_go_left, t.children_left,
@@ -332,7 +353,18 @@ class _BaseHistTree(BaseEstimator):
         else:
             w = tot[:, :-1].sum(axis=1)
             value = tot[:, :-1] / w[:, None]
+        categorical = {}
+        if g.cat_features.size:
+            sets = np.zeros((len(feature), 256), dtype=np.uint8)
+            for i, left_set in enumerate(g.left_set):
+                if left_set is not None:
+                    sets[i, : g.missing_bin] = left_set[: g.missing_bin]
+            categorical = dict(
+                is_categorical=np.array([s is not None for s in g.left_set], dtype=np.uint8),
+                categories_left=np.packbits(sets, axis=1, bitorder="little"),
+            )
         return HistTree(
+            **categorical,
             children_left=np.array(g.left, dtype=np.int32),
             children_right=np.array(g.right, dtype=np.int32),
             feature=feature,
@@ -376,6 +408,12 @@ class _BaseHistTree(BaseEstimator):
                 if cached is not None and cached[0]() is X:
                     return cached[1]
                 out = np.empty(X.n_samples, dtype=np.int32)
+                if t.has_categorical:
+                    _k.apply_binned_cat(
+                        X.codes_t, t.feature, t.threshold_bin, t.missing_go_left,
+                        t.is_categorical, t.categories_left, t.children_left, t.children_right,
+                        self.bin_mapper_.missing_bin_, np.arange(X.n_samples), out)
+                    return out
                 args = (X.codes_t, t.feature, t.threshold_bin, t.missing_go_left,
                         t.children_left, t.children_right, self.bin_mapper_.missing_bin_)
                 if n_threads > 1 and X.n_samples >= _PARALLEL_MIN_PREDICT:
@@ -385,6 +423,11 @@ class _BaseHistTree(BaseEstimator):
                 return out
             X = validated_X(self, X, reset=False, allow_nan=True)
             out = np.empty(X.shape[0], dtype=np.int32)
+            if t.has_categorical:
+                self.bin_mapper_._check_codes(X)
+                _k.apply_raw_cat(X, t.feature, t.threshold, t.missing_go_left, t.is_categorical,
+                                 t.categories_left, t.children_left, t.children_right, out)
+                return out
             args = (X, t.feature, t.threshold, t.missing_go_left, t.children_left,
                     t.children_right)
             if n_threads > 1 and X.shape[0] >= _PARALLEL_MIN_PREDICT:

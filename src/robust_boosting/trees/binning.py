@@ -207,7 +207,8 @@ class BinMapper(BaseEstimator):
         self.subsample = subsample
         self.random_state = random_state
 
-    def fit(self, X: Any, y: Any = None, *, rows: np.ndarray | None = None) -> BinMapper:
+    def fit(self, X: Any, y: Any = None, *, rows: np.ndarray | None = None,
+            n_categories: np.ndarray | None = None) -> BinMapper:
         """Compute the bin thresholds.
 
         Parameters
@@ -219,6 +220,11 @@ class BinMapper(BaseEstimator):
         rows : array of int, optional
             Only these rows are used to place the thresholds (the trees pass the
             rows with non-zero sample weight).
+        n_categories : array of int of shape (n_features,), optional
+            Number of categories of each categorical feature (0 for the others).
+            A categorical feature's values are category codes ``0 .. k - 1`` (or
+            NaN); each category gets its own bin (at most 255 categories), and the
+            trees split it into sets of categories rather than at a threshold.
 
         Returns
         -------
@@ -235,6 +241,18 @@ class BinMapper(BaseEstimator):
         ):
             raise ValueError(f"subsample must be a positive integer or None, got {self.subsample!r}")
         X = _check_raw_X(X)
+        n_cat = np.zeros(X.shape[1], dtype=np.int32) if n_categories is None else (
+            np.asarray(n_categories, dtype=np.int32))
+        if n_cat.shape != (X.shape[1],):
+            raise ValueError(f"n_categories must have one entry per feature ({X.shape[1]}), "
+                             f"got shape {n_cat.shape}")
+        too_many = np.flatnonzero(n_cat > 255)
+        if too_many.size:
+            f = int(too_many[0])
+            raise ValueError(f"feature {f} has {n_cat[f]} categories; the histogram trees take "
+                             "at most 255 (group the rare ones first)")
+        self.n_categories_ = n_cat
+        self._check_codes(X)
         n_rows = X.shape[0] if rows is None else len(rows)
         if self.subsample is not None and n_rows > self.subsample:
             rng = check_random_state(self.random_state)
@@ -243,6 +261,9 @@ class BinMapper(BaseEstimator):
         Xs = X if rows is None else X[rows]
         thresholds = []
         for f in range(X.shape[1]):
+            if n_cat[f]:  # one bin per category: code c goes to bin c
+                thresholds.append(np.arange(max(n_cat[f] - 1, 0), dtype=np.float64) + 0.5)
+                continue
             col = np.array(Xs[:, f], dtype=np.float64)
             col = col[~np.isnan(col)]
             col.sort()
@@ -277,16 +298,44 @@ class BinMapper(BaseEstimator):
                 f"X has {X.shape[1]} features, but the BinMapper was fitted with "
                 f"{self.n_features_in_} features"
             )
+        self._check_codes(X)
         codes = np.empty(X.shape, dtype=np.uint8, order="F")
         _k.bin_matrix(X, self._thr_flat, self._thr_off, self.missing_bin_, codes.T)
         return BinnedData(codes, self, names)
 
-    def fit_transform(self, X: Any, y: Any = None) -> BinnedData:
+    def fit_transform(self, X: Any, y: Any = None, *,
+                      n_categories: np.ndarray | None = None) -> BinnedData:
         """Fit the thresholds on ``X`` and bin it."""
-        return self.fit(X).transform(X)
+        return self.fit(X, n_categories=n_categories).transform(X)
+
+    @property
+    def categorical_features_(self) -> np.ndarray:
+        """Indices (int32) of the categorical features."""
+        return np.flatnonzero(self._n_categories()).astype(np.int32)
+
+    def _n_categories(self) -> np.ndarray:
+        n_cat = getattr(self, "n_categories_", None)  # absent in mappers saved before it existed
+        return np.zeros(self.n_features_in_, dtype=np.int32) if n_cat is None else n_cat
+
+    def _check_codes(self, X: np.ndarray) -> None:
+        """ValueError unless every categorical column holds category codes (or NaN)."""
+        n_cat = self._n_categories()
+        for f in np.flatnonzero(n_cat):
+            col = X[:, f]
+            with np.errstate(invalid="ignore"):
+                bad = ~(np.isnan(col) | ((col >= 0) & (col < n_cat[f]) & (col == np.floor(col))))
+            if bad.any():
+                i = int(np.flatnonzero(bad)[0])
+                raise ValueError(
+                    f"feature {f} is categorical with {n_cat[f]} categories but row {i} holds "
+                    f"{col[i]!r}, which is not a category code 0..{n_cat[f] - 1}"
+                )
 
     def split_threshold(self, feature: int, bin_: int) -> float:
-        """Raw threshold of the split "code <= bin_" (``inf`` for the last bin)."""
+        """Raw threshold of the split "code <= bin_" (``inf`` for the last bin; NaN for a
+        categorical feature, whose splits are sets of categories)."""
+        if self._n_categories()[feature]:
+            return np.nan
         thr = self.thresholds_[feature]
         return float(thr[bin_]) if bin_ < len(thr) else np.inf
 
@@ -299,4 +348,5 @@ class BinMapper(BaseEstimator):
             and other.missing_bin_ == self.missing_bin_
             and np.array_equal(other._thr_off, self._thr_off)
             and np.array_equal(other._thr_flat, self._thr_flat)
+            and np.array_equal(other._n_categories(), self._n_categories())
         )

@@ -47,6 +47,13 @@ class HistTree:
     missing_go_left : ndarray of uint8
         Direction of missing values (learned, or the heavier child if no
         missing value reached the node).
+    is_categorical : ndarray of uint8 (only in trees with a categorical feature)
+        1 where the node splits a categorical feature: a sample goes left iff its
+        category is in the node's row of ``categories_left`` (``threshold`` is NaN,
+        ``threshold_bin`` the number of left categories minus one).
+    categories_left : ndarray of uint8, shape (node_count, 32) (idem)
+        Bitset of the left categories of each categorical node: category ``c``
+        goes left iff bit ``c % 8`` of byte ``c // 8`` is set.
     gain : ndarray of float64
         Weighted impurity decrease of the split (0 for leaves).
     value : ndarray of float64
@@ -63,6 +70,12 @@ class HistTree:
     def __init__(self, **arrays: np.ndarray) -> None:
         for name, arr in arrays.items():
             setattr(self, name, arr)
+
+    @property
+    def has_categorical(self) -> bool:
+        """Whether the tree has categorical splits (then the ``*_cat`` kernels apply it)."""
+        cat = getattr(self, "is_categorical", None)
+        return cat is not None and bool(cat.any())
 
     @property
     def node_count(self) -> int:
@@ -86,8 +99,12 @@ class _Grower:
     def __init__(
         self, codes_t, n_bins, missing_bin, idx, ow, oc, owy, is_reg, n_stat, crit,
         max_depth, max_leaf_nodes, min_samples_leaf, min_weight, tol_scale, n_threads,
+        cat_features=None,
     ):
         self.codes_t = codes_t
+        # categorical features (int32 indices): split into sets of categories
+        self.cat_features = (np.empty(0, dtype=np.int32) if cat_features is None
+                             else np.asarray(cat_features, dtype=np.int32))
         self.n_bins = n_bins
         self.missing_bin = missing_bin
         self.idx = idx
@@ -117,6 +134,10 @@ class _Grower:
         self.bins = np.empty((2, n_features), dtype=np.int32)
         self.mls = np.empty((2, n_features), dtype=np.uint8)
         self.scratch = np.empty((n_features, n_stat), dtype=np.float64)
+        n_sets = n_features if self.cat_features.size else 0
+        self.left_sets = np.zeros((2, n_sets, missing_bin + 1), dtype=np.uint8)
+        self.is_cat = np.zeros(n_features, dtype=bool)
+        self.is_cat[self.cat_features] = True
         # exact per-bin counts are only needed to enforce min_samples_leaf > 1
         hist_stat = n_stat if min_samples_leaf > 1 else n_stat - 1
         self.hist_shape = (n_features, missing_bin + 1, hist_stat)
@@ -129,6 +150,7 @@ class _Grower:
         self.feature: list[int] = []
         self.split_bin: list[int] = []
         self.missing_left: list[int] = []
+        self.left_set: list[np.ndarray | None] = []  # categorical nodes: left categories
         self.gain: list[float] = []
         self.tot: list[np.ndarray] = []
         self.depth: list[int] = []
@@ -144,6 +166,7 @@ class _Grower:
         self.feature.append(-1)
         self.split_bin.append(-1)
         self.missing_left.append(0)
+        self.left_set.append(None)
         self.gain.append(0.0)
         self.tot.append(tot)
         self.depth.append(depth)
@@ -170,7 +193,11 @@ class _Grower:
         return _CLS_GAIN_RTOL * tot[: self.n_stat - 1].sum()
 
     def _pick(self, row, tot):
-        """Best split (feature, bin, missing_left, gain) from a score row."""
+        """Best split (feature, bin, missing_left, gain, left set) from a score row.
+
+        The left set (a ``uint8`` table over the codes, missing code last) is
+        None for a threshold split.
+        """
         scores = self.scores[row]
         f = int(np.argmax(scores))
         sc = scores[f]
@@ -179,7 +206,20 @@ class _Grower:
         gain = sc - _k.node_score(tot, self.n_stat, self.crit)
         if not gain > self._tolerance(tot):
             return None
-        return f, int(self.bins[row, f]), int(self.mls[row, f]), float(gain)
+        ml = int(self.mls[row, f])
+        left_set = None
+        if self.is_cat[f]:
+            left_set = self.left_sets[row, f].copy()
+            left_set[self.missing_bin] = ml
+        return f, int(self.bins[row, f]), ml, float(gain), left_set
+
+    def _categorical_scan(self, hist, row, tot):
+        """Overwrite the scores of the categorical features by their set splits."""
+        _k.categorical_splits(
+            hist, self.cat_features, self.n_bins, self.missing_bin, tot, self.crit,
+            self.min_cnt, self.min_w, self.is_reg, self.scores[row], self.bins[row],
+            self.mls[row], self.left_sets[row], self.scratch,
+        )
 
     def _run_kernel(self, start, end, parent_hist, small_hist, large_hist, do_sub,
                     small_tot, large_tot, find_small, find_large):
@@ -204,6 +244,11 @@ class _Grower:
             do_sub, small_tot, large_tot, find_small, find_large, self.min_cnt, self.min_w,
             self.scores, self.bins, self.mls, self.scratch,
         )
+        if self.cat_features.size:
+            if find_small:
+                self._categorical_scan(small_hist, 0, small_tot)
+            if find_large:
+                self._categorical_scan(large_hist, 1, large_tot)
 
     def _alloc_hist(self):
         self.n_live_hists += 1
@@ -284,12 +329,18 @@ class _Grower:
         while heap:
             if best_first and n_leaves >= self.max_leaf_nodes:
                 break
-            _, node, start, end, hist, (f, b, ml, gain) = heapq.heappop(heap)
-            mid = _k.partition(
-                self.codes_t, self.idx, self.ow, self.oc, self.owy, self.is_reg, start, end,
-                f, b, bool(ml), self.missing_bin, self.buf_i, self.buf_w, self.buf_c,
-                self.buf_y, ltot, rtot,
-            )
+            _, node, start, end, hist, (f, b, ml, gain, left_set) = heapq.heappop(heap)
+            if left_set is None:
+                mid = _k.partition(
+                    self.codes_t, self.idx, self.ow, self.oc, self.owy, self.is_reg, start, end,
+                    f, b, bool(ml), self.missing_bin, self.buf_i, self.buf_w, self.buf_c,
+                    self.buf_y, ltot, rtot,
+                )
+            else:
+                mid = _k.partition_table(
+                    self.codes_t, self.idx, self.ow, self.oc, self.owy, self.is_reg, start, end,
+                    f, left_set, self.buf_i, self.buf_w, self.buf_c, self.buf_y, ltot, rtot,
+                )
             d = self.depth[node] + 1
             lt = ltot.copy()
             rt = rtot.copy()
@@ -300,6 +351,7 @@ class _Grower:
             self.feature[node] = f
             self.split_bin[node] = b
             self.missing_left[node] = ml
+            self.left_set[node] = left_set
             self.gain[node] = gain
             n_leaves += 1
             find_l = self._can_split(lt, d)

@@ -1,0 +1,347 @@
+"""The typed column schema of an estimator fitted on a pandas DataFrame.
+
+Every estimator of the package (the boosters and the histogram trees) accepts a
+DataFrame whose columns are numeric, boolean or categorical, as scikit-learn's
+``HistGradientBoostingClassifier(categorical_features="from_dtype")`` does. At fit,
+:meth:`FeatureSchema.from_frame` reads each column's kind from its dtype:
+
+* ``numeric``: an integer or float column, or an object/string column whose every
+  non-missing cell parses as a number;
+* ``bool``: a ``bool`` or ``boolean`` column (encoded 0/1);
+* ``categorical``: a ``category`` column (its declared categories, in order), or an
+  object/string column none of whose cells parses as a number (its distinct values,
+  sorted).
+
+An object/string column that mixes numbers and text is an error naming the column and
+the rows of the text cells (e.g. ``"?"`` or ``"n/a"`` in a column of numbers): it is
+never turned into a new feature, and nothing is replaced. Cast it to ``category`` to
+make it categorical, or fix (or blank, for missing) the text cells.
+
+The fitted estimator keeps the schema as ``feature_schema_`` (and the names as
+``feature_names_in_``). At predict, :meth:`FeatureSchema.encode` checks the frame
+against it: the same columns in the same order (a missing, extra or misplaced column is
+an error naming it), each column of its fitted kind, numbers in numeric columns, and no
+category unseen at fit. **Unseen categories are an error** naming the column, the
+values and the rows (LightGBM and scikit-learn's histogram boosting treat them as
+missing instead; a model that never saw a category has nothing to say about it, and
+treating it as missing would replace a value silently). Every error is one line.
+
+The model works on the encoded array: numeric and boolean columns as float64,
+categorical columns as their category's code (``0 .. n_categories - 1``), missing
+values as NaN. The histogram trees split categorical features natively (see
+:mod:`robust_boosting.trees`); any other weak learner sees the codes as an ordinal
+feature (the documented encoder). A frame whose columns are all numeric goes through
+scikit-learn's ``validate_data`` unchanged (same array, same feature-name checks and
+messages as any scikit-learn estimator).
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import numpy as np
+
+__all__ = ["FeatureSchema", "is_frame", "missing_values_error", "prepared_data"]
+
+NUMERIC = "numeric"
+BOOL = "bool"
+CATEGORICAL = "categorical"
+
+#: at most this many rows and values are listed in an error message
+_SHOW = 5
+
+
+def is_frame(X: Any) -> bool:
+    """Whether ``X`` is a pandas DataFrame (without importing pandas)."""
+    pd = sys.modules.get("pandas")
+    return pd is not None and isinstance(X, pd.DataFrame)
+
+
+def _listing(items) -> str:
+    items = list(items)
+    shown = ", ".join(str(v) for v in items[:_SHOW])
+    return shown + (f" and {len(items) - _SHOW} more" if len(items) > _SHOW else "")
+
+
+def _verb(mask) -> str:
+    return "holds" if np.count_nonzero(mask) == 1 else "hold"
+
+
+def _rows(index, mask) -> str:
+    """``"row 3"`` / ``"rows 3, 17, ... and 4 more"`` (the frame's index labels)."""
+    labels = list(np.asarray(index)[np.asarray(mask, dtype=bool)])
+    return ("row " if len(labels) == 1 else "rows ") + _listing(labels)
+
+
+def missing_values_error(estimator, column: str, index, mask, what: str = "missing values (NaN)"):
+    """The one-line error for missing (NaN) or infinite values that ``estimator`` does not take."""
+    learner = getattr(estimator, "estimator", None)
+    who = type(estimator).__name__
+    if learner is not None:
+        who = f"{who} with the weak learner {type(learner).__name__}"
+    hint = ("use a weak learner that handles missing values (the histogram trees, the "
+            "default, do) or fill or drop them" if what.startswith("missing")
+            else "replace them (by NaN if they mean missing)")
+    return ValueError(f"column {column} has {what} in {_rows(index, mask)}, which {who} does "
+                      f"not take: {hint}.")
+
+
+def _text_cells(col):
+    """``(numbers, text_mask)``: the column parsed as float64, and where a cell is not a number."""
+    import pandas as pd
+
+    present = col.notna().to_numpy()
+    numbers = pd.to_numeric(col, errors="coerce").to_numpy(dtype=np.float64, na_value=np.nan)
+    text = present & np.isnan(numbers)
+    if present.any():  # booleans parse as 0/1 but are not numbers
+        obj = col.to_numpy(dtype=object)
+        is_bool = np.fromiter((isinstance(v, (bool, np.bool_)) for v in obj), bool, len(obj))
+        text |= is_bool
+    return numbers, text
+
+
+def _is_numeric_dtype(dtype) -> bool:
+    import pandas as pd
+
+    return pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype)
+
+
+def _is_bool_dtype(dtype) -> bool:
+    import pandas as pd
+
+    return pd.api.types.is_bool_dtype(dtype) and not isinstance(dtype, pd.CategoricalDtype)
+
+
+def _is_text_dtype(dtype) -> bool:
+    import pandas as pd
+
+    return pd.api.types.is_object_dtype(dtype) or isinstance(dtype, pd.StringDtype)
+
+
+class FeatureSchema:
+    """Names, kinds, dtypes and categories of the columns a model was fitted on.
+
+    Parameters
+    ----------
+    names : list of str
+        Column names, in order.
+    kinds : list of {"numeric", "bool", "categorical"}
+        Kind of each column.
+    dtypes : list of str
+        The pandas dtype of each column at fit (for messages).
+    categories : list of (list or None)
+        The categories of each categorical column (code ``j`` is ``categories[f][j]``),
+        None for the other columns.
+    """
+
+    def __init__(self, names, kinds, dtypes, categories) -> None:
+        self.names = list(names)
+        self.kinds = list(kinds)
+        self.dtypes = list(dtypes)
+        self.categories = list(categories)
+
+    def __repr__(self) -> str:
+        cols = ", ".join(
+            f"{n}: {k}" + (f"[{len(c)}]" if c is not None else "")
+            for n, k, c in zip(self.names, self.kinds, self.categories, strict=True)
+        )
+        return f"FeatureSchema({cols})"
+
+    @property
+    def all_numeric(self) -> bool:
+        """Whether every column is of a numeric dtype (the frame goes to ``validate_data``)."""
+        return all(k == NUMERIC for k in self.kinds) and all(
+            d != "object" and not d.startswith("str") for d in self.dtypes)
+
+    @property
+    def n_categories(self) -> np.ndarray:
+        """Number of categories of each column (int32; 0 for numeric and boolean columns)."""
+        return np.array([0 if c is None else len(c) for c in self.categories], dtype=np.int32)
+
+    # -- fit ---------------------------------------------------------------
+    @classmethod
+    def from_frame(cls, X) -> FeatureSchema:
+        """Read the schema of a DataFrame (see the module docstring for the rules).
+
+        Raises a one-line ValueError for a column that mixes numbers and text and a
+        TypeError for a column of an unsupported dtype (datetime, ...) or a frame whose
+        column names are not all strings while some column is not numeric.
+        """
+        import pandas as pd
+
+        names, kinds, dtypes, categories = [], [], [], []
+        for j, name in enumerate(X.columns):
+            col = X.iloc[:, j]
+            dtype = col.dtype
+            cats = None
+            if isinstance(dtype, pd.CategoricalDtype):
+                kind = CATEGORICAL
+                cats = [_plain(v) for v in dtype.categories]
+            elif _is_bool_dtype(dtype):
+                kind = BOOL
+            elif _is_numeric_dtype(dtype):
+                kind = NUMERIC
+            elif _is_text_dtype(dtype):
+                _, text = _text_cells(col)
+                present = col.notna().to_numpy()
+                if not text.any():
+                    kind = NUMERIC
+                elif text.sum() == present.sum():
+                    kind = CATEGORICAL
+                    cats = sorted({_plain(v) for v in col[present]}, key=_sort_key)
+                else:
+                    raise ValueError(
+                        f"column {name!r} holds numbers but also text in "
+                        f"{_rows(X.index, text)} ({_listing(repr(v) for v in col[text][:_SHOW])}): "
+                        "fix those cells (leave them empty if missing), or cast the column to "
+                        "'category' to make it categorical."
+                    )
+            else:
+                raise TypeError(
+                    f"column {name!r} has dtype {dtype}, which is not supported: use numbers, "
+                    "booleans or categories."
+                )
+            names.append(name)
+            kinds.append(kind)
+            dtypes.append(str(dtype))
+            categories.append(cats)
+        schema = cls(names, kinds, dtypes, categories)
+        if not schema.all_numeric and not all(isinstance(n, str) for n in names):
+            raise TypeError(
+                "a DataFrame with boolean, text or categorical columns needs string column "
+                f"names; got {_listing(repr(n) for n in names if not isinstance(n, str))}."
+            )
+        return schema
+
+    @classmethod
+    def numeric(cls, n_features: int, names=None, dtype: str = "float64") -> FeatureSchema:
+        """The schema of an array (or an all-numeric frame): every column numeric."""
+        if names is None:
+            names = [f"x{j}" for j in range(n_features)]
+        return cls(names, [NUMERIC] * n_features, [dtype] * n_features, [None] * n_features)
+
+    # -- predict -----------------------------------------------------------
+    def check_columns(self, X) -> None:
+        """One-line ValueError unless ``X`` has exactly the fitted columns, in order."""
+        got = list(X.columns)
+        if got == self.names:
+            return
+        missing = [n for n in self.names if n not in got]
+        extra = [n for n in got if n not in self.names]
+        if missing:
+            raise ValueError(f"X lacks the column(s) {_listing(map(repr, missing))} seen at fit.")
+        if extra:
+            raise ValueError(f"X has the column(s) {_listing(map(repr, extra))} not seen at fit.")
+        if len(got) != len(set(got)):
+            dup = sorted({n for n in got if got.count(n) > 1}, key=str)
+            raise ValueError(f"X has the column(s) {_listing(map(repr, dup))} more than once.")
+        first = next(j for j, (a, b) in enumerate(zip(got, self.names, strict=True)) if a != b)
+        raise ValueError(
+            f"column {got[first]!r} is at position {first} but was at position "
+            f"{self.names.index(got[first])} at fit: pass the columns in the order of "
+            "feature_names_in_."
+        )
+
+    def encode(self, X, *, check_columns: bool = True) -> np.ndarray:
+        """The frame ``X`` as the model's float64 array (checked against the schema).
+
+        Numeric and boolean columns become their values (0/1), categorical columns their
+        category codes; missing values become NaN. Raises a one-line ValueError naming
+        the column and the rows for a cell that is not a number in a numeric column, a
+        category unseen at fit, or a column of the wrong kind.
+        """
+        if check_columns:
+            self.check_columns(X)
+        out = np.empty(X.shape, dtype=np.float64, order="F")
+        for j, name in enumerate(self.names):
+            out[:, j] = self._encode_column(X.iloc[:, j], name, j, X.index)
+        return out
+
+    def _encode_column(self, col, name, j, index) -> np.ndarray:
+        import pandas as pd
+
+        kind = self.kinds[j]
+        dtype = col.dtype
+        is_cat = isinstance(dtype, pd.CategoricalDtype)
+
+        def wrong_kind():
+            return ValueError(
+                f"column {name!r} was {kind} ({self.dtypes[j]}) at fit but is {dtype} here."
+            )
+
+        if kind == NUMERIC:
+            if is_cat or _is_bool_dtype(dtype):
+                raise wrong_kind()
+            if _is_numeric_dtype(dtype):
+                return col.to_numpy(dtype=np.float64, na_value=np.nan)
+            if not _is_text_dtype(dtype):
+                raise wrong_kind()
+            numbers, text = _text_cells(col)
+            if text.any():
+                raise ValueError(
+                    f"column {name!r} is numeric but {_rows(index, text)} {_verb(text)} text "
+                    f"({_listing(repr(v) for v in col[text][:_SHOW])}): fix those cells "
+                    "(leave them empty if missing)."
+                )
+            return numbers
+        if kind == BOOL:
+            if not _is_bool_dtype(dtype):
+                raise wrong_kind()
+            present = col.notna().to_numpy()
+            out = np.full(len(col), np.nan)
+            out[present] = col[present].to_numpy(dtype=np.float64)
+            return out
+        # categorical
+        if _is_numeric_dtype(dtype) and not is_cat and not all(
+                isinstance(c, (int, float)) for c in self.categories[j]):
+            raise wrong_kind()
+        if _is_bool_dtype(dtype) and not is_cat:
+            raise wrong_kind()
+        present = col.notna().to_numpy()
+        lookup = {c: code for code, c in enumerate(self.categories[j])}
+        values = col.to_numpy(dtype=object)
+        out = np.full(len(col), np.nan)
+        unseen = np.zeros(len(col), dtype=bool)
+        for i in np.flatnonzero(present):
+            code = lookup.get(_plain(values[i]))
+            if code is None:
+                unseen[i] = True
+            else:
+                out[i] = code
+        if unseen.any():
+            new = sorted({repr(_plain(v)) for v in values[unseen]})
+            raise ValueError(
+                f"column {name!r} has the categor{'y' if len(new) == 1 else 'ies'} "
+                f"{_listing(new)} unseen at fit in {_rows(index, unseen)}: a model cannot "
+                "predict from a category it never saw; map it to a known one, or leave the "
+                "cell empty (missing)."
+            )
+        return out
+
+
+def prepared_data(estimator, X, schema: FeatureSchema | None):
+    """``X`` as the boosting loop passes it to every round of the weak learner ``estimator``.
+
+    A learner with ``prepare_data`` (the histogram trees) gets it called once; when the
+    schema has categorical columns and the learner splits them natively
+    (``native_categorical``), it is told their numbers of categories. Any other learner
+    gets ``X`` itself: categorical columns as ordinal category codes (the documented
+    encoder for learners without native categorical splits).
+    """
+    prepare = getattr(estimator, "prepare_data", None)
+    if not callable(prepare):
+        return X
+    n_cat = None if schema is None else schema.n_categories
+    if n_cat is not None and n_cat.any() and getattr(estimator, "native_categorical", False):
+        return prepare(X, n_categories=n_cat)
+    return prepare(X)
+
+
+def _plain(v):
+    """A category value as a plain Python object (``np.str_('a')`` -> ``'a'``)."""
+    return v.item() if isinstance(v, np.generic) else v
+
+
+def _sort_key(v):
+    return (type(v).__name__, v)

@@ -75,9 +75,7 @@ def test_fit_predict_round_trip(tmp_path, csv_files, capsys):
     pred = pd.read_csv(out)["prediction"].to_numpy()
     bundle = load_model(model)
     assert bundle["model"].get_params()["age"] == 3.0
-    expected = bundle["model"].predict(
-        pd.get_dummies(df.iloc[120:].drop(columns="target"), dtype=float)
-        .reindex(columns=bundle["feature_columns"], fill_value=0.0).to_numpy())
+    expected = bundle["model"].predict(df.iloc[120:].drop(columns="target"))
     assert list(pred) == list(expected)
     assert set(pred) <= {"yes", "no"} and np.mean(pred == df["target"][120:].to_numpy()) > 0.7
     assert main(["predict", str(test), "--model", str(model)]) == 0
@@ -119,7 +117,7 @@ def test_predict_errors(tmp_path, csv_files, capsys):
                  "--rounds", "5", "--model", str(model)]) == 0
     df[["a", "b"]].to_csv(tmp_path / "few.csv", index=False)
     assert main(["predict", str(tmp_path / "few.csv"), "--model", str(model)]) == 2
-    assert "lacks the model's feature column(s): c, colour" in capsys.readouterr().err
+    assert "X lacks the column(s) 'c', 'colour' seen at fit." in capsys.readouterr().err
     assert main(["predict", str(train), "--model", str(tmp_path / "none.joblib")]) == 2
     assert "model file" in capsys.readouterr().err
     (tmp_path / "junk.joblib").write_bytes(b"junk")
@@ -145,29 +143,50 @@ def test_benchmark_dry_run_lists_tasks(capsys):
 # ---------------------------------------------------------------------------
 # model files (skops)
 # ---------------------------------------------------------------------------
-def test_skops_round_trip_is_bit_identical(tmp_path, csv_files, capsys):
-    """fit -> save -> load -> predict through the CLI equals the in-memory model bit for bit."""
+@pytest.fixture
+def mixed_csv(tmp_path):
+    """A CSV with numeric and categorical columns; the label depends on a set of categories."""
+    rng = np.random.RandomState(1)
+    n = 300
+    shape = rng.choice(["circle", "square", "star", "heart", "moon"], size=n)
+    x = rng.normal(size=n)
+    size = rng.choice(["S", "M", "L"], size=n)
+    score = x + 2.0 * np.isin(shape, ["square", "heart"]) + 0.3 * rng.normal(size=n)
+    df = pd.DataFrame({"x": np.round(x, 3), "shape": shape, "size": size,
+                       "z": rng.randint(0, 10, size=n),
+                       "target": np.where(score > 1.0, "pos", "neg")})
+    train, test = tmp_path / "mixed_train.csv", tmp_path / "mixed_test.csv"
+    df.iloc[:200].to_csv(train, index=False)
+    df.iloc[200:].to_csv(test, index=False)
+    return train, test, df
+
+
+def test_skops_round_trip_is_bit_identical(tmp_path, mixed_csv, capsys):
+    """fit -> save -> load -> predict through the CLI equals the in-memory model bit for bit
+    (on a CSV with a categorical column: the schema and the categorical splits survive)."""
     from robust_boosting._model_io import load_model
-    from robust_boosting.cli import _features
     from robust_boosting.experiments.algorithms import make_estimator
 
-    train, test, df = csv_files
+    train, test, df = mixed_csv
     model = tmp_path / "m.skops"
     assert main(["fit", str(train), "--label", "target", "--algorithm", "savageboost",
                  "--rounds", "15", "--seed", "3", "--model", str(model)]) == 0
     out = tmp_path / "pred.csv"
     assert main(["predict", str(test), "--model", str(model), "--output", str(out)]) == 0
     loaded = load_model(model)["model"]
-    X_train = _features(pd.read_csv(train), label="target")
+    train_df = pd.read_csv(train)
     fresh = make_estimator("savageboost", {"n_estimators": 15}, random_state=3)
     import warnings
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        fresh.fit(X_train.to_numpy(), pd.read_csv(train)["target"].to_numpy())
-    X_test = _features(pd.read_csv(test), columns=list(X_train.columns), label="target")
-    a, b = loaded.decision_function(X_test.to_numpy()), fresh.decision_function(X_test.to_numpy())
+        fresh.fit(train_df.drop(columns="target"), train_df["target"].to_numpy())
+    assert loaded.feature_schema_.kinds == ["numeric", "categorical", "categorical", "numeric"]
+    assert loaded.feature_schema_.categories[2] == ["L", "M", "S"]
+    assert any(t.tree_.has_categorical for t in loaded.estimators_)
+    X_test = pd.read_csv(test).drop(columns="target")
+    a, b = loaded.decision_function(X_test), fresh.decision_function(X_test)
     assert a.tobytes() == b.tobytes()
-    assert list(pd.read_csv(out)["prediction"]) == list(fresh.predict(X_test.to_numpy()))
+    assert list(pd.read_csv(out)["prediction"]) == list(fresh.predict(X_test))
 
 
 def test_trusted_types_cover_every_registry_model():
@@ -239,3 +258,118 @@ def test_broken_model_files_fail_in_one_line(tmp_path, csv_files, capsys):
                  "--trust-pickle", "--output", str(out1)]) == 0
     assert main(["predict", str(train), "--model", str(good), "--output", str(out2)]) == 0
     assert out1.read_text() == out2.read_text()
+
+
+# ---------------------------------------------------------------------------
+# the estimator's column schema behind fit/predict (never a silent wrong answer)
+# ---------------------------------------------------------------------------
+def _fit_mixed(tmp_path, train, capsys):
+    model = tmp_path / "mixed.skops"
+    assert main(["fit", str(train), "--label", "target", "--algorithm", "adaboost",
+                 "--rounds", "20", "--model", str(model)]) == 0
+    capsys.readouterr()
+    return model
+
+
+def _one_line_error(capsys, command="predict"):
+    err = capsys.readouterr().err
+    assert err.startswith(f"robust-boosting {command}: error:"), err
+    assert err.count("\n") == 1, err
+    return err
+
+
+def test_text_cell_in_numeric_column_at_predict_is_an_error(tmp_path, mixed_csv, capsys):
+    """Failure 1: a '?' in a numeric column used to turn that column into dummies and the
+    fitted column into zeros, with exit status 0; now one line names the column and line."""
+    train, test, df = mixed_csv
+    model = _fit_mixed(tmp_path, train, capsys)
+    bad = df.iloc[200:].astype({"x": object})
+    bad.iloc[4, 0] = "?"
+    bad.iloc[7, 0] = "unknown"  # (pandas reads "n/a", "NA", "" ... as missing values)
+    bad.to_csv(tmp_path / "bad.csv", index=False)
+    assert main(["predict", str(tmp_path / "bad.csv"), "--model", str(model)]) == 2
+    err = _one_line_error(capsys)
+    assert "column 'x' is numeric but rows 6, 9 hold text ('?', 'unknown')" in err
+
+
+def test_category_absent_at_predict_is_fine(tmp_path, mixed_csv, capsys):
+    """Failure 2: a file lacking a category seen at fit (no 'L' sizes) used to fail with a
+    misleading "lacks the model's feature column(s)"; now it predicts, as the model does."""
+    from robust_boosting._model_io import load_model
+
+    train, test, df = mixed_csv
+    model = _fit_mixed(tmp_path, train, capsys)
+    part = df.iloc[200:]
+    part = part[part["size"] != "L"]
+    part.to_csv(tmp_path / "noL.csv", index=False)
+    out = tmp_path / "pred.csv"
+    assert main(["predict", str(tmp_path / "noL.csv"), "--model", str(model),
+                 "--output", str(out)]) == 0
+    expected = load_model(model)["model"].predict(part.drop(columns="target"))
+    assert list(pd.read_csv(out)["prediction"]) == list(expected)
+
+
+def test_stray_string_at_fit_is_an_error(tmp_path, mixed_csv, capsys):
+    """Failure 3: one stray string in a numeric column at fit used to one-hot encode the
+    whole column; now it is one line naming the column, the line and the value."""
+    train, _, df = mixed_csv
+    bad = df.iloc[:200].astype({"x": object})
+    bad.iloc[10, 0] = "oops"
+    bad.to_csv(tmp_path / "stray.csv", index=False)
+    model = tmp_path / "never.skops"
+    assert main(["fit", str(tmp_path / "stray.csv"), "--label", "target",
+                 "--model", str(model)]) == 2
+    err = _one_line_error(capsys, "fit")
+    assert "column 'x' holds numbers but also text in row 12 ('oops')" in err
+    assert not model.exists()
+
+
+def test_end_to_end_categorical_csv(tmp_path, mixed_csv, capsys):
+    """Fit on numeric + categorical columns, then predict on files with a bad cell, an
+    unseen category, a reordered column and a missing value."""
+    from robust_boosting._model_io import load_model
+
+    train, test, df = mixed_csv
+    model = _fit_mixed(tmp_path, train, capsys)
+    fitted = load_model(model)["model"]
+    assert list(fitted.feature_names_in_) == ["x", "shape", "size", "z"]
+    part = df.iloc[200:].drop(columns="target")
+    expected = fitted.predict(part)
+    assert np.mean(expected == df["target"].iloc[200:].to_numpy()) > 0.8
+
+    # reordered columns: matched by name, the same predictions
+    part[["z", "size", "x", "shape"]].to_csv(tmp_path / "reordered.csv", index=False)
+    out = tmp_path / "pred.csv"
+    assert main(["predict", str(tmp_path / "reordered.csv"), "--model", str(model),
+                 "--output", str(out)]) == 0
+    assert list(pd.read_csv(out)["prediction"]) == list(expected)
+    capsys.readouterr()
+
+    # a bad cell in a numeric column: one line, non-zero exit
+    bad = part.astype({"z": object})
+    bad.iloc[0, 3] = "?"
+    bad.to_csv(tmp_path / "badcell.csv", index=False)
+    assert main(["predict", str(tmp_path / "badcell.csv"), "--model", str(model)]) == 2
+    assert "column 'z' is numeric but row 2 holds text ('?')" in _one_line_error(capsys)
+
+    # a category unseen at fit: one line naming the column, the value and the line
+    unseen = part.copy()
+    unseen.iloc[3, 1] = "hexagon"
+    unseen.to_csv(tmp_path / "unseen.csv", index=False)
+    assert main(["predict", str(tmp_path / "unseen.csv"), "--model", str(model)]) == 2
+    assert ("column 'shape' has the category 'hexagon' unseen at fit in row 5"
+            in _one_line_error(capsys))
+
+    # an extra column: one line
+    part.assign(extra=1).to_csv(tmp_path / "extra.csv", index=False)
+    assert main(["predict", str(tmp_path / "extra.csv"), "--model", str(model)]) == 2
+    assert "X has the column(s) 'extra' not seen at fit" in _one_line_error(capsys)
+
+    # missing values (empty cells) in both kinds of column: predicted, as the trees route them
+    holes = part.copy()
+    holes.iloc[0, 0] = np.nan
+    holes.iloc[1, 1] = np.nan
+    holes.to_csv(tmp_path / "holes.csv", index=False)
+    assert main(["predict", str(tmp_path / "holes.csv"), "--model", str(model),
+                 "--output", str(out)]) == 0
+    assert list(pd.read_csv(out)["prediction"]) == list(fitted.predict(holes))

@@ -26,6 +26,7 @@ __all__ = ["TRUSTED_TYPES", "load_model", "save_model"]
 MODEL_MODULES: tuple[str, ...] = (
     "robust_boosting._boosting",
     "robust_boosting._estimator_parts",
+    "robust_boosting._schema",
     "robust_boosting.adaboost",
     "robust_boosting.classical",
     "robust_boosting.experiments.savage_readings",

@@ -134,28 +134,32 @@ def _read_csv(path: str):
         raise ValueError(f"cannot read CSV file {path!r}: {exc}") from None
     if df.empty or df.shape[1] == 0:
         raise ValueError(f"CSV file {path!r} has no data rows")
+    # rows in messages are the file's line numbers (the header is line 1)
+    df.index = pd.RangeIndex(2, len(df) + 2)
     return df
 
 
-def _features(df, columns=None, label=None):
-    """Numeric feature matrix; categorical columns one-hot encoded (reindexed to ``columns``)."""
-    import pandas as pd
+def _features(df, label=None, model=None):
+    """The feature columns of ``df`` (every column but the label), as a DataFrame.
 
+    The estimator itself reads and checks the columns (its typed schema: numeric,
+    boolean and categorical columns, text in a numeric column, unseen categories,
+    missing values); the command adds nothing. With ``model`` (predict), the columns
+    are matched by name: they are put in the model's order (the CSV's order does not
+    matter) and a missing or extra column is a one-line error from the model's schema.
+    """
     X = df.drop(columns=[label]) if label is not None and label in df else df
     if X.shape[1] == 0:
         raise ValueError("the CSV file has no feature columns besides the label")
-    X = pd.get_dummies(X, dtype=float)
-    if columns is not None:
-        missing = [c for c in columns if c not in X.columns]
-        raw_missing = sorted({c.split("=")[0] if "=" in c else c for c in missing})
-        numeric_missing = [c for c in missing if "_" not in c or c in raw_missing]
-        if numeric_missing and any(c not in df.columns for c in raw_missing):
-            raise ValueError(f"the CSV file lacks the model's feature column(s): "
-                             f"{', '.join(c for c in raw_missing if c not in df.columns)}")
-        X = X.reindex(columns=columns, fill_value=0.0)
-    if X.isna().any().any():
-        bad = [c for c in X.columns if X[c].isna().any()]
-        raise ValueError(f"missing values in column(s) {', '.join(map(str, bad))}")
+    if model is None:
+        return X
+    schema = getattr(model, "feature_schema_", None)
+    if schema is None or getattr(model, "feature_names_in_", None) is None:
+        raise ValueError("the model file was written by an older robust-boosting (it has no "
+                         "column schema): fit the model again")
+    names = schema.names
+    X = X[[c for c in names if c in X.columns] + [c for c in X.columns if c not in names]]
+    schema.check_columns(X)
     return X
 
 
@@ -196,12 +200,12 @@ def _cmd_fit(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        est.fit(X.to_numpy(), y)
+        est.fit(X, y)
     seconds = time.perf_counter() - start
     save_model({"model": est, "feature_columns": list(X.columns), "label": args.label,
                  "algorithm": args.algorithm, "params": params,
                  "robust_boosting": __version__}, args.model)
-    err = 1.0 - float(est.score(X.to_numpy(), y))
+    err = 1.0 - float(est.score(X, y))
     print(f"fitted {args.algorithm} on {len(y)} samples x {X.shape[1]} features in "
           f"{seconds:.2f}s (training error {err:.2%}); model saved to {args.model}")
     return 0
@@ -216,8 +220,8 @@ def _cmd_predict(args: argparse.Namespace) -> int:
     bundle = load_model(args.model, trust_pickle=args.trust_pickle)
     df = _read_csv(args.csv)
     label = bundle["label"]
-    X = _features(df, columns=bundle["feature_columns"], label=label)
-    pred = bundle["model"].predict(X.to_numpy())
+    X = _features(df, label=label, model=bundle["model"])
+    pred = bundle["model"].predict(X)
     out = pd.DataFrame({args.column: pred})
     if args.output == "-":
         out.to_csv(sys.stdout, index=False)
@@ -371,8 +375,10 @@ def build_parser() -> argparse.ArgumentParser:
     from .experiments.algorithms import ALGORITHMS
 
     fit = sub.add_parser("fit", help="fit an algorithm on a CSV file and save the model",
-                         description=_cmd_fit.__doc__ + " Categorical columns are one-hot "
-                         "encoded. Algorithms: " + ", ".join(ALGORITHMS) + ".")
+                         description=_cmd_fit.__doc__ + " Text columns are categorical (the "
+                         "histogram trees split them into sets of categories); a column of "
+                         "numbers with a text cell (e.g. '?') is an error naming the line; empty "
+                         "cells are missing values. Algorithms: " + ", ".join(ALGORITHMS) + ".")
     fit.add_argument("csv", help="CSV file with a header row")
     fit.add_argument("--label", required=True, help="name of the label column")
     fit.add_argument("--algorithm", default="splboost-hard",
@@ -387,7 +393,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     pred = sub.add_parser("predict", help="predict a CSV file with a saved model",
                           description=_cmd_predict.__doc__)
-    pred.add_argument("csv", help="CSV file with the model's feature columns")
+    pred.add_argument("csv", help="CSV file with the model's feature columns, in any order "
+                      "(a label column is ignored); a category not seen at fit is an error")
     pred.add_argument("--model", required=True,
                       help="model file written by 'fit' (skops format, loaded with only "
                       "robust-boosting's own types trusted)")

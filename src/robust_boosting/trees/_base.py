@@ -18,6 +18,7 @@ from sklearn.utils.validation import (
 from .. import _loop_kernels as _lk
 from .. import _tree_kernels as _k
 from .._loop_kernels import fdot
+from .._schema import FeatureSchema, is_frame
 from .._validation import (
     check_choice,
     check_number,
@@ -25,7 +26,6 @@ from .._validation import (
     rescaled_weights,
     validated_X,
 )
-from .._schema import FeatureSchema, is_frame
 from .binning import BinMapper, BinnedData, _numba_threads
 from .growing import HistTree, _Grower
 

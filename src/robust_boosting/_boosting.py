@@ -325,6 +325,9 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
     estimator_errors_ : ndarray, weighted training error of each learner (NaN if not defined)
     stopping_reason_ : str, why the loop ended (``"reached n_estimators"`` normally)
     n_estimators_ : int, number of learners kept
+    feature_schema_ : FeatureSchema, each column's kind, dtype and categories (see
+        :mod:`robust_boosting._schema`; categorical columns reach the weak learners as
+        category codes, split natively by the histogram trees)
 
     For steps with no native multiclass form and more than two classes, one
     binary ensemble is fitted per class (one-vs-rest) and these attributes

@@ -206,8 +206,11 @@ class _BaseHistTree(BaseEstimator):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features) or BinnedData
-            Training data (NaN = missing), or data binned by :meth:`prepare_data`.
+        X : array-like of shape (n_samples, n_features), DataFrame or BinnedData
+            Training data (NaN = missing), or data binned by :meth:`prepare_data`. A
+            DataFrame may have boolean and categorical columns: they are read by the
+            typed schema (``feature_schema_``, see :mod:`robust_boosting._schema`), and
+            categorical features are split into sets of categories.
         y : array-like of shape (n_samples,)
             Class labels (classifier) or targets (regressor).
         sample_weight : array-like of shape (n_samples,), default=None

@@ -58,6 +58,9 @@ class HistTreeClassifier(ClassifierMixin, _BaseHistTree):
         Number of features seen in fit.
     feature_names_in_ : ndarray of str
         Feature names seen in fit (only if they were all strings).
+    feature_schema_ : FeatureSchema
+        Kind, dtype and categories of each column seen in fit (not set when fitted on
+        :class:`BinnedData`, whose mapper knows the categorical features).
     """
 
     _criteria = _CRITERIA_CLS
@@ -122,7 +125,7 @@ class HistTreeRegressor(RegressorMixin, _BaseHistTree):
     ----------
     tree_ : HistTree
         The fitted tree arrays (``value`` has shape (node_count,)).
-    bin_mapper_, feature_importances_, n_features_in_, feature_names_in_
+    bin_mapper_, feature_importances_, n_features_in_, feature_names_in_, feature_schema_
         As for :class:`HistTreeClassifier`.
     """
 

@@ -893,31 +893,16 @@ def _in_set(bits, node, c):
 
 
 @njit(cache=True, nogil=True)
-def leaf_of_binned_cat(codes, feature, split_bin, missing_left, is_cat, bits, left, right,
-                       missing_bin, i):
-    """:func:`leaf_of_binned` for a tree with categorical splits: at a node with
-    ``is_cat``, a code goes left iff it is in the node's bitset row of ``bits``."""
-    node = 0
-    while left[node] >= 0:
-        v = codes[feature[node], i]
-        if v == missing_bin:
-            go_left = missing_left[node] != 0
-        elif is_cat[node]:
-            go_left = _in_set(bits, node, np.int64(v))
-        else:
-            go_left = v <= split_bin[node]
-        node = left[node] if go_left else right[node]
-    return node
-
-
-@njit(cache=True, nogil=True)
-def apply_binned_cat(codes, feature, split_bin, missing_left, is_cat, bits, left, right,
-                     missing_bin, rows, out):
-    """``out[r] = leaf of column r of codes`` for every ``r`` in ``rows`` (categorical splits)."""
+def apply_binned_table(codes, feature, table, left, right, rows, out):
+    """``out[r] = leaf of column r of codes`` for every ``r`` in ``rows``, for a tree
+    given as routing tables: at node ``n`` a code ``c`` goes left iff ``table[n, c]``
+    (see :meth:`~robust_boosting.trees.HistTree.routing_table`; any split kind)."""
     for q in range(rows.shape[0]):
         i = rows[q]
-        out[i] = leaf_of_binned_cat(codes, feature, split_bin, missing_left, is_cat, bits, left,
-                                    right, missing_bin, i)
+        node = 0
+        while left[node] >= 0:
+            node = left[node] if table[node, codes[feature[node], i]] else right[node]
+        out[i] = node
 
 
 @njit(cache=True, nogil=True)

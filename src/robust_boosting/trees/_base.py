@@ -330,11 +330,8 @@ class _BaseHistTree(BaseEstimator):
             out,
         )
         if inactive is not None and t.has_categorical:
-            _k.apply_binned_cat(
-                X.codes_t, t.feature, t.threshold_bin, t.missing_go_left, t.is_categorical,
-                t.categories_left, t.children_left, t.children_right, g.missing_bin, inactive,
-                out,
-            )
+            _k.apply_binned_table(X.codes_t, t.feature, t.routing_table(g.missing_bin),
+                                  t.children_left, t.children_right, inactive, out)
         elif inactive is not None:
             # zero-weight rows are not in the partition: route them through the tree
             _k.apply_binned_rows(
@@ -412,10 +409,9 @@ class _BaseHistTree(BaseEstimator):
                     return cached[1]
                 out = np.empty(X.n_samples, dtype=np.int32)
                 if t.has_categorical:
-                    _k.apply_binned_cat(
-                        X.codes_t, t.feature, t.threshold_bin, t.missing_go_left,
-                        t.is_categorical, t.categories_left, t.children_left, t.children_right,
-                        self.bin_mapper_.missing_bin_, np.arange(X.n_samples), out)
+                    _k.apply_binned_table(
+                        X.codes_t, t.feature, t.routing_table(self.bin_mapper_.missing_bin_),
+                        t.children_left, t.children_right, np.arange(X.n_samples), out)
                     return out
                 args = (X.codes_t, t.feature, t.threshold_bin, t.missing_go_left,
                         t.children_left, t.children_right, self.bin_mapper_.missing_bin_)

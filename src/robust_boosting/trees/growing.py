@@ -77,6 +77,21 @@ class HistTree:
         cat = getattr(self, "is_categorical", None)
         return cat is not None and bool(cat.any())
 
+    def routing_table(self, missing_bin: int) -> np.ndarray:
+        """``table[n, c]`` (uint8): whether bin code ``c`` goes left at node ``n``.
+
+        Threshold nodes: ``c <= threshold_bin``; categorical nodes: ``c`` in the left
+        set; the missing code ``missing_bin`` follows ``missing_go_left``.
+        """
+        codes = np.arange(missing_bin + 1)
+        table = (codes[None, :] <= self.threshold_bin[:, None]).astype(np.uint8)
+        if self.has_categorical:
+            cat = np.flatnonzero(self.is_categorical)
+            bits = np.unpackbits(self.categories_left[cat], axis=1, bitorder="little")
+            table[cat] = bits[:, : missing_bin + 1]
+        table[:, missing_bin] = self.missing_go_left
+        return table
+
     @property
     def node_count(self) -> int:
         """Number of nodes."""

@@ -279,3 +279,19 @@ def test_unsupported_dtypes_and_names():
         HistTreeClassifier().fit(pd.DataFrame({0: list("abababab") + ["a", "b"]}), y)
     with pytest.raises(TypeError, match="prepare_data takes numeric data"):
         HistTreeClassifier().prepare_data(pd.DataFrame({"c": list("ab") * 5}))
+
+
+def test_csv_shapes_of_the_same_kinds():
+    """What a CSV reader gives for a column with empty cells is the same kind: True/False with
+    empty cells (object) is boolean; an all-empty column (float NaN) is all missing."""
+    df, y = mixed_frame()
+    model = rb.AdaBoostClassifier(n_estimators=5, random_state=0).fit(df, y)
+    holes = df.astype({"flag": object})
+    holes.loc[3, "flag"] = None
+    got = model.predict(holes)
+    assert got.shape == (len(df),)
+    empty = df.assign(shape=np.nan, flag=np.nan)
+    assert model.predict(empty).shape == (len(df),)
+    obj = df.astype({"flag": object})
+    obj.loc[3, "flag"] = None
+    assert HistTreeClassifier().fit(obj, y).feature_schema_.kinds[3] == "bool"

@@ -88,16 +88,23 @@ def missing_values_error(estimator, column: str, index, mask, what: str = "missi
 
 
 def _text_cells(col):
-    """``(numbers, text_mask)``: the column parsed as float64, and where a cell is not a number."""
+    """``(numbers, text_mask)``: the column parsed as float64, and where a cell is not a number.
+
+    Each distinct value is parsed once. Booleans parse as 0/1 but are not numbers.
+    """
     import pandas as pd
 
-    present = col.notna().to_numpy()
-    numbers = pd.to_numeric(col, errors="coerce").to_numpy(dtype=np.float64, na_value=np.nan)
-    text = present & np.isnan(numbers)
-    if present.any():  # booleans parse as 0/1 but are not numbers
-        obj = col.to_numpy(dtype=object)
-        is_bool = np.fromiter((isinstance(v, (bool, np.bool_)) for v in obj), bool, len(obj))
-        text |= is_bool
+    codes, uniques = pd.factorize(col.to_numpy(dtype=object), use_na_sentinel=True)
+    uniques = np.asarray(uniques, dtype=object)
+    parsed = pd.to_numeric(pd.Series(uniques, dtype=object), errors="coerce").to_numpy(
+        dtype=np.float64, na_value=np.nan)
+    is_text = np.isnan(parsed) | np.fromiter(
+        (isinstance(v, (bool, np.bool_)) for v in uniques), bool, len(uniques))
+    present = codes >= 0
+    numbers = np.full(len(codes), np.nan)
+    numbers[present] = parsed[codes[present]]
+    text = np.zeros(len(codes), dtype=bool)
+    text[present] = is_text[codes[present]]
     return numbers, text
 
 
@@ -185,11 +192,14 @@ class FeatureSchema:
             elif _is_text_dtype(dtype):
                 _, text = _text_cells(col)
                 present = col.notna().to_numpy()
-                if not text.any():
+                if present.any() and _all_bool(col[present]):
+                    kind = BOOL  # e.g. True/False with empty cells in a CSV
+                elif not text.any():
                     kind = NUMERIC
                 elif text.sum() == present.sum():
                     kind = CATEGORICAL
-                    cats = sorted({_plain(v) for v in col[present]}, key=_sort_key)
+                    cats = sorted({_plain(v) for v in pd.unique(col[present].to_numpy(object))},
+                                  key=_sort_key)
                 else:
                     raise ValueError(
                         f"column {name!r} holds numbers but also text in "
@@ -264,6 +274,8 @@ class FeatureSchema:
         kind = self.kinds[j]
         dtype = col.dtype
         is_cat = isinstance(dtype, pd.CategoricalDtype)
+        if not is_cat and col.isna().all():  # e.g. an empty column of a CSV: all missing
+            return np.full(len(col), np.nan)
 
         def wrong_kind():
             return ValueError(
@@ -286,9 +298,9 @@ class FeatureSchema:
                 )
             return numbers
         if kind == BOOL:
-            if not _is_bool_dtype(dtype):
-                raise wrong_kind()
             present = col.notna().to_numpy()
+            if not (_is_bool_dtype(dtype) or (_is_text_dtype(dtype) and _all_bool(col[present]))):
+                raise wrong_kind()
             out = np.full(len(col), np.nan)
             out[present] = col[present].to_numpy(dtype=np.float64)
             return out
@@ -299,16 +311,11 @@ class FeatureSchema:
         if _is_bool_dtype(dtype) and not is_cat:
             raise wrong_kind()
         present = col.notna().to_numpy()
-        lookup = {c: code for code, c in enumerate(self.categories[j])}
         values = col.to_numpy(dtype=object)
-        out = np.full(len(col), np.nan)
-        unseen = np.zeros(len(col), dtype=bool)
-        for i in np.flatnonzero(present):
-            code = lookup.get(_plain(values[i]))
-            if code is None:
-                unseen[i] = True
-            else:
-                out[i] = code
+        codes = pd.Index(self.categories[j], dtype=object).get_indexer(values)
+        out = codes.astype(np.float64)
+        out[codes < 0] = np.nan
+        unseen = present & (codes < 0)
         if unseen.any():
             new = sorted({repr(_plain(v)) for v in values[unseen]})
             raise ValueError(
@@ -336,6 +343,17 @@ def prepared_data(estimator, X, schema: FeatureSchema | None):
     if n_cat is not None and n_cat.any() and getattr(estimator, "native_categorical", False):
         return prepare(X, n_categories=n_cat)
     return prepare(X)
+
+
+def _all_bool(values) -> bool:
+    """Whether every value is a boolean (an object column of True/False)."""
+    return all(isinstance(v, (bool, np.bool_)) for v in _unique(values))
+
+
+def _unique(values):
+    import pandas as pd
+
+    return pd.unique(np.asarray(values, dtype=object))
 
 
 def _plain(v):

@@ -295,3 +295,12 @@ def test_csv_shapes_of_the_same_kinds():
     obj = df.astype({"flag": object})
     obj.loc[3, "flag"] = None
     assert HistTreeClassifier().fit(obj, y).feature_schema_.kinds[3] == "bool"
+
+
+def test_refit_with_another_learner_rechecks_missing_values():
+    df, y = mixed_frame()
+    df.loc[2, "x"] = np.nan
+    model = rb.AdaBoostClassifier(n_estimators=3).fit(df, y)
+    model.set_params(estimator=LinearSVC())
+    with pytest.raises(ValueError, match="column 'x' has missing values"):
+        model.fit(df, y)

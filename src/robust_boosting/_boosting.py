@@ -384,7 +384,8 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
         return estimator
 
     def _validate_training_data(self, X, y, sample_weight):
-        X, y = validated_X(self, X, y, reset=True, allow_nan=self._allows_nan(), allow_inf=False)
+        X, y = validated_X(self, X, y, reset=True, allow_nan=self._allows_nan(fitted=False),
+                           allow_inf=False)
         check_classification_targets(y)
         classes, y_idx = np.unique(y, return_inverse=True)
         if classes.shape[0] < 2:
@@ -547,13 +548,15 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
     # -------------------------------------------------------------- predict
     def _check_X(self, X):
         check_is_fitted(self)
-        return validated_X(self, X, reset=False, allow_nan=self._allows_nan(), allow_inf=False)
+        return validated_X(self, X, reset=False, allow_nan=self._allows_nan(fitted=True),
+                           allow_inf=False)
 
-    def _allows_nan(self) -> bool:
-        """Whether the weak learner (the fitted one once fitted) handles NaN: then so does
-        the booster (NaN means missing); otherwise NaN is an error naming column and rows."""
+    def _allows_nan(self, fitted: bool) -> bool:
+        """Whether the weak learner (the fitted ``estimator_`` if ``fitted``, else the one the
+        parameters give) handles NaN: then so does the booster (NaN means missing);
+        otherwise a NaN is an error naming the column and the rows."""
         try:
-            est = getattr(self, "estimator_", None)
+            est = getattr(self, "estimator_", None) if fitted else None
             if est is None:
                 est = self._default_estimator() if self.estimator is None else self.estimator
             return bool(get_tags(est).input_tags.allow_nan)
@@ -690,5 +693,5 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        tags.input_tags.allow_nan = self._allows_nan()
+        tags.input_tags.allow_nan = self._allows_nan(fitted=False)
         return tags

@@ -304,3 +304,17 @@ def test_refit_with_another_learner_rechecks_missing_values():
     model.set_params(estimator=LinearSVC())
     with pytest.raises(ValueError, match="column 'x' has missing values"):
         model.fit(df, y)
+
+
+def test_numeric_frame_schema_keeps_dtypes_and_checks_kinds():
+    df, y = mixed_frame()
+    num = df[["x", "k"]]
+    model = rb.AdaBoostClassifier(n_estimators=3).fit(num, y)
+    assert model.feature_schema_.dtypes == ["float64", "int64"]
+    assert model.feature_schema_.all_numeric
+    text = num.astype({"k": object})
+    text.loc[[1, 4], "k"] = "?"
+    with pytest.raises(ValueError, match=r"^column 'k' is numeric but rows 1, 4 hold text"):
+        model.predict(text)
+    arr = rb.AdaBoostClassifier(n_estimators=3).fit(num.to_numpy(), y)
+    assert arr.feature_schema_.names == ["x0", "x1"] and arr.feature_schema_.all_numeric

@@ -56,7 +56,8 @@ def validated_X(estimator, X, y="no_validation", *, reset: bool, allow_nan: bool
         estimator.feature_names_in_ = np.asarray(schema.names, dtype=object)
         estimator.feature_schema_ = schema
         return out
-    if frame and schema is not None and list(X.columns) == schema.names:
+    if not reset and frame and schema is not None and getattr(estimator, "feature_names_in_", None) \
+            is not None and list(X.columns) == schema.names:
         # a frame fitted with numeric columns: a column of another kind (text in a
         # numeric column, categories, booleans) is an error naming the column and rows
         for j, dtype in enumerate(X.dtypes):
@@ -68,9 +69,9 @@ def validated_X(estimator, X, y="no_validation", *, reset: bool, allow_nan: bool
     _check_finite(estimator, X_out, allow_nan, allow_inf, names,
                   X.index if frame else np.arange(X_out.shape[0]))
     if reset:
-        estimator.feature_schema_ = FeatureSchema.numeric(
-            X_out.shape[1], None if getattr(estimator, "feature_names_in_", None) is None
-            else list(estimator.feature_names_in_), str(X_out.dtype))
+        named = getattr(estimator, "feature_names_in_", None) is not None
+        estimator.feature_schema_ = schema if (schema is not None and named) else (
+            FeatureSchema.numeric(X_out.shape[1], dtype=str(X_out.dtype)))
     return out
 
 

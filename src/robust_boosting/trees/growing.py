@@ -73,7 +73,8 @@ class HistTree:
 
     @property
     def has_categorical(self) -> bool:
-        """Whether the tree has categorical splits (then the ``*_cat`` kernels apply it)."""
+        """Whether the tree has categorical splits (then it is applied through
+        :meth:`routing_table` on binned data, ``apply_raw_cat`` on raw data)."""
         cat = getattr(self, "is_categorical", None)
         return cat is not None and bool(cat.any())
 

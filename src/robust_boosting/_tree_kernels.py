@@ -640,7 +640,7 @@ def categorical_split(h, nb, missing_bin, tot, n_val, has_cnt, is_reg, crit, min
     every prefix of that order is scored as a threshold split would be (with
     missing values on either side), by :func:`_best_split_feature`. For two
     classes with gini or entropy and for squared error, the best prefix is the
-    best of all ``2**(k-1) - 1`` subsets (Breiman et al. 1984, Sec. 9.4). Ties
+    best of all ``2**(k-1) - 1`` subsets (Fisher 1958; Breiman et al. 1984). Ties
     keep the lower category code first (a stable sort), so the result is
     deterministic.
 

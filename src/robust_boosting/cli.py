@@ -155,8 +155,8 @@ def _features(df, label=None, model=None):
         return X
     schema = getattr(model, "feature_schema_", None)
     if schema is None or getattr(model, "feature_names_in_", None) is None:
-        raise ValueError("the model file was written by an older robust-boosting (it has no "
-                         "column schema): fit the model again")
+        raise ValueError("the model has no column schema (it was fitted on an array, or by an "
+                         "older robust-boosting): fit it again with 'robust-boosting fit'")
     names = schema.names
     X = X[[c for c in names if c in X.columns] + [c for c in X.columns if c not in names]]
     schema.check_columns(X)

@@ -260,7 +260,9 @@ def grow_batched(growers: Sequence[_Grower]) -> None:
     groups: dict[tuple, list[_Grower]] = {}
     for g in growers:
         if supports_batched(g):
-            key = (id(g.codes_t), g.is_reg, g.n_stat, g.crit, g.hist_shape[2])
+            codes = g.codes_t  # a fresh view of the same buffer for every tree
+            key = (codes.ctypes.data, codes.shape, codes.strides, g.is_reg, g.n_stat, g.crit,
+                   g.hist_shape[2])
             groups.setdefault(key, []).append(g)
         else:
             g.grow(g.root_tot)
@@ -326,16 +328,17 @@ def _grow_group(group: list[_Grower]) -> None:
         m = int(n_nodes[j])
         a, z = offsets[j], offsets[j + 1]
         g.idx[:] = idx_all[a:z]
-        g.left = left[j, :m].tolist()
-        g.right = right[j, :m].tolist()
-        g.feature = feature[j, :m].tolist()
-        g.split_bin = split_bin[j, :m].tolist()
-        g.missing_left = missing_left[j, :m].tolist()
-        g.gain = gain[j, :m].tolist()
-        g.tot = list(tot[j, :m])
-        g.depth = depth[j, :m].tolist()
-        g.start = start[j, :m].tolist()
-        g.end = end[j, :m].tolist()
+        # arrays where _Grower keeps lists: _make_tree and _remember_train_leaves read both
+        g.left = left[j, :m]
+        g.right = right[j, :m]
+        g.feature = feature[j, :m]
+        g.split_bin = split_bin[j, :m]
+        g.missing_left = missing_left[j, :m]
+        g.gain = gain[j, :m]
+        g.tot = tot[j, :m]
+        g.depth = depth[j, :m]
+        g.start = start[j, :m]
+        g.end = end[j, :m]
 
 
 def fit_trees_batched(learners: Sequence, X: BinnedData, targets: Sequence, weights: Sequence):

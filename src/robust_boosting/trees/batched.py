@@ -37,6 +37,8 @@ __all__ = ["fit_trees_batched", "grow_batched", "supports_batched"]
 
 #: deepest tree the batched grower takes (its histogram pool has one slot per node)
 MAX_BATCHED_DEPTH = 10
+#: largest histogram pool (one histogram per node of the deepest tree) the batched grower uses
+_POOL_BYTES = 64 * 2**20
 
 
 @njit(cache=True, nogil=True)
@@ -236,14 +238,20 @@ def _grow_all(
 
 
 def supports_batched(grower: _Grower) -> bool:
-    """Whether :func:`grow_batched` grows ``grower``'s tree (else it grows itself)."""
+    """Whether :func:`grow_batched` grows ``grower``'s tree (else it grows itself).
+
+    Depth-first growth (``max_leaf_nodes=None``) to a depth of at most
+    :data:`MAX_BATCHED_DEPTH`, with one histogram per node fitting in 64 MiB
+    (then :class:`_Grower` never drops a cached histogram either, so both
+    take the same path through the subtraction).
+    """
     depth = grower.max_depth
     return (
         type(grower) is _Grower
         and grower.max_leaf_nodes is None
         and depth is not None
         and depth <= MAX_BATCHED_DEPTH
-        and (2 ** (depth + 1)) * grower.hist_bytes <= _HIST_CACHE_BYTES
+        and (2 ** (depth + 1)) * grower.hist_bytes <= min(_POOL_BYTES, _HIST_CACHE_BYTES)
     )
 
 

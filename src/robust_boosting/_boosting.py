@@ -464,9 +464,10 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
         :meth:`fit` answers the requests one by one (:func:`answer_requests`);
         :func:`robust_boosting._batched.fit_batched` runs many of these
         generators and answers their requests together. ``binned_cache`` maps
-        ``(type of the weak learner, its max_bins)`` to the learner's
-        ``prepare_data(X)``, so that models fitted on the same ``X`` bin it
-        once. Returns ``self``, fitted.
+        the weak learner's type and the parameters its ``prepare_data`` reads
+        (its ``_prepare_data_params``; without it, all but ``random_state`` and
+        ``n_jobs``) to its ``prepare_data(X)``, so that models fitted on the
+        same ``X`` bin it once. Returns ``self``, fitted.
         """
         self._validate_params()
         X, classes, y_idx, sample_weight = self._validate_training_data(X, y, sample_weight)
@@ -486,7 +487,13 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
         elif binned_cache is None:
             X_fit = prepare(X)
         else:
-            key = (type(estimator), getattr(estimator, "max_bins", None))
+            # the parameters prepare_data reads (declared by the learner, else all but the
+            # seed and the thread count)
+            params = estimator.get_params(deep=False)
+            names = getattr(estimator, "_prepare_data_params", None)
+            if names is None:
+                names = [name for name in params if name not in ("random_state", "n_jobs")]
+            key = (type(estimator), repr(sorted((name, repr(params[name])) for name in names)))
             if key not in binned_cache:
                 binned_cache[key] = prepare(X)
             X_fit = binned_cache[key]

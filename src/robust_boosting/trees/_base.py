@@ -87,6 +87,8 @@ class _BaseHistTree(BaseEstimator):
 
     _criteria: dict[str, int] = {}
     _is_reg = False
+    #: the parameters :meth:`prepare_data` reads (batched fits bin once per value)
+    _prepare_data_params = ("max_bins",)
 
     def __init__(
         self,

@@ -27,7 +27,9 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
+from joblib import effective_n_jobs
 from sklearn.base import clone
+from sklearn.utils.parallel import Parallel, delayed
 
 from ._boosting import BaseBoostingClassifier, FitRequest
 from .trees import BinnedData
@@ -42,6 +44,7 @@ def fit_batched(
     y: ArrayLike,
     sample_weights: ArrayLike,
     param_overrides: Sequence[dict[str, Any]] | None = None,
+    n_jobs: int | None = None,
 ) -> list[BaseBoostingClassifier]:
     """Fit k boosting models on the same ``(X, y)`` in one pass; same models as k fits.
 
@@ -71,6 +74,9 @@ def fit_batched(
     param_overrides : sequence of k dicts, optional
         Parameters set on model ``j`` with ``set_params`` (nested names such
         as ``"estimator__max_depth"`` work); default: none.
+    n_jobs : int or None, default=None
+        Number of joblib workers; each fits a contiguous share of the k models
+        in one batched pass. The models do not depend on it.
 
     Returns
     -------
@@ -93,6 +99,15 @@ def fit_batched(
         raise TypeError(
             f"estimator must be a booster of robust_boosting, got {type(estimator).__name__}."
         )
+    n_workers = min(effective_n_jobs(n_jobs), k)
+    if n_workers > 1:
+        shares = np.array_split(np.arange(k), n_workers)
+        parts = Parallel(n_jobs=n_workers)(
+            delayed(fit_batched)(estimator, X, y, weights[share],
+                                 [param_overrides[j] for j in share])
+            for share in shares
+        )
+        return [model for part in parts for model in part]
     models = [clone(estimator).set_params(**params) for params in param_overrides]
     cache: dict = {}
     runs: dict[int, Iterator[FitRequest]] = {}

@@ -26,8 +26,8 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 import numpy as np
-from numpy.typing import ArrayLike, NDArray
 from joblib import effective_n_jobs
+from numpy.typing import ArrayLike, NDArray
 from sklearn.base import clone
 from sklearn.utils.parallel import Parallel, delayed
 

@@ -64,8 +64,12 @@ def _can_split(tot, depth, max_depth, n_stat, min_cnt, min_w, is_reg):
 
 
 @njit(cache=True, nogil=True)
-def _pick(scores, bins, mls, row, tot, n_stat, crit, is_reg, tol_scale, out):
-    """:meth:`_Grower._pick`: ``out = (feature, bin, missing_left)``; returns the gain or -1."""
+def _pick(scores, bins, mls, row, tot, n_stat, crit, is_reg, tol_scale, p_split, p_gain, node):
+    """:meth:`_Grower._pick` for ``node``, from score row ``row``; returns the gain or -1.
+
+    A split is recorded as ``p_split[node] = (feature, bin, missing_left)``,
+    ``p_gain[node] = gain``.
+    """
     f = np.argmax(scores[row])
     sc = scores[row, f]
     if not np.isfinite(sc):
@@ -80,9 +84,10 @@ def _pick(scores, bins, mls, row, tot, n_stat, crit, is_reg, tol_scale, out):
         tol = _CLS_GAIN_RTOL * s
     if not gain > tol:
         return -1.0
-    out[0] = f
-    out[1] = bins[row, f]
-    out[2] = mls[row, f]
+    p_split[node, 0] = f
+    p_split[node, 1] = bins[row, f]
+    p_split[node, 2] = mls[row, f]
+    p_gain[node] = gain
     return gain
 
 
@@ -111,11 +116,10 @@ def _grow_one(
     scratch = np.empty((n_features, n_stat))
     dummy = np.empty((1, 1, 1))
     max_nodes = left.shape[1]
-    # the pending split of every node on the stack: feature, bin, missing_left, gain
+    # the split found for every node on the stack: feature, bin, missing_left; gain
     p_split = np.empty((max_nodes, 3), dtype=np.int64)
     p_gain = np.empty(max_nodes)
     stack = np.empty(max_nodes, dtype=np.int64)
-    sp = np.empty(3, dtype=np.int64)
 
     n_nodes = 1
     _new_node(j, 0, root_tot, 0, 0, n_act, left, right, tot, depth, start, end)
@@ -131,11 +135,9 @@ def _grow_one(
         _k.node_pair_ser(codes, idx, ow, oc, owy, is_reg, crit, n_act == codes.shape[1], 0,
                          n_act, n_bins, missing_bin, dummy, pool[0], dummy, False, root_tot,
                          root_tot, True, False, min_cnt, min_w, scores, bins, mls, scratch)
-    g = _pick(scores, bins, mls, 0, root_tot, n_stat, crit, is_reg, tol_scale, sp)
-    if g < 0:
+    if _pick(scores, bins, mls, 0, root_tot, n_stat, crit, is_reg, tol_scale, p_split, p_gain,
+             0) < 0:
         return n_nodes
-    p_split[0] = sp
-    p_gain[0] = g
     stack[0] = 0
     top = 1
     ltot = np.empty(n_stat)
@@ -181,16 +183,10 @@ def _grow_one(
         got_g = -1.0
         if find_s:
             got_s = _pick(scores, bins, mls, 0, tot[j, small], n_stat, crit, is_reg, tol_scale,
-                          sp)
-            if got_s >= 0:
-                p_split[small] = sp
-                p_gain[small] = got_s
+                          p_split, p_gain, small)
         if find_g:
             got_g = _pick(scores, bins, mls, 1, tot[j, large], n_stat, crit, is_reg, tol_scale,
-                          sp)
-            if got_g >= 0:
-                p_split[large] = sp
-                p_gain[large] = got_g
+                          p_split, p_gain, large)
         # push the left child, then the right one (popped first), as _Grower.grow does
         got_l = got_s if small_is_left else got_g
         got_r = got_g if small_is_left else got_s

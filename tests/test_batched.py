@@ -221,7 +221,21 @@ def test_fit_batched_is_deterministic_and_staged_rows():
     test = np.flatnonzero(weights[0] == 0)
     staged = staged_decision_rows(a[0], X[test])
     assert staged.shape == (a[0].n_estimators_, test.size)
+    assert np.array_equal(staged, np.array(list(a[0].staged_decision_function(X[test]))))
     assert np.array_equal(staged[-1], a[0].decision_function(X[test]))
+
+
+@pytest.mark.parametrize("n_classes", [2, 3])
+def test_staged_decision_rows_equals_staged_decision_function(n_classes):
+    X, y = _data(n_classes=n_classes, seed=6)
+    X_new = np.random.RandomState(1).randn(40, X.shape[1]) * 2  # outside the training range too
+    for template in (SPLLogitBoostClassifier(HistTreeRegressor(max_depth=3), n_estimators=9),
+                     SPLBoostClassifier(HistTreeClassifier(max_depth=2), n_estimators=9),
+                     SPLBoostClassifier(DecisionTreeClassifier(max_depth=2), n_estimators=5,
+                                        random_state=0)):
+        (model,) = _batched(template, X, y, np.ones((1, len(y))), None)
+        assert np.array_equal(staged_decision_rows(model, X_new),
+                              np.array(list(model.staged_decision_function(X_new))))
 
 
 def test_fit_batched_bad_input():

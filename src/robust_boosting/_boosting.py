@@ -15,6 +15,12 @@ label encoding, ``sample_weight``, random states of the weak learners, the
 numerically safe weights (log space), stopping rules and reasons, the shared
 one-vs-rest path for steps with no native multiclass form, prediction,
 ``predict_proba``, the ``staged_*`` family and ``feature_importances_``.
+
+The loop is a generator (:meth:`BaseBoostingClassifier._fit_requests`) that
+hands each weak-learner fit to its caller as a :class:`FitRequest`: ``fit``
+answers them one at a time (:func:`answer_requests`), and
+:func:`robust_boosting._batched.fit_batched` answers the requests of k models
+together, so batched training runs this same loop.
 """
 
 from __future__ import annotations
@@ -48,6 +54,7 @@ __all__ = [
     "BoostingState",
     "FitRequest",
     "RoundResult",
+    "answer_requests",
     "Step",
     "WeightPolicy",
     "Ensemble",

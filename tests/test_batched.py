@@ -251,3 +251,43 @@ def test_fit_batched_bad_input():
         fit_batched(template, X, y, np.zeros((1, 20)))
     with pytest.raises(ValueError, match="age"):
         fit_batched(template, X, y, np.ones((1, 20)), [dict(age=-1.0)])
+
+
+def test_monitor_stops_a_model_as_a_fit_with_that_many_rounds():
+    """A model stopped by the monitor predicts as the same model fitted with that many rounds."""
+    X, y = _data(seed=8)
+    weights = _fold_weights(len(y), 3, seed=8)
+    template = SPLLogitBoostClassifier(HistTreeRegressor(max_depth=2), n_estimators=25,
+                                       age=1.5, learning_rate=0.3, random_state=2)
+    stop_at = {0: 7, 1: 25, 2: 0}
+    seen = {j: [] for j in stop_at}
+    held_out = [w == 0 for w in weights]
+
+    scores = {j: [] for j in stop_at}
+
+    def monitor(j, request):
+        seen[j].append(request.round)
+        scores[j].append(request.scores[held_out[j]].copy())
+        return request.round >= stop_at[j]
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a stop asked by the caller is no warning
+        models = fit_batched(template, X, y, weights, monitor=monitor)
+    for j, model in enumerate(models):
+        rounds = stop_at[j]
+        assert seen[j] == list(range(min(rounds, 24) + 1))
+        if rounds == 0:
+            assert model.n_estimators_ == 0
+            continue
+        ref = clone(template).set_params(n_estimators=rounds).fit(X, y, sample_weight=weights[j])
+        assert model.n_estimators_ == rounds
+        assert np.array_equal(model.decision_function(X), ref.decision_function(X))
+        assert np.array_equal(model.self_paced_weights_, ref.self_paced_weights_)
+        # the held-out scores the loop carried are the staged held-out decision values
+        staged = staged_decision_rows(model, X[held_out[j]])
+        seen_stages = np.array(scores[j][1:])  # after 1, 2, ... rounds
+        assert np.array_equal(seen_stages, staged[:len(seen_stages)])
+    assert models[0].stopping_reason_ == "stopped by the caller after 7 rounds"
+    assert models[1].stopping_reason_ == "reached n_estimators"
+    with pytest.raises(ValueError, match="n_jobs=None or 1"):
+        fit_batched(template, X, y, weights, n_jobs=2, monitor=monitor)

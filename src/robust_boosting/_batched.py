@@ -22,7 +22,7 @@ gives, bit for bit (``tests/test_batched.py``), only cheaper.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -31,7 +31,7 @@ from numpy.typing import ArrayLike, NDArray
 from sklearn.base import clone
 from sklearn.utils.parallel import Parallel, delayed
 
-from ._boosting import BaseBoostingClassifier, FitRequest
+from ._boosting import STOP_BOOSTING, BaseBoostingClassifier, FitRequest
 from .trees import BinnedData
 from .trees.batched import fit_trees_batched
 
@@ -45,6 +45,7 @@ def fit_batched(
     sample_weights: ArrayLike,
     param_overrides: Sequence[dict[str, Any]] | None = None,
     n_jobs: int | None = None,
+    monitor: Callable[[int, FitRequest], bool] | None = None,
 ) -> list[BaseBoostingClassifier]:
     """Fit k boosting models on the same ``(X, y)`` in one pass; same models as k fits.
 
@@ -77,6 +78,17 @@ def fit_batched(
     n_jobs : int or None, default=None
         Number of joblib workers; each fits a contiguous share of the k models
         in one batched pass. The models do not depend on it.
+    monitor : callable, optional
+        Early stopping: ``monitor(j, request)`` is called before each round of
+        model ``j`` with its :class:`~robust_boosting._boosting.FitRequest`
+        (``request.round`` rounds done, ``request.scores`` the model's current
+        scores on every row of ``X``, held-out rows included: the staged
+        held-out scores come for free). If it returns True, model ``j`` ends
+        with ``request.round`` rounds (``stopping_reason_`` says "stopped by
+        the caller"), and predicts exactly as the same model fitted with
+        ``n_estimators=request.round``. One-vs-rest models are boosted one
+        class after the other; the monitor then sees each class's binary
+        problem in turn. Needs ``n_jobs=None`` or 1 (it runs in this process).
 
     Returns
     -------
@@ -100,6 +112,8 @@ def fit_batched(
             f"estimator must be a booster of robust_boosting, got {type(estimator).__name__}."
         )
     n_workers = min(effective_n_jobs(n_jobs), k)
+    if n_workers > 1 and monitor is not None:
+        raise ValueError("monitor runs in this process: use n_jobs=None or 1 with it.")
     if n_workers > 1:
         shares = np.array_split(np.arange(k), n_workers)
         parts = Parallel(n_jobs=n_workers)(
@@ -114,18 +128,22 @@ def fit_batched(
     pending: dict[int, FitRequest] = {}
     for j, model in enumerate(models):
         runs[j] = model._fit_requests(X, y, sample_weight=weights[j], binned_cache=cache)
-        _advance(j, runs, pending, first=True)
+        _advance(j, runs, pending)
     while pending:
+        if monitor is not None:
+            for j in list(pending):
+                while j in pending and pending[j].first_pass and monitor(j, pending[j]):
+                    _advance(j, runs, pending, STOP_BOOSTING)
         _answer(list(pending.values()))
         for j in list(pending):
             _advance(j, runs, pending)
     return models
 
 
-def _advance(j: int, runs: dict, pending: dict, first: bool = False) -> None:
-    """Resume model ``j``'s loop up to its next fit request (or its end)."""
+def _advance(j: int, runs: dict, pending: dict, reply: Any = None) -> None:
+    """Resume model ``j``'s loop (with ``reply``) up to its next fit request (or its end)."""
     try:
-        pending[j] = next(runs[j])
+        pending[j] = runs[j].send(reply) if j in pending else next(runs[j])
     except StopIteration:
         pending.pop(j, None)
         del runs[j]

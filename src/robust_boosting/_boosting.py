@@ -53,6 +53,7 @@ __all__ = [
     "BoostingStoppedWarning",
     "BoostingState",
     "FitRequest",
+    "STOP_BOOSTING",
     "RoundResult",
     "answer_requests",
     "Step",
@@ -156,13 +157,25 @@ class FitRequest:
 
     The caller must fit ``learner`` in place, exactly as
     ``learner.fit(X, target, sample_weight=weights)`` would, then resume the
-    loop (see :meth:`BaseBoostingClassifier._fit_requests`).
+    loop (see :meth:`BaseBoostingClassifier._fit_requests`), or, at the first
+    pass of a round (``first_pass``), resume it with :data:`STOP_BOOSTING` to
+    end the ensemble with the ``round`` rounds it has. ``scores`` is the
+    ensemble's current score on every training row (zero-weight rows
+    included), shape ``(n,)`` or ``(n, K)``: for a one-vs-rest model, the
+    score of the binary problem being boosted (classes in order).
     """
 
     learner: Any
     X: Any
     target: NDArray
     weights: NDArray[np.float64]
+    scores: NDArray[np.float64] | None = None
+    round: int = 0
+    first_pass: bool = True
+
+
+#: sent into the loop instead of a fitted learner: end the ensemble before this round
+STOP_BOOSTING = "stop boosting"
 
 
 def answer_requests(requests):
@@ -539,6 +552,7 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
         (steps and policies keep per-run state), never on the parameters.
         """
         hands_out_fits = type(self.step_).fit_round is Step.fit_round
+        stopped_by_caller = False
         step = copy.deepcopy(self.step_)
         policy = copy.deepcopy(self.policy_)
         n = y_idx.shape[0]
@@ -573,7 +587,12 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
                 fit_learner = learner if n_pass == 0 else clone(learner)
                 if hands_out_fits:
                     target = step.fit_target(state)
-                    yield FitRequest(fit_learner, state.X, target, w)
+                    reply = yield FitRequest(fit_learner, state.X, target, w, state.raw, t,
+                                             n_pass == 0)
+                    if reply is STOP_BOOSTING and n_pass == 0:
+                        ens.stopping_reason = f"stopped by the caller after {t} rounds"
+                        stopped_by_caller = True
+                        break
                     result = step.finish_round(fit_learner, state, w, target)
                 else:
                     result = step.fit_round(fit_learner, state, w)
@@ -603,7 +622,7 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
         ens.info["sample_weights"] = np.zeros(n) if final_w is None else final_w
         if not ens.estimators:
             ens.init_score = self._prior_score(y_idx, n_classes, sample_weight)
-        if ens.stopping_reason != MAX_ROUNDS_REASON:
+        if ens.stopping_reason != MAX_ROUNDS_REASON and not stopped_by_caller:
             warnings.warn(
                 f"{type(self).__name__} stopped after {len(ens.estimators)} of "
                 f"{self.n_estimators} rounds: {ens.stopping_reason}.",

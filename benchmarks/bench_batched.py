@@ -17,7 +17,11 @@ Both sides run on one numba thread (``--threads``) and are timed by process
 ``--repeat`` runs. Run::
 
     PYTHONPATH=src python benchmarks/bench_batched.py [--datasets pima german ...]
-        [--k 5 10 30] [--rounds 200] [--step logit|discrete]
+        [--k 5 10 30] [--rounds 200] [--step logit|discrete] [--patience 20]
+
+``--patience P`` adds, on binary sets, the time of the same batched search with early
+stopping per model (``fit_batched(monitor=...)``: a model stops once its held-out
+logistic loss has not improved for P rounds), divided by the same ``k x single``.
 """
 
 from __future__ import annotations
@@ -70,7 +74,31 @@ def fold_weights(n: int, k: int, seed: int) -> np.ndarray:
     return np.array([(fold != j % N_FOLDS).astype(np.float64) for j in range(k)])
 
 
-def run(name, X, y, step, k, rounds, repeat):
+class PatienceMonitor:
+    """Early stopping for ``fit_batched``: stop model ``j`` once its held-out loss has not
+    improved for ``patience`` rounds (held-out rows: weight 0).
+
+    The held-out scores come with each fit request; the loss is the logistic loss
+    ``log(1 + exp(-2 y F))`` of the binary labels ``y`` in ``{-1, +1}``.
+    """
+
+    def __init__(self, y, weights, patience):
+        self.y = np.where(y == np.unique(y)[1], 1.0, -1.0)
+        self.held_out = [w == 0 for w in weights]
+        self.patience = patience
+        self.best = {}
+
+    def __call__(self, j, request):
+        rows = self.held_out[j]
+        loss = float(np.mean(np.logaddexp(0.0, -2.0 * self.y[rows] * request.scores[rows])))
+        best_loss, best_round = self.best.get(j, (np.inf, 0))
+        if loss < best_loss:
+            self.best[j] = (loss, request.round)
+            return False
+        return request.round - best_round >= self.patience
+
+
+def run(name, X, y, step, k, rounds, repeat, patience=None):
     template, overrides = configurations(step, k, rounds)
     weights = fold_weights(X.shape[0], k, 0)
     best_single = best_batched = np.inf
@@ -84,9 +112,18 @@ def run(name, X, y, step, k, rounds, repeat):
         best_batched = min(best_batched, time.process_time() - t)
     same = all(np.array_equal(a.decision_function(X), b.decision_function(X))
                for a, b in zip(single, batched, strict=True))
-    print(f"{name:10s} n={X.shape[0]:5d} p={X.shape[1]:3d} step={step:8s} k={k:3d}  "
-          f"single x k {best_single:7.2f} s  batched {best_batched:7.2f} s  "
-          f"ratio {best_batched / best_single:.3f}  identical={same}", flush=True)
+    line = (f"{name:10s} n={X.shape[0]:5d} p={X.shape[1]:3d} step={step:8s} k={k:3d}  "
+            f"single x k {best_single:7.2f} s  batched {best_batched:7.2f} s  "
+            f"ratio {best_batched / best_single:.3f}  identical={same}")
+    if patience is not None and len(np.unique(y)) == 2:
+        t = time.process_time()
+        stopped = fit_batched(template, X, y, weights, overrides,
+                              monitor=PatienceMonitor(y, weights, patience))
+        t_stop = time.process_time() - t
+        mean_rounds = np.mean([m.n_estimators_ for m in stopped])
+        line += (f"  | early stop (patience {patience}): {t_stop:6.2f} s, "
+                 f"{mean_rounds:.0f} rounds on average, ratio {t_stop / best_single:.3f}")
+    print(line, flush=True)
     return best_batched / best_single
 
 
@@ -101,6 +138,9 @@ def main() -> None:
     parser.add_argument("--step", choices=["logit", "discrete"], default="logit")
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--patience", type=int, default=None,
+                        help="also time fit_batched with early stopping on the held-out "
+                             "logistic loss after this many rounds without improvement")
     args = parser.parse_args()
     numba.set_num_threads(args.threads)
     warnings.simplefilter("ignore")  # early stops are part of the workload
@@ -110,7 +150,7 @@ def main() -> None:
     for name in args.datasets:
         X, y = load(name, args.max_rows, 0)
         for k in args.k:
-            run(name, X, y, args.step, k, args.rounds, args.repeat)
+            run(name, X, y, args.step, k, args.rounds, args.repeat, args.patience)
 
 
 if __name__ == "__main__":

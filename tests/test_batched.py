@@ -291,3 +291,23 @@ def test_monitor_stops_a_model_as_a_fit_with_that_many_rounds():
     assert models[1].stopping_reason_ == "reached n_estimators"
     with pytest.raises(ValueError, match="n_jobs=None or 1"):
         fit_batched(template, X, y, weights, n_jobs=2, monitor=monitor)
+
+
+def test_batched_dataframe_with_categorical_column_bit_identical():
+    # trees with a categorical feature split it into sets of categories and are grown one
+    # at a time (not by the batched grower); the models must still equal separate fits
+    pd = pytest.importorskip("pandas")
+    X, y = _data(n=160, p=3)
+    rng = np.random.RandomState(1)
+    colour = rng.choice(["red", "green", "blue", "grey"], size=len(y))
+    y = np.where(np.isin(colour, ["red", "grey"]), 1 - y, y)  # a set split pays off
+    frame = pd.DataFrame(X, columns=["a", "b", "c"]).assign(
+        colour=pd.Categorical(colour))
+    overrides = [dict(age=a) for a in (1.0, np.inf, 2.0)]
+    weights = _fold_weights(len(y), len(overrides))
+    template = SPLLogitBoostClassifier(HistTreeRegressor(max_depth=2), n_estimators=15,
+                                       random_state=0)
+    batched = _batched(template, frame, y, weights, overrides)
+    separate = _separate(template, frame, y, weights, overrides)
+    _assert_same_models(batched, separate, frame)
+    assert any(t.tree_.has_categorical for m in batched for t in m.estimators_)

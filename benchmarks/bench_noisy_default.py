@@ -109,7 +109,8 @@ PEERS = {
 
 def _excluded(est, n):
     """``excluded_samples_`` of a self-paced estimator, or of a search's refit best estimator."""
-    est = getattr(est, "best_estimator_", est)
+    if not hasattr(est, "label_issue_scores_"):  # SPLBoostClassifierCV has its own
+        est = getattr(est, "best_estimator_", est)
     exc = est.excluded_samples_
     if isinstance(exc, list):  # one-vs-rest: a sample is suspect if excluded by its own class
         return np.unique(np.concatenate(exc)) if exc else np.array([], int)
@@ -157,7 +158,17 @@ QUANTILES = [0.05, 0.1, 0.2, 0.3]
 AGES_EXP = [1.5, 2.0, 3.0, 6.0, 20.0]     # exponential loss exp(-yF): margin cut -log(age)
 AGES_LOGIT = [0.7, 1.0, 1.5, 2.5, 5.0]    # logistic loss scale
 
+def _splcv(**params):
+    """``SPLBoostClassifierCV`` with its defaults, or with ``params`` changed (design runs)."""
+    def make(seed):
+        from robust_boosting import SPLBoostClassifierCV
+        return SPLBoostClassifierCV(random_state=seed, **params)
+    return make
+
+
 CANDIDATES = {
+    # the library's robust default
+    "splcv": Model("SPLBoostClassifierCV()", _splcv(), _excluded),
     # the library's defaults (stumps, age 2)
     "spl_default": Model("SPLBoost default (stumps, age 2)", lambda s: _spl("discrete", 1, random_state=s),
                          _excluded),
@@ -293,6 +304,8 @@ def run(models: dict, datasets, rates, kinds, n_splits, test_size, seed, log=sys
                             best = getattr(est, "best_params_", None)
                             if best is not None:
                                 row["best"] = best
+                            if hasattr(est, "noise_rate_"):
+                                row["noise_rate"] = est.noise_rate_
                             fitted = getattr(est, "best_estimator_", est)
                             if hasattr(fitted, "self_paced_weights_"):
                                 row["excluded_frac"] = len(_excluded(fitted, 0)) / len(yn)
@@ -347,8 +360,10 @@ def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--quick", action="store_true",
                    help="2 binary + 1 multiclass set, 1 split, rates 0/20/40 %%, symmetric only")
-    p.add_argument("--candidates", nargs="*", default=["spl_default", "spl_grid"],
-                   choices=sorted(CANDIDATES))
+    p.add_argument("--candidates", nargs="*", default=["splcv"], choices=sorted(CANDIDATES))
+    p.add_argument("--splcv-variants", nargs="*", default=[], metavar="NAME=JSON",
+                   help="extra SPLBoostClassifierCV rows with changed parameters, "
+                        "e.g. 'd2={\"max_depth\": 2}'")
     p.add_argument("--peers", nargs="*", default=list(PEERS), choices=list(PEERS))
     p.add_argument("--datasets", nargs="*")
     p.add_argument("--rates", nargs="*", type=float)
@@ -370,7 +385,13 @@ def main(argv=None):
         splits = a.splits or 3
     if "cleanlab" not in a.peers:
         a.peers.append("cleanlab")  # the time ratios need it
-    models = {k: CANDIDATES[k] for k in a.candidates} | {k: PEERS[k] for k in a.peers}
+    models = {k: CANDIDATES[k] for k in a.candidates}
+    for spec in a.splcv_variants:
+        import json
+        name, _, params = spec.partition("=")
+        models[f"splcv_{name}"] = Model(f"SPLBoostClassifierCV({name})",
+                                        _splcv(**json.loads(params)), _excluded)
+    models |= {k: PEERS[k] for k in a.peers}
 
     from threadpoolctl import threadpool_limits
     try:

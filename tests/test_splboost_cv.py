@@ -4,16 +4,17 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from joblib import parallel_config
 from sklearn.datasets import make_blobs
 from sklearn.metrics import roc_auc_score
 
 from robust_boosting import SPLBoostClassifierCV, SPLLogitBoostClassifier
 from robust_boosting.noise import flip_labels, flip_labels_class_conditional
 from robust_boosting.self_paced import DropFractionRegularizer, get_regularizer
-from robust_boosting.splboost_cv import confident_joint, estimate_noise_rate
+from robust_boosting.splboost_cv import confident_joint, estimate_noise_rate, find_label_issues
 from robust_boosting.trees import HistTreeRegressor
 
-FAST = dict(n_estimators=40, learning_rate=0.2)
+FAST = dict(n_estimators=40)
 
 
 @pytest.fixture(scope="module")
@@ -69,25 +70,28 @@ def test_confident_joint_recovers_a_known_noise_rate():
     assert joint.sum() == pytest.approx(n)
     assert estimate_noise_rate(proba, given_) == pytest.approx(np.mean(flipped), abs=1e-12)
     assert estimate_noise_rate(proba, true) == 0.0
+    np.testing.assert_array_equal(find_label_issues(proba, given_), flipped)
 
 
 # --------------------------------------------------------------------- estimator
 def test_label_issue_scores_rank_flipped_samples_first(noisy_fit):
     X, y, y_noisy, flipped, est = noisy_fit
     assert est.label_issue_scores_.shape == (len(y),)
+    np.testing.assert_allclose(est.label_issue_scores_,
+                               1 - est.oof_proba_[np.arange(len(y)), est.classes_.searchsorted(y_noisy)])
     assert roc_auc_score(flipped, est.label_issue_scores_) > 0.9
-    # the exclusion fraction is an estimate of the noise rate, and its set is mostly flips
-    assert 0.1 < est.best_params_["drop_fraction"] < 0.35
+    # the noise-rate estimate is near the 20 % flipped, and the removed samples are mostly flips
+    assert 0.12 < est.noise_rate_ < 0.3
     exc = est.excluded_samples_
-    assert np.mean(flipped[exc]) > 0.7
+    np.testing.assert_array_equal(exc, est.label_issues_)
+    assert np.mean(flipped[exc]) > 0.8 and np.mean(flipped & np.isin(np.arange(len(y)), exc)) > 0.1
     assert np.mean(est.predict(X) == y) > 0.95  # clean labels recovered
 
 
-def test_clean_separated_data_drop_nothing(separated):
+def test_clean_separated_data_exclude_nothing(separated):
     X, y = separated
     est = SPLBoostClassifierCV(random_state=0, **FAST).fit(X, y)
     assert est.noise_rate_ < 0.02
-    assert est.best_params_["drop_fraction"] == 0.0
     assert est.excluded_samples_.size == 0
     assert est.score(X, y) == 1.0
 
@@ -95,14 +99,26 @@ def test_clean_separated_data_drop_nothing(separated):
 def test_refit_equals_a_plain_fit_with_the_chosen_params(noisy_fit):
     X, _, y_noisy, _, est = noisy_fit
     p = est.best_params_
+    weight = np.ones(len(y_noisy))
+    weight[est.label_issues_] = 0.0
     plain = SPLLogitBoostClassifier(
-        HistTreeRegressor(max_depth=p["max_depth"]), n_estimators=p["n_estimators"],
-        learning_rate=p["learning_rate"], regularizer="drop_fraction", age=p["drop_fraction"],
+        HistTreeRegressor(max_depth=p["max_depth"]), n_estimators=est.n_estimators,
+        learning_rate=p["learning_rate"], age=np.inf,
         random_state=est.best_estimator_.random_state,
-    ).fit(X, y_noisy)
+    ).fit(X, y_noisy, sample_weight=weight)
     np.testing.assert_array_equal(plain.predict_proba(X), est.predict_proba(X))
-    np.testing.assert_array_equal(np.flatnonzero(plain.self_paced_weights_ == 0),
-                                  est.excluded_samples_)
+
+
+def test_without_removal_and_with_a_self_paced_drop_fraction(noisy_fit):
+    X, _, y_noisy, flipped, est = noisy_fit
+    kept = SPLBoostClassifierCV(remove_label_issues=False, random_state=0, **FAST).fit(X, y_noisy)
+    assert kept.excluded_samples_.size == 0
+    np.testing.assert_array_equal(kept.label_issues_, est.label_issues_)
+    spl = SPLBoostClassifierCV(drop_fraction=0.2, remove_label_issues=False, max_depth=2,
+                               random_state=0, **FAST).fit(X, y_noisy)
+    assert spl.best_estimator_.regularizer == "drop_fraction"
+    assert spl.excluded_samples_.size == int(0.2 * len(y_noisy))
+    assert np.mean(flipped[spl.excluded_samples_]) > 0.7
 
 
 def test_cv_results_grid_and_best_candidate(separated):
@@ -118,9 +134,9 @@ def test_cv_results_grid_and_best_candidate(separated):
     assert est.best_score_ == res["mean_test_score"][best]
     np.testing.assert_allclose(res["mean_test_score"],
                                (res["split0_test_score"] + res["split1_test_score"]) / 2)
-    assert est.best_params_["n_estimators"] == res["n_estimators"][best]
+    assert est.best_params_["cv_n_estimators"] == res["n_estimators"][best]
     assert est.best_params_["drop_fraction"] == res["param_drop_fraction"][best]
-    assert est.best_estimator_.n_estimators_ <= res["n_estimators"][best]
+    assert est.best_estimator_.n_estimators == 20
 
 
 def test_multiclass_class_conditional_noise():
@@ -133,7 +149,7 @@ def test_multiclass_class_conditional_noise():
     assert est.predict_proba(X).shape == (300, 3)
     assert np.mean(est.predict(X) == np.array(["a", "b", "c"])[y]) > 0.93
     assert roc_auc_score(flipped, est.label_issue_scores_) > 0.9
-    assert est.excluded_samples_.ndim == 1 and np.mean(np.asarray(flipped)[est.excluded_samples_]) > 0.6
+    assert est.excluded_samples_.ndim == 1 and np.mean(np.asarray(flipped)[est.excluded_samples_]) > 0.8
 
 
 def test_sample_weight(noisy_fit):
@@ -150,7 +166,8 @@ def test_sample_weight(noisy_fit):
 
 def test_deterministic_whatever_n_jobs(noisy_fit):
     X, _, y_noisy, _, est = noisy_fit
-    again = SPLBoostClassifierCV(random_state=0, n_jobs=2, **FAST).fit(X, y_noisy)
+    with parallel_config(backend="threading"):  # no worker processes to start in a unit test
+        again = SPLBoostClassifierCV(random_state=0, n_jobs=2, **FAST).fit(X, y_noisy)
     np.testing.assert_array_equal(again.predict_proba(X), est.predict_proba(X))
     np.testing.assert_array_equal(again.label_issue_scores_, est.label_issue_scores_)
     assert again.best_params_ == est.best_params_
@@ -158,6 +175,7 @@ def test_deterministic_whatever_n_jobs(noisy_fit):
 
 @pytest.mark.parametrize("params, match", [
     (dict(drop_fraction="bogus"), "drop_fraction"),
+    (dict(remove_label_issues="yes"), "remove_label_issues"),
     (dict(drop_fraction=1.0), "drop_fraction"),
     (dict(drop_fraction=[0.1, -0.1]), "drop_fraction"),
     (dict(max_depth=0), "max_depth"),
@@ -167,5 +185,5 @@ def test_deterministic_whatever_n_jobs(noisy_fit):
 ])
 def test_bad_parameters(separated, params, match):
     X, y = separated
-    with pytest.raises(ValueError, match=match):
+    with pytest.raises((ValueError, TypeError), match=match):
         SPLBoostClassifierCV(**params).fit(X, y)

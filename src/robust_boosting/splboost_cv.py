@@ -2,29 +2,19 @@
 
 The estimator composes :class:`~robust_boosting.classical.SPLLogitBoostClassifier`
 (Newton steps on the logistic loss, histogram regression trees, self-paced
-weights from :class:`~robust_boosting.self_paced.SelfPacedPolicy`) with the
-age read as a *drop fraction* (:class:`~robust_boosting.self_paced.DropFractionRegularizer`):
-each round ignores the given fraction of training samples of largest current
-loss. One internal cross-validation on the training labels
+weights from :class:`~robust_boosting.self_paced.SelfPacedPolicy`, optionally
+with the age read as a drop fraction,
+:class:`~robust_boosting.self_paced.DropFractionRegularizer`). One internal
+cross-validation on the training labels
 
-1. fits every candidate setting (tree depth x learning rate x cross-validation
-   drop fraction) on every fold, and picks the setting and the number of rounds
-   by the trimmed held-out log-loss of the staged predictions (early stopping);
+1. fits every candidate setting (tree depth x learning rate x drop fraction)
+   on every fold and picks the setting and its number of rounds by the
+   held-out log-loss of the staged predictions (early stopping);
 2. gives the out-of-fold class probabilities of the chosen setting: the
-   per-sample label-issue scores, and, with ``drop_fraction="auto"``, the
-   estimated noise rate from the confident joint of Northcutt, Jiang & Chuang
-   (2021), which becomes the drop fraction of the final fit on all the data.
-
-References
-----------
-.. [SPL] K. Wang, Y. Wang, Q. Zhao, D. Meng, Z. Xu, "SPLBoost: An Improved
-   Robust Boosting Algorithm Based on Self-paced Learning", IEEE Trans.
-   Cybernetics, 2019.
-.. [FHT] J. Friedman, T. Hastie, R. Tibshirani, "Additive logistic regression:
-   a statistical view of boosting", Annals of Statistics 28(2), 2000.
-.. [CL] C. Northcutt, L. Jiang, I. Chuang, "Confident learning: estimating
-   uncertainty in dataset labels", Journal of Artificial Intelligence
-   Research 70, 2021 (Sec. 3.1, the confident joint, eqs. (1)-(2)).
+   per-sample label-issue scores, the noise-rate estimate and the suspect set
+   of confident learning (Northcutt, Jiang & Chuang 2021);
+3. the final model is fitted on all the data with the suspects' weights set to
+   zero (the self-paced weight of a suspect is 0 from the start).
 """
 
 from __future__ import annotations
@@ -47,14 +37,8 @@ from ._validation import check_number, validated_X
 from .classical import SPLLogitBoostClassifier
 from .trees import HistTreeRegressor
 
-__all__ = ["SPLBoostClassifierCV", "confident_joint", "estimate_noise_rate"]
+__all__ = ["SPLBoostClassifierCV", "confident_joint", "estimate_noise_rate", "find_label_issues"]
 
-#: drop fraction of the cross-validation models when ``drop_fraction="auto"``
-AUTO_CV_FRACTION = 0.1
-#: largest drop fraction ``"auto"`` may choose (beyond it the labels carry little signal)
-MAX_AUTO_FRACTION = 0.45
-#: estimated noise rates below this are treated as clean labels (drop fraction 0)
-MIN_AUTO_FRACTION = 0.02
 #: probabilities are clipped to [_EPS, 1] inside the held-out log-loss
 _EPS = 1e-12
 
@@ -106,23 +90,39 @@ def confident_joint(proba: ArrayLike, y: ArrayLike, n_classes: int | None = None
     return joint * scale[:, None]
 
 
-def estimate_noise_rate(proba: ArrayLike, y: ArrayLike, one_vs_rest: bool = False) -> float:
-    """Fraction of labels estimated to be wrong, from the :func:`confident_joint`.
-
-    ``one_vs_rest=True`` (more than two classes): the mean over classes ``k``
-    of the fraction of samples whose "class ``k`` or not" label is wrong,
-    ``(sum_{j != k} C[k, j] + sum_{i != k} C[i, k]) / n``: the noise rate each
-    binary one-vs-rest problem sees.
-    """
+def estimate_noise_rate(proba: ArrayLike, y: ArrayLike) -> float:
+    """Fraction of labels estimated to be wrong: the off-diagonal mass of the :func:`confident_joint`."""
     joint = confident_joint(proba, y)
     n = joint.sum()
-    if n == 0:
-        return 0.0
-    off = joint - np.diag(np.diag(joint))
-    if not one_vs_rest or joint.shape[0] == 2:
-        return float(off.sum() / n)
-    per_class = (off.sum(axis=1) + off.sum(axis=0)) / n
-    return float(per_class.mean())
+    return 0.0 if n == 0 else float((n - np.trace(joint)) / n)
+
+
+def find_label_issues(proba: ArrayLike, y: ArrayLike) -> NDArray[np.bool_]:
+    """Suspected label errors by confident learning's "prune by noise rate" ([CL]_ Sec. 3.2).
+
+    For every pair of classes ``i != j``, the ``round(C[i, j])`` samples labelled
+    ``i`` of largest margin ``p_j - p_i`` are suspects (``C`` the
+    :func:`confident_joint`), except those whose most probable class is their
+    label. Ties are broken by index.
+
+    Returns
+    -------
+    ndarray of bool, shape (n_samples,)
+    """
+    proba = np.asarray(proba, dtype=np.float64)
+    y = np.asarray(y, dtype=np.intp)
+    joint = confident_joint(proba, y)
+    k = proba.shape[1]
+    suspect = np.zeros(y.shape[0], dtype=bool)
+    for i in range(k):
+        rows = np.flatnonzero(y == i)
+        for j in range(k):
+            count = int(np.round(joint[i, j]))
+            if i == j or count <= 0:
+                continue
+            margin = proba[rows, j] - proba[rows, i]
+            suspect[rows[np.argsort(-margin, kind="stable")[:count]]] = True
+    return suspect & (np.argmax(proba, axis=1) != y)
 
 
 def _make_booster(max_depth: int, learning_rate: float, drop_fraction: float, n_estimators: int,
@@ -138,6 +138,22 @@ def _make_booster(max_depth: int, learning_rate: float, drop_fraction: float, n_
                                    random_state=random_state, **sp)
 
 
+def _staged_proba(est, X) -> NDArray[np.float32]:
+    """Staged class probabilities of a fitted booster, ``(n_rounds, n, K)`` float32.
+
+    ``X`` is binned once with the trees' bin edges, so every tree reads codes
+    instead of re-validating the raw data (the same predictions, cheaper).
+    """
+    trees = est.estimators_
+    if est._ovr:
+        trees = [tree for per_class in trees for tree in per_class]
+    if trees and hasattr(trees[0], "bin_mapper_"):  # every tree shares the fit's bin edges
+        X = trees[0].bin_mapper_.transform(X)
+        stages = est._staged_raw(X)
+        return np.asarray([est._proba_from_raw(raw) for raw in stages], dtype=np.float32)
+    return np.asarray(list(est.staged_predict_proba(X)), dtype=np.float32)
+
+
 def _fit_one(X, y, sample_weight, train, test, params, n_estimators, seed):
     """Fit one candidate on one fold; its staged held-out probabilities, ``(T, n_test, K)`` float32."""
     est = _make_booster(params["max_depth"], params["learning_rate"], params["drop_fraction"],
@@ -145,29 +161,41 @@ def _fit_one(X, y, sample_weight, train, test, params, n_estimators, seed):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # early stops are handled by padding below
         est.fit(X[train], y[train], sample_weight=sample_weight[train])
-    staged = np.asarray(list(est.staged_predict_proba(X[test])), dtype=np.float32)
-    if staged.shape[0] < n_estimators:  # stopped early: the model stays as it is
-        pad = np.repeat(staged[-1:], n_estimators - staged.shape[0], axis=0)
-        staged = np.concatenate([staged, pad])
-    return staged
+    return _staged_proba(est, X[test])
 
 
-def _fit_candidates(X, y, sample_weight, folds, candidates, n_estimators, seed, n_jobs):
+def _padded(staged, n_rounds):
+    """``staged`` extended to ``n_rounds`` stages by repeating its last one (a stopped model)."""
+    if staged.shape[0] >= n_rounds:
+        return staged
+    return np.concatenate([staged, np.repeat(staged[-1:], n_rounds - staged.shape[0], axis=0)])
+
+
+def _fit_candidates(X, y, sample_weight, folds, candidates, n_estimators, seed, n_jobs, trim):
     """Staged held-out class probabilities of every candidate on every fold.
 
     Returns ``out[c][f]``: array ``(n_estimators, len(folds[f][1]), n_classes)``.
-    The single place where the search trains models, so a batched engine that
-    fits the folds x candidates in one pass over the binned data can replace it.
+    The first fold of every candidate runs ``n_estimators`` rounds; the other
+    folds run at most ``2 r + 10`` rounds, with ``r`` the first fold's best round,
+    and are padded with their last stage (the search's early stopping).
+    This is the single place where the search trains models, so a batched
+    engine that fits the folds x candidates in one pass can replace it.
     """
-    jobs = [(c, f) for c in range(len(candidates)) for f in range(len(folds))]
-    results = Parallel(n_jobs=n_jobs)(
-        delayed(_fit_one)(X, y, sample_weight, folds[f][0], folds[f][1], candidates[c],
-                          n_estimators, seed)
-        for c, f in jobs
-    )
+    def run(jobs):
+        return Parallel(n_jobs=n_jobs)(
+            delayed(_fit_one)(X, y, sample_weight, folds[f][0], folds[f][1], candidates[c],
+                              rounds, seed)
+            for c, f, rounds in jobs)
+
     out = [[None] * len(folds) for _ in candidates]
-    for (c, f), staged in zip(jobs, results, strict=True):
-        out[c][f] = staged
+    for c, staged in enumerate(run([(c, 0, n_estimators) for c in range(len(candidates))])):
+        out[c][0] = _padded(staged, n_estimators)
+    test0 = folds[0][1]
+    budget = [min(n_estimators, 2 * int(np.argmin(_trimmed_losses(
+        out[c][0], y[test0], sample_weight[test0], trim))) + 12) for c in range(len(candidates))]
+    jobs = [(c, f, budget[c]) for c in range(len(candidates)) for f in range(1, len(folds))]
+    for (c, f, _), staged in zip(jobs, run(jobs), strict=True):
+        out[c][f] = _padded(staged, n_estimators)
     return out
 
 
@@ -175,13 +203,10 @@ def _trimmed_losses(staged, y_test, w_test, trim):
     """Per stage, the weighted mean held-out log-loss without the ``trim`` fraction largest losses."""
     p = staged[:, np.arange(y_test.shape[0]), y_test].astype(np.float64)
     loss = -np.log(np.clip(p, _EPS, 1.0))  # (T, n_test)
+    keep = np.ones_like(loss, dtype=bool)
     m = int(np.floor(trim * loss.shape[1]))
     if m:
-        order = np.argsort(-loss, axis=1, kind="stable")[:, :m]
-        keep = np.ones_like(loss, dtype=bool)
-        np.put_along_axis(keep, order, False, axis=1)
-    else:
-        keep = np.ones_like(loss, dtype=bool)
+        np.put_along_axis(keep, np.argsort(-loss, axis=1, kind="stable")[:, :m], False, axis=1)
     w = np.where(keep, w_test[None, :], 0.0)
     total = w.sum(axis=1)
     return np.divide((w * loss).sum(axis=1), total, out=np.full(loss.shape[0], np.inf),
@@ -194,50 +219,55 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
     The robust default of the library for noisy labels, in the manner of
     scikit-learn's ``LogisticRegressionCV``: ``fit`` runs an internal
     cross-validation on the (possibly noisy) training labels, chooses the tree
-    depth, learning rate, number of rounds and the fraction of training samples
-    the self-paced weights drop, then refits the chosen model on all the data.
-    It also ranks the training samples by how likely their label is wrong.
+    depth, learning rate and number of rounds, finds the training samples whose
+    label is probably wrong, and fits the chosen model on all the data without
+    them. It also ranks every training sample by how likely its label is wrong.
 
     The model is :class:`~robust_boosting.classical.SPLLogitBoostClassifier`:
     Newton steps on the logistic loss ([FHT]_ Algorithm 3) with shrinkage and
-    regression trees, and hard self-paced weights ([SPL]_ Algorithm 1) whose
-    age is a fraction: every round drops the ``drop_fraction`` training samples
-    of largest logistic loss (:class:`~robust_boosting.self_paced.DropFractionRegularizer`),
-    after ``warm_start_rounds`` rounds that keep every sample.
+    regression trees, with self-paced sample weights ([SPL]_ Algorithm 1).
 
     The search:
 
     1. stratified ``cv``-fold split; every candidate (``max_depth`` x
-       ``learning_rate`` x drop fraction) is fitted on every training part for
-       ``n_estimators`` rounds;
-    2. its score after each round is the held-out log-loss of the given labels
-       without the largest ``trim`` fraction of held-out losses (``trim`` = the
-       largest candidate drop fraction), so that mislabelled held-out samples
-       do not decide; the best candidate and round minimise the mean over folds;
-    3. the best candidate's out-of-fold probabilities at that round give
-       :attr:`label_issue_scores_` (``1 - P(given label)``); with
-       ``drop_fraction="auto"`` they also give the noise-rate estimate of
-       confident learning ([CL]_, :func:`estimate_noise_rate`), which is the
-       drop fraction of the final fit (0 below 2 %, at most 45 %);
-    4. the final model is fitted on all the data with the chosen parameters.
+       ``learning_rate`` x ``drop_fraction``) is fitted on every training part
+       (the first fold for ``n_estimators`` rounds, the others for at most
+       ``2 r + 12`` rounds, ``r`` the first fold's best round);
+    2. its score after each round is the weighted held-out log-loss of the
+       given labels, without the largest ``trim`` fraction of held-out losses
+       (``trim`` = the largest candidate drop fraction, 0 by default); the
+       candidate and round of smallest mean over the folds win;
+    3. the winner's out-of-fold probabilities at that round give
+       :attr:`label_issue_scores_` (``1 - P(given label)``), the confident
+       joint and noise-rate estimate of confident learning ([CL]_ eqs. (1)-(2))
+       and its suspects ("prune by noise rate", :func:`find_label_issues`);
+    4. the final model, with the winner's depth, learning rate and drop
+       fraction, runs ``n_estimators`` rounds on all the data with the
+       suspects' weights set to zero (``remove_label_issues=True``).
+
+    The final model runs ``n_estimators`` rounds rather than the early-stopped
+    count: the held-out loss on noisy labels stops boosting after a few rounds,
+    when the model starts to fit the flipped labels, which the final model no
+    longer sees (``docs/noisy-default-design.md`` has the measurements).
 
     Parameters
     ----------
-    drop_fraction : "auto", float or sequence of floats, default="auto"
-        Fraction in ``[0, 1)`` of training samples that each self-paced round
-        drops. ``"auto"``: the cross-validation models drop 10 % and the final
-        fraction is the estimated noise rate. A sequence: candidates of the
-        search (chosen by the trimmed held-out loss). ``0`` is plain LogitBoost.
-    max_depth : int or sequence of int, default=3
+    max_depth : int or sequence of int, default=(1, 2, 3)
         Depth of the regression trees (a sequence: candidates of the search).
-    learning_rate : float or sequence of float, default=0.1
+    learning_rate : float or sequence of float, default=0.3
         Shrinkage of each Newton step (a sequence: candidates of the search).
-    n_estimators : int, default=200
-        Maximum number of rounds; the search picks the number of rounds of
-        the final model (early stopping on the held-out folds).
+    drop_fraction : float or sequence of floats, default=0.0
+        Fraction in ``[0, 1)`` of training samples that each self-paced round
+        drops (the age read as a quantile of the current losses,
+        :class:`~robust_boosting.self_paced.DropFractionRegularizer`); ``0``
+        is plain LogitBoost. A sequence: candidates of the search.
+    n_estimators : int, default=100
+        Number of rounds of the final model, and the most rounds the search tries.
     cv : int, cross-validation generator or iterable, default=3
         As in scikit-learn; an int gives a shuffled ``StratifiedKFold``
         seeded from ``random_state``.
+    remove_label_issues : bool, default=True
+        Whether the final model gives the suspected label errors weight zero.
     n_jobs : int or None, default=None
         Number of candidate x fold fits run in parallel (joblib). The result
         does not depend on it.
@@ -248,10 +278,12 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
     ----------
     classes_ : ndarray of shape (n_classes,)
     best_params_ : dict
-        ``max_depth``, ``learning_rate``, ``n_estimators`` (rounds) and
-        ``drop_fraction`` of the final model.
+        ``max_depth``, ``learning_rate`` and ``drop_fraction`` of the winner,
+        and its early-stopped number of rounds ``cv_n_estimators``.
     best_score_ : float
-        Minus the trimmed held-out log-loss of the best candidate (higher is better).
+        Minus the trimmed held-out log-loss of the winner (higher is better).
+    best_index_ : int
+        Index of the winner in ``cv_results_``.
     best_estimator_ : SPLLogitBoostClassifier
         The final model, fitted on all the data.
     cv_results_ : dict of ndarrays
@@ -260,52 +292,49 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         ``n_estimators`` (best round), ``split{k}_test_score``,
         ``mean_test_score``, ``std_test_score``, ``rank_test_score``
         (scores are minus the trimmed held-out log-loss).
-    noise_rate_ : float
-        Confident-learning estimate of the fraction of wrong training labels
-        (one-vs-rest rate for more than two classes).
     oof_proba_ : ndarray of shape (n_samples, n_classes)
-        Out-of-fold class probabilities of the best candidate at its best round.
+        Out-of-fold class probabilities of the winner at its best round.
     label_issue_scores_ : ndarray of shape (n_samples,)
         ``1 - oof_proba_[i, given label]``: higher means more likely mislabelled.
+    noise_rate_ : float
+        Confident-learning estimate of the fraction of wrong training labels.
+    label_issues_ : ndarray of int
+        The suspects of confident learning (whatever ``remove_label_issues``).
     excluded_samples_ : ndarray of int
-        Training samples the final model's self-paced weights dropped (for
-        more than two classes: dropped by the one-vs-rest model of their own label).
+        Training samples the final model ignored: the removed suspects and
+        those the self-paced weights dropped (for more than two classes,
+        dropped by the one-vs-rest model of their own label).
     n_features_in_, feature_names_in_
         As in scikit-learn.
     """
 
-    def __init__(self, drop_fraction: str | float | Sequence[float] = "auto",
-                 max_depth: int | Sequence[int] = 3,
-                 learning_rate: float | Sequence[float] = 0.1, n_estimators: int = 200,
-                 cv=3, n_jobs: int | None = None, random_state=None):
-        self.drop_fraction = drop_fraction
+    def __init__(self, max_depth: int | Sequence[int] = (1, 2, 3),
+                 learning_rate: float | Sequence[float] = 0.3,
+                 drop_fraction: float | Sequence[float] = 0.0, n_estimators: int = 100,
+                 cv=3, remove_label_issues: bool = True, n_jobs: int | None = None,
+                 random_state=None):
         self.max_depth = max_depth
         self.learning_rate = learning_rate
+        self.drop_fraction = drop_fraction
         self.n_estimators = n_estimators
         self.cv = cv
+        self.remove_label_issues = remove_label_issues
         self.n_jobs = n_jobs
         self.random_state = random_state
 
     # ------------------------------------------------------------------ params
-    def _candidates(self) -> tuple[list[dict], bool]:
+    def _candidates(self) -> list[dict]:
         depths = _as_tuple("max_depth", self.max_depth, lambda v: check_number(
             "max_depth", v, low=1, low_open=False, integer=True))
         rates = _as_tuple("learning_rate", self.learning_rate,
                           lambda v: check_number("learning_rate", v, low=0))
-        auto = isinstance(self.drop_fraction, str)
-        if auto:
-            if self.drop_fraction != "auto":
-                raise ValueError(
-                    f"drop_fraction must be 'auto', a float in [0, 1) or a sequence of them, "
-                    f"got {self.drop_fraction!r}.")
-            fractions = (AUTO_CV_FRACTION,)
-        else:
-            fractions = _as_tuple("drop_fraction", self.drop_fraction, lambda v: check_number(
-                "drop_fraction", v, low=0, low_open=False, high=np.nextafter(1.0, 0.0)))
+        fractions = _as_tuple("drop_fraction", self.drop_fraction, lambda v: check_number(
+            "drop_fraction", v, low=0, low_open=False, high=np.nextafter(1.0, 0.0)))
         check_number("n_estimators", self.n_estimators, low=1, low_open=False, integer=True)
-        grid = [dict(max_depth=int(d), learning_rate=float(r), drop_fraction=float(f))
+        if not isinstance(self.remove_label_issues, (bool, np.bool_)):
+            raise TypeError(f"remove_label_issues must be a bool, got {self.remove_label_issues!r}.")
+        return [dict(max_depth=int(d), learning_rate=float(r), drop_fraction=float(f))
                 for d, r, f in itertools.product(depths, rates, fractions)]
-        return grid, auto
 
     def _folds(self, X, y, seed):
         cv = self.cv
@@ -344,7 +373,7 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         -------
         self
         """
-        candidates, auto = self._candidates()
+        candidates = self._candidates()
         X, y = validated_X(self, X, y, reset=True, allow_nan=False)
         check_classification_targets(y)
         classes, y_idx = np.unique(y, return_inverse=True)
@@ -356,53 +385,51 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         sw = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
         if not sw.sum() > 0:
             raise ValueError("sample_weight sums to zero: at least one sample needs a positive weight.")
-        n_classes = classes.shape[0]
+        n, n_classes = X.shape[0], classes.shape[0]
         rng = check_random_state(self.random_state)
         fold_seed = int(rng.randint(np.iinfo(np.int32).max))
         fit_seed = int(rng.randint(np.iinfo(np.int32).max))
         folds = self._folds(X, y_idx, fold_seed)
 
-        staged = _fit_candidates(X, y_idx, sw, folds, candidates, self.n_estimators, fit_seed,
-                                 self.n_jobs)
-
         trim = max(c["drop_fraction"] for c in candidates)
+        staged = _fit_candidates(X, y_idx, sw, folds, candidates, self.n_estimators, fit_seed,
+                                 self.n_jobs, trim)
         curves = np.array([[_trimmed_losses(staged[c][f], y_idx[te], sw[te], trim)
                             for f, (_, te) in enumerate(folds)]
                            for c in range(len(candidates))])  # (C, F, T)
-        mean_curve = curves.mean(axis=1)
-        best_round = np.argmin(mean_curve, axis=1)  # first minimum: fewest rounds
+        best_round = np.argmin(curves.mean(axis=1), axis=1)  # first minimum: fewest rounds
         scores = -curves[np.arange(len(candidates)), :, best_round]  # (C, F)
-        mean_scores = scores.mean(axis=1)
-        best = int(np.argmax(mean_scores))
-        rounds = int(best_round[best]) + 1
+        best = int(np.argmax(scores.mean(axis=1)))
 
-        oof = np.zeros((X.shape[0], n_classes))
+        oof = np.zeros((n, n_classes))
         for f, (_, te) in enumerate(folds):
             oof[te] = staged[best][f][best_round[best]]
         self.oof_proba_ = oof
-        self.label_issue_scores_ = 1.0 - oof[np.arange(X.shape[0]), y_idx]
-        self.noise_rate_ = estimate_noise_rate(oof, y_idx, one_vs_rest=n_classes > 2)
-        if auto:
-            fraction = self.noise_rate_ if self.noise_rate_ >= MIN_AUTO_FRACTION else 0.0
-            fraction = float(min(fraction, MAX_AUTO_FRACTION))
-        else:
-            fraction = candidates[best]["drop_fraction"]
+        self.label_issue_scores_ = 1.0 - oof[np.arange(n), y_idx]
+        self.noise_rate_ = estimate_noise_rate(oof, y_idx)
+        self.label_issues_ = np.flatnonzero(find_label_issues(oof, y_idx))
 
         self.cv_results_ = self._results_table(candidates, scores, best_round)
-        self.best_score_ = float(mean_scores[best])
-        self.best_params_ = dict(candidates[best], n_estimators=rounds, drop_fraction=fraction)
         self.best_index_ = best
-        p = self.best_params_
-        self.best_estimator_ = _make_booster(p["max_depth"], p["learning_rate"], fraction, rounds,
-                                             fit_seed)
+        self.best_score_ = float(scores[best].mean())
+        self.best_params_ = dict(candidates[best], cv_n_estimators=int(best_round[best]) + 1)
+        p = candidates[best]
+        removed = self.label_issues_ if self.remove_label_issues else np.empty(0, np.intp)
+        final_weight = sw.copy()
+        final_weight[removed] = 0.0
+        if not final_weight.sum() > 0:  # every weighted sample is a suspect: keep them all
+            final_weight, removed = sw, np.empty(0, np.intp)
+        self.best_estimator_ = _make_booster(p["max_depth"], p["learning_rate"], p["drop_fraction"],
+                                             self.n_estimators, fit_seed)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            self.best_estimator_.fit(X, y, sample_weight=sw)
+            self.best_estimator_.fit(X, y, sample_weight=final_weight)
         self.classes_ = self.best_estimator_.classes_
-        self.excluded_samples_ = self._own_label_excluded(y_idx)
+        dropped = self._self_paced_dropped(y_idx)
+        self.excluded_samples_ = np.union1d(removed, dropped).astype(np.intp)
         return self
 
-    def _own_label_excluded(self, y_idx) -> NDArray[np.intp]:
+    def _self_paced_dropped(self, y_idx) -> NDArray[np.intp]:
         v = self.best_estimator_.self_paced_weights_
         if isinstance(v, list):  # one-vs-rest: the model of the sample's own label
             v = np.stack(v, axis=1)[np.arange(y_idx.shape[0]), y_idx]

@@ -372,6 +372,9 @@ def main(argv=None):
     p.add_argument("--test-size", type=float, default=0.3)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--rows", help="also save the raw result rows to this CSV file")
+    p.add_argument("--table-from", nargs="*", metavar="CSV",
+                   help="print the table of saved --rows files (e.g. of runs split by data set) "
+                        "instead of running; --candidates/--peers/--rates select what to show")
     a = p.parse_args(argv)
     if a.quick:
         datasets = a.datasets or BINARY_QUICK + MULTICLASS_QUICK
@@ -393,6 +396,13 @@ def main(argv=None):
                                         _splcv(**json.loads(params)), _excluded)
     models |= {k: PEERS[k] for k in a.peers}
 
+    if a.table_from:
+        import pandas as pd
+        rows = pd.concat([pd.read_csv(f) for f in a.table_from]).to_dict("records")
+        rows = [{k: v for k, v in r.items() if not (isinstance(v, float) and np.isnan(v))}
+                for r in rows]
+        print(table(rows, models, rates))
+        return rows
     from threadpoolctl import threadpool_limits
     try:
         import numba

@@ -252,7 +252,7 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
 
     Parameters
     ----------
-    max_depth : int or sequence of int, default=(1, 2, 3)
+    max_depth : int or sequence of int, default=(1, 3)
         Depth of the regression trees (a sequence: candidates of the search).
     learning_rate : float or sequence of float, default=0.3
         Shrinkage of each Newton step (a sequence: candidates of the search).
@@ -308,7 +308,7 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         As in scikit-learn.
     """
 
-    def __init__(self, max_depth: int | Sequence[int] = (1, 2, 3),
+    def __init__(self, max_depth: int | Sequence[int] = (1, 3),
                  learning_rate: float | Sequence[float] = 0.3,
                  drop_fraction: float | Sequence[float] = 0.0, n_estimators: int = 100,
                  cv=3, remove_label_issues: bool = True, n_jobs: int | None = None,

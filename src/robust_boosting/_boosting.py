@@ -46,6 +46,7 @@ __all__ = [
     "BaseBoostingClassifier",
     "BoostingStoppedWarning",
     "BoostingState",
+    "FitRequest",
     "RoundResult",
     "Step",
     "WeightPolicy",
@@ -142,6 +143,32 @@ class RoundResult:
     info: dict = field(default_factory=dict)
 
 
+@dataclass
+class FitRequest:
+    """A weak-learner fit the loop asks its caller for.
+
+    The caller must fit ``learner`` in place, exactly as
+    ``learner.fit(X, target, sample_weight=weights)`` would, then resume the
+    loop (see :meth:`BaseBoostingClassifier._fit_requests`).
+    """
+
+    learner: Any
+    X: Any
+    target: NDArray
+    weights: NDArray[np.float64]
+
+
+def answer_requests(requests):
+    """Run a generator of :class:`FitRequest`, fitting each learner itself; returns its value."""
+    try:
+        request = next(requests)
+        while True:
+            request.learner.fit(request.X, request.target, sample_weight=request.weights)
+            request = next(requests)
+    except StopIteration as stop:
+        return stop.value
+
+
 class Step:
     """How a round turns weights into a weak learner and its coefficient.
 
@@ -173,9 +200,26 @@ class Step:
         """Per-sample loss on the absolute scale (what self-paced weights compare with ``age``)."""
         return self.loss.value(margins)
 
-    def fit_round(self, learner, state: BoostingState, weights) -> RoundResult:
-        """Fit ``learner`` on normalised ``weights`` and return the round's result."""
+    def fit_target(self, state: BoostingState) -> NDArray:
+        """The response the round's weak learner is fitted to (class indices, ``y``, ...)."""
         raise NotImplementedError
+
+    def finish_round(self, learner, state: BoostingState, weights, target) -> RoundResult:
+        """The round's result from ``learner`` fitted on ``(state.X, target, weights)``."""
+        raise NotImplementedError
+
+    def fit_round(self, learner, state: BoostingState, weights) -> RoundResult:
+        """Fit ``learner`` on normalised ``weights`` and return the round's result.
+
+        By default: ``learner.fit(state.X, fit_target(state), sample_weight=weights)``,
+        then :meth:`finish_round`. A step that implements those two parts lets
+        the loop hand the fit to its caller (a :class:`FitRequest`), which is
+        how :mod:`robust_boosting._batched` fits many models' learners together;
+        a step that overrides this method instead fits its learner itself.
+        """
+        target = self.fit_target(state)
+        learner.fit(state.X, target, sample_weight=weights)
+        return self.finish_round(learner, state, weights, target)
 
     def output(self, estimator, X, n_classes: int) -> NDArray[np.float64]:
         """Raw output ``h(X)`` of one fitted learner (the ensemble adds ``coef * h``)."""
@@ -412,6 +456,19 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
         -------
         self
         """
+        return answer_requests(self._fit_requests(X, y, sample_weight))
+
+    def _fit_requests(self, X, y, sample_weight=None, binned_cache: dict | None = None):
+        """:meth:`fit` as a generator that yields each weak-learner fit as a :class:`FitRequest`.
+
+        :meth:`fit` answers the requests one by one (:func:`answer_requests`);
+        :func:`robust_boosting._batched.fit_batched` runs many of these
+        generators and answers their requests together. ``binned_cache`` maps
+        the weak learner's type and the parameters its ``prepare_data`` reads
+        (its ``_prepare_data_params``; without it, all but ``random_state`` and
+        ``n_jobs``) to its ``prepare_data(X)``, so that models fitted on the
+        same ``X`` bin it once. Returns ``self``, fitted.
+        """
         self._validate_params()
         X, classes, y_idx, sample_weight = self._validate_training_data(X, y, sample_weight)
         # the composition is built once, here, from the parameters as they are now;
@@ -425,7 +482,21 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
         n_classes = classes.shape[0]
         self.estimator_ = estimator
         prepare = getattr(estimator, "prepare_data", None)
-        X_fit = prepare(X) if callable(prepare) else X
+        if not callable(prepare):
+            X_fit = X
+        elif binned_cache is None:
+            X_fit = prepare(X)
+        else:
+            # the parameters prepare_data reads (declared by the learner, else all but the
+            # seed and the thread count)
+            params = estimator.get_params(deep=False)
+            names = getattr(estimator, "_prepare_data_params", None)
+            if names is None:
+                names = [name for name in params if name not in ("random_state", "n_jobs")]
+            key = (type(estimator), repr(sorted((name, repr(params[name])) for name in names)))
+            if key not in binned_cache:
+                binned_cache[key] = prepare(X)
+            X_fit = binned_cache[key]
         rng = check_random_state(self.random_state)
 
         self._ovr = n_classes > 2 and not step.native_multiclass
@@ -433,22 +504,34 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
             ensembles, policies = [], []
             for k in range(n_classes):
                 y_k = (y_idx == k).astype(np.intp)
-                ens, pol = self._boost(X_fit, y_k, 2, sample_weight, estimator, rng)
+                ens, pol = yield from self._boost_rounds(X_fit, y_k, 2, sample_weight, estimator,
+                                                         rng)
                 ensembles.append(ens)
                 policies.append(pol)
         else:
-            ens, pol = self._boost(X_fit, y_idx, n_classes, sample_weight, estimator, rng)
+            ens, pol = yield from self._boost_rounds(X_fit, y_idx, n_classes, sample_weight,
+                                                     estimator, rng)
             ensembles, policies = [ens], [pol]
         self.ensembles_ = ensembles
         self._publish(ensembles, policies)
         return self
 
     def _boost(self, X, y_idx, n_classes, sample_weight, estimator, rng):
+        """The boosting loop (:meth:`_boost_rounds`), fitting its weak learners itself."""
+        return answer_requests(
+            self._boost_rounds(X, y_idx, n_classes, sample_weight, estimator, rng)
+        )
+
+    def _boost_rounds(self, X, y_idx, n_classes, sample_weight, estimator, rng):
         """The boosting loop: one (binary or native multiclass) ensemble.
 
+        A generator: each weak-learner fit of a step that splits its round into
+        :meth:`Step.fit_target` and :meth:`Step.finish_round` is yielded as a
+        :class:`FitRequest` for the caller to answer; returns ``(ensemble, policy)``.
         Runs on fresh copies of the fitted prototypes ``step_`` and ``policy_``
         (steps and policies keep per-run state), never on the parameters.
         """
+        hands_out_fits = type(self.step_).fit_round is Step.fit_round
         step = copy.deepcopy(self.step_)
         policy = copy.deepcopy(self.policy_)
         n = y_idx.shape[0]
@@ -480,7 +563,13 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
                             "(all samples dropped by the weighting policy)"
                         )
                     break
-                result = step.fit_round(learner if n_pass == 0 else clone(learner), state, w)
+                fit_learner = learner if n_pass == 0 else clone(learner)
+                if hands_out_fits:
+                    target = step.fit_target(state)
+                    yield FitRequest(fit_learner, state.X, target, w)
+                    result = step.finish_round(fit_learner, state, w, target)
+                else:
+                    result = step.fit_round(fit_learner, state, w)
                 n_pass += 1
                 if not result.keep:
                     break
@@ -512,7 +601,7 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
                 f"{type(self).__name__} stopped after {len(ens.estimators)} of "
                 f"{self.n_estimators} rounds: {ens.stopping_reason}.",
                 BoostingStoppedWarning,
-                stacklevel=3,
+                stacklevel=5,  # the caller of fit (through the generators)
             )
         ens.info.update(policy.results())
         return ens, policy

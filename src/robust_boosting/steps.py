@@ -77,8 +77,10 @@ class DiscreteStep(Step):
         super().__init__(ExponentialLoss() if loss is None else loss)
         self.learning_rate = learning_rate
 
-    def fit_round(self, learner, state: BoostingState, weights) -> RoundResult:
-        learner.fit(state.X, state.y_idx, sample_weight=weights)
+    def fit_target(self, state: BoostingState) -> np.ndarray:
+        return state.y_idx
+
+    def finish_round(self, learner, state: BoostingState, weights, target) -> RoundResult:
         pred = np.asarray(learner.predict(state.X)).astype(np.intp, copy=False)
         return self.score_round(learner, pred, state, weights)
 
@@ -220,8 +222,10 @@ class RealStep(_RealValuedStep):
         p = np.clip(_positive_proba(estimator, X), self.clip, 1.0 - self.clip)
         return 0.5 * (np.log(p) - np.log1p(-p))
 
-    def fit_round(self, learner, state: BoostingState, weights) -> RoundResult:
-        learner.fit(state.X, state.y_idx, sample_weight=weights)
+    def fit_target(self, state: BoostingState) -> np.ndarray:
+        return state.y_idx
+
+    def finish_round(self, learner, state: BoostingState, weights, target) -> RoundResult:
         f = self._f(learner, state.X)
         return self._result(learner, state, weights, f, state.y, self.learning_rate)
 
@@ -249,8 +253,10 @@ class GentleStep(_RealValuedStep):
     def __init__(self, loss: MarginLoss | None = None, learning_rate: float = 1.0):
         super().__init__(ExponentialLoss() if loss is None else loss, learning_rate)
 
-    def fit_round(self, learner, state: BoostingState, weights) -> RoundResult:
-        learner.fit(state.X, state.y, sample_weight=weights)
+    def fit_target(self, state: BoostingState) -> np.ndarray:
+        return state.y
+
+    def finish_round(self, learner, state: BoostingState, weights, target) -> RoundResult:
         f = self.output(learner, state.X, 2)
         return self._result(learner, state, weights, f, state.y, self.learning_rate)
 
@@ -294,11 +300,12 @@ class LogitStep(_RealValuedStep):
         e = np.exp(np.minimum(-2.0 * state.margins, MAX_EXPONENT))
         return state.y * np.minimum(1.0 + e, self.z_max)
 
-    def fit_round(self, learner, state: BoostingState, weights) -> RoundResult:
-        z = self.working_response(state)
-        learner.fit(state.X, z, sample_weight=weights)
+    def fit_target(self, state: BoostingState) -> np.ndarray:
+        return self.working_response(state)
+
+    def finish_round(self, learner, state: BoostingState, weights, target) -> RoundResult:
         f = self.output(learner, state.X, 2)
-        return self._result(learner, state, weights, f, z, 0.5 * self.learning_rate)
+        return self._result(learner, state, weights, f, target, 0.5 * self.learning_rate)
 
     def output(self, estimator, X, n_classes: int) -> np.ndarray:
         f = np.asarray(estimator.predict(X), dtype=np.float64).ravel()
@@ -506,9 +513,11 @@ class RobustBoostStep(Step):
             return 0.0, 0.0, np.array([np.inf, np.inf])
         return best
 
-    def fit_round(self, learner, state: BoostingState, weights) -> RoundResult:
+    def fit_target(self, state: BoostingState) -> np.ndarray:
+        return state.y_idx
+
+    def finish_round(self, learner, state: BoostingState, weights, target) -> RoundResult:
         round_ = state.round + 1
-        learner.fit(state.X, state.y_idx, sample_weight=weights)
         h = _class_output(learner.predict(state.X), 2)
         u = state.y * h
         err = float(weights[u < 0].sum())

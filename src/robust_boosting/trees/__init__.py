@@ -13,7 +13,8 @@ fit, then every round ``clone(estimator).fit(Xp, y, sample_weight=w)`` and
 
 The package is split by job: :mod:`.binning` (:class:`BinMapper`,
 :class:`BinnedData`), :mod:`.growing` (:class:`HistTree` and the grower),
-:mod:`._base` (shared parameters, fit and prediction) and :mod:`.estimators`.
+:mod:`._base` (shared parameters, fit and prediction), :mod:`.estimators` and
+:mod:`.batched` (many trees on the same binned rows grown in one numba call).
 """
 
 from ._base import _check_sample_weight, _encode_classes  # noqa: F401 - used by tests

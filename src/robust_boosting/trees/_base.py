@@ -87,6 +87,8 @@ class _BaseHistTree(BaseEstimator):
 
     _criteria: dict[str, int] = {}
     _is_reg = False
+    #: the parameters :meth:`prepare_data` reads (batched fits bin once per value)
+    _prepare_data_params = ("max_bins",)
 
     def __init__(
         self,
@@ -208,6 +210,22 @@ class _BaseHistTree(BaseEstimator):
         return self._fit(X, y, sample_weight)
 
     def _fit(self, X, y, sample_weight):
+        with _numba_threads(self.n_jobs) as n_threads:
+            grower, binned, inactive, ybar = self._prepare_grower(X, y, sample_weight, n_threads)
+            grower.grow(grower.root_tot)
+        self._finish_fit(grower, binned, inactive, ybar)
+        return self
+
+    def _prepare_grower(self, X, y, sample_weight, n_threads):
+        """Everything of :meth:`fit` before the growth: validation, binning, root statistics.
+
+        Returns ``(grower, binned, inactive, ybar)`` for :meth:`_finish_fit`; the
+        grower's ``root_tot`` holds the root's totals. ``inactive`` holds the
+        zero-weight rows (None: there are none), or is False when ``X`` came
+        raw (the training leaves are then not kept). Also used by the batched
+        fits of :mod:`robust_boosting.trees.batched`, which grow many such
+        growers in one call.
+        """
         self._validate_params()
         X, y = self._validate_X_y(X, y)
         n_samples = X.shape[0]
@@ -230,67 +248,70 @@ class _BaseHistTree(BaseEstimator):
         if n_active == 0:
             raise ValueError("sample_weight is zero for every sample; no sample weight to fit")
 
-        with _numba_threads(self.n_jobs) as n_threads:
-            if isinstance(X, BinnedData):
-                binned = X
-            else:
-                mapper = BinMapper(max_bins=self.max_bins).fit(X, rows=active)
-                binned = mapper.transform(X)
-            mapper = binned.mapper
-            if active is None:
-                idx = np.arange(n_samples, dtype=np.int32)
-                # a copy: the partition reorders ow in place
-                ow = np.ones(n_samples) if sw is None else sw.copy()
-            else:
-                idx = active
-                ow = w_rows[:n_active]
-            total_w = float(ow.sum())
-            if not total_w > 0:
-                raise ValueError("the sum of sample_weight must be positive (non-zero weight)")
-            if self._is_reg:
-                ya = y if active is None else y[idx]
-                ybar = fdot(ow, ya) / total_w
-                resid = ya - ybar
-                owy = ow * resid
-                oc = np.empty(0, dtype=np.int32)
-                n_stat = 3
-                # scale of gains: weighted mean of y**2
-                tol_scale = fdot(ow, ya * ya) / total_w
-                root_tot = np.array([total_w, owy.sum(), n_active], dtype=np.float64)
-            else:
-                ybar = 0.0
-                oc = y_enc if active is None else y_enc[idx]
-                oc = np.ascontiguousarray(oc, dtype=np.int32)
-                owy = np.empty(0, dtype=np.float64)
-                n_stat = self.n_classes_ + 1
-                tol_scale = 1.0
-                root_tot = np.zeros(n_stat, dtype=np.float64)
-                root_tot[: self.n_classes_] = np.bincount(
-                    oc, weights=ow, minlength=self.n_classes_
-                )
-                root_tot[-1] = n_active
-            grower = _Grower(
-                binned.codes_t, mapper.n_bins_, mapper.missing_bin_, idx, ow, oc, owy,
-                self._is_reg, n_stat, self._criteria[self.criterion], self.max_depth,
-                self.max_leaf_nodes, self.min_samples_leaf,
-                self.min_weight_fraction_leaf * total_w, tol_scale, n_threads,
-            )
-            if active is not None and 2 * n_active >= n_samples and self.min_samples_leaf == 1:
-                # Most rows have weight (SPLBoost drops a few): the root's histogram reads
-                # every row in order, zero-weight rows adding exact zeros, which is faster
-                # than following idx. Not with counts (zero-weight rows must not count).
-                if self._is_reg:
-                    owy_all = np.zeros(n_samples)
-                    owy_all[idx] = owy
-                    grower.dense_root = (sw, oc, owy_all)
-                else:
-                    grower.dense_root = (sw, np.ascontiguousarray(y_enc, dtype=np.int32), owy)
-            grower.grow(root_tot)
-        self.bin_mapper_ = mapper
-        self.tree_ = self._make_tree(grower, mapper, ybar)
         if isinstance(X, BinnedData):
-            self._remember_train_leaves(X, grower, inactive)
-        return self
+            binned = X
+        else:
+            mapper = BinMapper(max_bins=self.max_bins).fit(X, rows=active)
+            binned = mapper.transform(X)
+        mapper = binned.mapper
+        if active is None:
+            idx = np.arange(n_samples, dtype=np.int32)
+            # a copy: the partition reorders ow in place
+            ow = np.ones(n_samples) if sw is None else sw.copy()
+        else:
+            idx = active
+            ow = w_rows[:n_active]
+        total_w = float(ow.sum())
+        if not total_w > 0:
+            raise ValueError("the sum of sample_weight must be positive (non-zero weight)")
+        if self._is_reg:
+            ya = y if active is None else y[idx]
+            ybar = fdot(ow, ya) / total_w
+            resid = ya - ybar
+            owy = ow * resid
+            oc = np.empty(0, dtype=np.int32)
+            n_stat = 3
+            # scale of gains: weighted mean of y**2
+            tol_scale = fdot(ow, ya * ya) / total_w
+            root_tot = np.array([total_w, owy.sum(), n_active], dtype=np.float64)
+        else:
+            ybar = 0.0
+            oc = y_enc if active is None else y_enc[idx]
+            oc = np.ascontiguousarray(oc, dtype=np.int32)
+            owy = np.empty(0, dtype=np.float64)
+            n_stat = self.n_classes_ + 1
+            tol_scale = 1.0
+            root_tot = np.zeros(n_stat, dtype=np.float64)
+            root_tot[: self.n_classes_] = np.bincount(
+                oc, weights=ow, minlength=self.n_classes_
+            )
+            root_tot[-1] = n_active
+        grower = _Grower(
+            binned.codes_t, mapper.n_bins_, mapper.missing_bin_, idx, ow, oc, owy,
+            self._is_reg, n_stat, self._criteria[self.criterion], self.max_depth,
+            self.max_leaf_nodes, self.min_samples_leaf,
+            self.min_weight_fraction_leaf * total_w, tol_scale, n_threads,
+        )
+        if active is not None and 2 * n_active >= n_samples and self.min_samples_leaf == 1:
+            # Most rows have weight (SPLBoost drops a few): the root's histogram reads
+            # every row in order, zero-weight rows adding exact zeros, which is faster
+            # than following idx. Not with counts (zero-weight rows must not count).
+            if self._is_reg:
+                owy_all = np.zeros(n_samples)
+                owy_all[idx] = owy
+                grower.dense_root = (sw, oc, owy_all)
+            else:
+                grower.dense_root = (sw, np.ascontiguousarray(y_enc, dtype=np.int32), owy)
+        grower.root_tot = root_tot
+        binned_by_caller = isinstance(X, BinnedData)
+        return grower, binned, inactive if binned_by_caller else False, ybar
+
+    def _finish_fit(self, grower: _Grower, binned: BinnedData, inactive, ybar: float) -> None:
+        """The fitted attributes from a grown ``grower`` (see :meth:`_prepare_grower`)."""
+        self.bin_mapper_ = binned.mapper
+        self.tree_ = self._make_tree(grower, binned.mapper, ybar)
+        if inactive is not False:  # X came binned: its training leaves are kept
+            self._remember_train_leaves(binned, grower, inactive)
 
     def _remember_train_leaves(self, X: BinnedData, g: _Grower, inactive) -> None:
         """Keep the leaf of every training row until the tree is first applied to ``X``.

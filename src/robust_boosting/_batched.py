@@ -1,0 +1,161 @@
+"""Batched training: k boosting models on the same training matrix in one pass.
+
+Cross-validation and parameter searches fit k = folds x candidate settings
+models on the same rows; they differ only in their sample weights (a fold's
+held-out rows have weight 0) and their parameters (age, learning rate, tree
+depth, ...). :func:`fit_batched` fits them together:
+
+* the data are validated per model but binned once (per weak-learner type and
+  ``max_bins``);
+* each model runs the library's one boosting loop
+  (:meth:`~robust_boosting._boosting.BaseBoostingClassifier._fit_requests`), a
+  generator that hands out each weak-learner fit as a
+  :class:`~robust_boosting._boosting.FitRequest` instead of fitting it;
+* the requests of all k models in a round are answered together: histogram
+  trees by :func:`robust_boosting.trees.batched.fit_trees_batched` (one numba
+  call grows all k trees), other learners by their own ``fit``.
+
+So there is no second boosting loop and no second tree grower: each model is
+exactly what ``clone(estimator).set_params(**params).fit(X, y, sample_weight=w)``
+gives, bit for bit (``tests/test_batched.py``), only cheaper.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import numpy as np
+from joblib import effective_n_jobs
+from numpy.typing import ArrayLike, NDArray
+from sklearn.base import clone
+from sklearn.utils.parallel import Parallel, delayed
+
+from ._boosting import BaseBoostingClassifier, FitRequest
+from .trees import BinnedData
+from .trees.batched import fit_trees_batched
+
+__all__ = ["fit_batched", "staged_decision_rows"]
+
+
+def fit_batched(
+    estimator: BaseBoostingClassifier,
+    X: ArrayLike,
+    y: ArrayLike,
+    sample_weights: ArrayLike,
+    param_overrides: Sequence[dict[str, Any]] | None = None,
+    n_jobs: int | None = None,
+) -> list[BaseBoostingClassifier]:
+    """Fit k boosting models on the same ``(X, y)`` in one pass; same models as k fits.
+
+    Model ``j`` is ``clone(estimator).set_params(**param_overrides[j])``
+    fitted with ``sample_weight=sample_weights[j]``, and it is bit-identical
+    to what its own ``fit`` gives (every fitted attribute, hence every
+    prediction). Cross-validation passes the fold's training mask as the
+    weights (held-out rows weight 0): the held-out rows then influence neither
+    the trees, nor the boosting or self-paced weights, nor the coefficients,
+    but they do take part in the binning of ``X`` (quantile bins computed on
+    all rows, as a single fit on the same ``X`` would).
+
+    Parameters
+    ----------
+    estimator : BaseBoostingClassifier
+        The template (not modified), e.g.
+        ``SPLLogitBoostClassifier(HistTreeRegressor(max_depth=3), learning_rate=0.1)``.
+        Any booster of the library works; the speed-up needs a step that
+        hands out its fits (the discrete, real, gentle, logit and RobustBoost
+        steps do) and a :class:`~robust_boosting.trees.HistTreeRegressor` or
+        :class:`~robust_boosting.trees.HistTreeClassifier` weak learner of
+        limited depth (``max_leaf_nodes=None``).
+    X : array-like of shape (n_samples, n_features)
+    y : array-like of shape (n_samples,)
+    sample_weights : array-like of shape (k, n_samples)
+        One row of non-negative weights per model (each with a positive sum).
+    param_overrides : sequence of k dicts, optional
+        Parameters set on model ``j`` with ``set_params`` (nested names such
+        as ``"estimator__max_depth"`` work); default: none.
+    n_jobs : int or None, default=None
+        Number of joblib workers; each fits a contiguous share of the k models
+        in one batched pass. The models do not depend on it.
+
+    Returns
+    -------
+    list of k fitted estimators
+        In the order of ``sample_weights``.
+    """
+    weights = np.asarray(sample_weights, dtype=np.float64)
+    if weights.ndim != 2:
+        raise ValueError(
+            f"sample_weights must have shape (k, n_samples), got an array of shape {weights.shape}."
+        )
+    k = weights.shape[0]
+    if param_overrides is None:
+        param_overrides = [{}] * k
+    if len(param_overrides) != k:
+        raise ValueError(
+            f"param_overrides has {len(param_overrides)} entries for {k} rows of sample_weights."
+        )
+    if not isinstance(estimator, BaseBoostingClassifier):
+        raise TypeError(
+            f"estimator must be a booster of robust_boosting, got {type(estimator).__name__}."
+        )
+    n_workers = min(effective_n_jobs(n_jobs), k)
+    if n_workers > 1:
+        shares = np.array_split(np.arange(k), n_workers)
+        parts = Parallel(n_jobs=n_workers)(
+            delayed(fit_batched)(estimator, X, y, weights[share],
+                                 [param_overrides[j] for j in share])
+            for share in shares
+        )
+        return [model for part in parts for model in part]
+    models = [clone(estimator).set_params(**params) for params in param_overrides]
+    cache: dict = {}
+    runs: dict[int, Iterator[FitRequest]] = {}
+    pending: dict[int, FitRequest] = {}
+    for j, model in enumerate(models):
+        runs[j] = model._fit_requests(X, y, sample_weight=weights[j], binned_cache=cache)
+        _advance(j, runs, pending, first=True)
+    while pending:
+        _answer(list(pending.values()))
+        for j in list(pending):
+            _advance(j, runs, pending)
+    return models
+
+
+def _advance(j: int, runs: dict, pending: dict, first: bool = False) -> None:
+    """Resume model ``j``'s loop up to its next fit request (or its end)."""
+    try:
+        pending[j] = next(runs[j])
+    except StopIteration:
+        pending.pop(j, None)
+        del runs[j]
+
+
+def _answer(requests: list[FitRequest]) -> None:
+    """Fit every request's learner; histogram trees on the same binned data together."""
+    by_data: dict[int, list[FitRequest]] = {}
+    for r in requests:
+        if isinstance(r.X, BinnedData):
+            by_data.setdefault(id(r.X), []).append(r)
+        else:
+            r.learner.fit(r.X, r.target, sample_weight=r.weights)
+    for group in by_data.values():
+        fit_trees_batched([r.learner for r in group], group[0].X,
+                          [r.target for r in group], [r.weights for r in group])
+
+
+def staged_decision_rows(model: BaseBoostingClassifier, X: ArrayLike) -> NDArray[np.float64]:
+    """``model``'s decision function after each round on ``X``, stacked: shape ``(T, n_rows, ...)``.
+
+    The same values as ``np.array(list(model.staged_decision_function(X)))``,
+    faster for histogram trees: ``X`` is validated and binned once (with the
+    bins the trees were fitted on, which give exactly the predictions of the
+    raw values) instead of once per tree. This is what a search reads on its
+    held-out rows to choose the number of rounds.
+    """
+    X = model._check_X(X)
+    trees = [est for ens in model.ensembles_ for est in ens.estimators]
+    mapper = getattr(trees[0], "bin_mapper_", None) if trees else None
+    if mapper is not None and all(getattr(t, "bin_mapper_", None) is mapper for t in trees):
+        X = mapper.transform(X)
+    return np.asarray([model._decision_from_raw(raw) for raw in model._staged_raw(X)])

@@ -1,0 +1,253 @@
+"""Batched training (robust_boosting._batched, robust_boosting.trees.batched).
+
+The promise: k models fitted together are bit-identical to the same k models
+fitted one by one, whatever their weights (fold masks), ages, learning rates
+and tree depths.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from sklearn.base import clone
+from sklearn.tree import DecisionTreeClassifier
+
+from robust_boosting import (
+    GentleBoostClassifier,
+    RealBoostClassifier,
+    SPLBoostClassifier,
+    SPLLogitBoostClassifier,
+)
+from robust_boosting._batched import fit_batched, staged_decision_rows
+from robust_boosting.trees import HistTreeClassifier, HistTreeRegressor
+from robust_boosting.trees.batched import fit_trees_batched, supports_batched
+
+TREE_ARRAYS = ("children_left", "children_right", "feature", "threshold_bin", "threshold",
+               "missing_go_left", "gain", "value", "weighted_n_node_samples",
+               "n_node_samples", "depth")
+
+
+def _data(n=150, p=4, n_classes=2, seed=0):
+    rng = np.random.RandomState(seed)
+    X = rng.randn(n, p)
+    X[:, 0] = np.round(X[:, 0], 1)  # ties: many rows share a bin
+    score = X[:, 0] + 0.5 * X[:, 1] ** 2 + 0.3 * rng.randn(n)
+    y = np.digitize(score, np.quantile(score, np.linspace(0, 1, n_classes + 1)[1:-1]))
+    flip = rng.rand(n) < 0.15
+    y[flip] = rng.randint(0, n_classes, flip.sum())
+    return X, y
+
+
+def _fold_weights(n, k, seed=0):
+    rng = np.random.RandomState(seed)
+    fold = rng.permutation(n) % 3
+    w = rng.uniform(0.5, 2.0, n)
+    return np.array([w * (fold != j % 3) for j in range(k)])
+
+
+def _separate(template, X, y, weights, overrides):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return [clone(template).set_params(**o).fit(X, y, sample_weight=w)
+                for o, w in zip(overrides, weights, strict=True)]
+
+
+def _batched(template, X, y, weights, overrides):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return fit_batched(template, X, y, weights, overrides)
+
+
+def _assert_same_models(batched, separate, X):
+    for a, b in zip(batched, separate, strict=True):
+        assert a.stopping_reason_ == b.stopping_reason_
+        assert np.array_equal(a.decision_function(X), b.decision_function(X))
+        assert np.array_equal(a.predict_proba(X), b.predict_proba(X))
+        wa, wb = a.estimator_weights_, b.estimator_weights_
+        if isinstance(wa, list):  # one-vs-rest
+            for u, v in zip(wa, wb, strict=True):
+                assert np.array_equal(u, v)
+        else:
+            assert np.array_equal(wa, wb)
+        if hasattr(b, "self_paced_weights_"):
+            va, vb = a.self_paced_weights_, b.self_paced_weights_
+            assert np.array_equal(np.asarray(va), np.asarray(vb))
+
+
+def test_batched_logit_folds_ages_rates_depths_bit_identical():
+    X, y = _data()
+    overrides = [dict(age=a, learning_rate=lr, estimator__max_depth=d)
+                 for a, lr, d in [(1.0, 0.1, 3), (np.inf, 0.2, 2), (1.5, 0.1, 4), (0.8, 0.3, 1),
+                                  (2.0, 0.05, 3), (1.2, 0.1, 2)]]
+    weights = _fold_weights(len(y), len(overrides))
+    template = SPLLogitBoostClassifier(HistTreeRegressor(max_depth=3), n_estimators=30,
+                                       random_state=3)
+    batched = _batched(template, X, y, weights, overrides)
+    separate = _separate(template, X, y, weights, overrides)
+    _assert_same_models(batched, separate, X)
+    # a model with finite age really dropped samples, and the held-out rows kept weight 0
+    assert any(len(m.excluded_samples_) for m in batched[:1] + batched[2:])
+    for m, w in zip(batched, weights, strict=True):
+        assert np.all(m.sample_weights_[w == 0] == 0)
+
+
+def test_batched_logit_one_vs_rest_multiclass_bit_identical():
+    X, y = _data(n_classes=3, seed=1)
+    overrides = [dict(age=a) for a in (1.0, 1.5, np.inf)]
+    weights = _fold_weights(len(y), 3, seed=1)
+    template = SPLLogitBoostClassifier(HistTreeRegressor(max_depth=2), n_estimators=15,
+                                       learning_rate=0.2, random_state=0)
+    batched = _batched(template, X, y, weights, overrides)
+    _assert_same_models(batched, _separate(template, X, y, weights, overrides), X)
+    assert len(batched[0].estimators_) == 3
+
+
+@pytest.mark.parametrize("depth", [1, 3])
+def test_batched_discrete_samme_multiclass_bit_identical(depth):
+    X, y = _data(n_classes=3, seed=2)
+    overrides = [dict(age=a, estimator__criterion=c)
+                 for a, c in [(1.5, "gini"), (3.0, "entropy"), (np.inf, "gini"), (2.0, "gini")]]
+    weights = _fold_weights(len(y), 4, seed=2)
+    template = SPLBoostClassifier(HistTreeClassifier(max_depth=depth), n_estimators=20,
+                                  random_state=1)
+    batched = _batched(template, X, y, weights, overrides)
+    _assert_same_models(batched, _separate(template, X, y, weights, overrides), X)
+
+
+@pytest.mark.parametrize("template", [
+    RealBoostClassifier(HistTreeClassifier(max_depth=2), n_estimators=10, random_state=0),
+    GentleBoostClassifier(HistTreeRegressor(max_depth=2, min_samples_leaf=3),
+                          n_estimators=10, random_state=0),
+    # not batched: best-first trees and scikit-learn trees are fitted one at a time
+    SPLBoostClassifier(HistTreeClassifier(max_depth=None, max_leaf_nodes=4), n_estimators=8),
+    SPLBoostClassifier(DecisionTreeClassifier(max_depth=2), n_estimators=8, random_state=0),
+])
+def test_batched_other_steps_and_learners_bit_identical(template):
+    X, y = _data(seed=4)
+    weights = _fold_weights(len(y), 3, seed=4)
+    overrides = [dict(learning_rate=lr) for lr in (1.0, 0.5, 0.3)]
+    batched = _batched(template, X, y, weights, overrides)
+    _assert_same_models(batched, _separate(template, X, y, weights, overrides), X)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    n=st.integers(12, 60),
+    p=st.integers(1, 3),
+    k=st.integers(1, 4),
+    depth=st.integers(1, 4),
+    seed=st.integers(0, 2**16),
+    logit=st.booleans(),
+)
+def test_batched_random_data_bit_identical(n, p, k, depth, seed, logit):
+    rng = np.random.RandomState(seed)
+    X = np.round(rng.randn(n, p), 1)
+    y = rng.randint(0, 2, n)
+    y[:2] = [0, 1]
+    weights = rng.rand(k, n) * (rng.rand(k, n) < 0.7)
+    weights[:, :2] = 1.0  # both classes keep weight
+    if logit:
+        template = SPLLogitBoostClassifier(HistTreeRegressor(max_depth=depth), n_estimators=6)
+        overrides = [dict(age=float(a), learning_rate=float(lr))
+                     for a, lr in zip(rng.uniform(0.5, 3, k), rng.uniform(0.05, 1, k),
+                                      strict=True)]
+    else:
+        template = SPLBoostClassifier(HistTreeClassifier(max_depth=depth), n_estimators=6)
+        overrides = [dict(age=float(a), estimator__min_samples_leaf=int(m))
+                     for a, m in zip(rng.uniform(1, 4, k), rng.randint(1, 4, k), strict=True)]
+    batched = _batched(template, X, y, weights, overrides)
+    _assert_same_models(batched, _separate(template, X, y, weights, overrides), X)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    n=st.integers(2, 80),
+    p=st.integers(1, 4),
+    depth=st.integers(0, 5),
+    min_leaf=st.integers(1, 4),
+    min_frac=st.sampled_from([0.0, 0.1]),
+    regression=st.booleans(),
+    seed=st.integers(0, 2**16),
+)
+def test_fit_trees_batched_equals_fit(n, p, depth, min_leaf, min_frac, regression, seed):
+    """Every fitted tree array, and the kept training leaves, as in the tree's own fit."""
+    rng = np.random.RandomState(seed)
+    X = np.round(rng.randn(n, p), 1)
+    X[rng.rand(n, p) < 0.1] = np.nan  # missing values: the learned direction must agree
+    cls = HistTreeRegressor if regression else HistTreeClassifier
+    proto = cls(max_depth=depth, min_samples_leaf=min_leaf, min_weight_fraction_leaf=min_frac)
+    Xb = proto.prepare_data(X)
+    targets = [rng.randn(n) if regression else rng.randint(0, 3, n) for _ in range(3)]
+    weights = [rng.rand(n) * (rng.rand(n) < q) for q in (1.0, 0.7, 0.3)]
+    for w in weights:
+        w[0] = 1.0
+    single = [clone(proto).fit(Xb, t, sample_weight=w)
+              for t, w in zip(targets, weights, strict=True)]
+    batched = fit_trees_batched([clone(proto) for _ in targets], Xb, targets, weights)
+    for a, b in zip(single, batched, strict=True):
+        for name in TREE_ARRAYS:
+            assert np.array_equal(getattr(a.tree_, name), getattr(b.tree_, name),
+                                  equal_nan=True), name
+        assert np.array_equal(a.apply(Xb), b.apply(Xb))  # the kept training leaves
+        assert np.array_equal(a.apply(X), b.apply(X))
+
+
+def test_supports_batched_only_depth_limited_depth_first():
+    X, y = _data(n=30)
+    Xb = HistTreeRegressor().prepare_data(X)
+    yf = y.astype(float)
+    ok = HistTreeRegressor(max_depth=3)._prepare_grower(Xb, yf, None, 1)[0]
+    unlimited = HistTreeRegressor(max_depth=None)._prepare_grower(Xb, yf, None, 1)[0]
+    best_first = HistTreeRegressor(max_leaf_nodes=3)._prepare_grower(Xb, yf, None, 1)[0]
+    assert supports_batched(ok)
+    assert not supports_batched(unlimited)
+    assert not supports_batched(best_first)
+
+
+def test_fit_batched_is_deterministic_and_staged_rows():
+    X, y = _data(seed=5)
+    weights = _fold_weights(len(y), 3, seed=5)
+    template = SPLLogitBoostClassifier(HistTreeRegressor(max_depth=2), n_estimators=12,
+                                       age=1.2, random_state=7)
+    a = _batched(template, X, y, weights, None)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        b = fit_batched(template, X, y, weights, n_jobs=2)
+    _assert_same_models(a, b, X)
+    test = np.flatnonzero(weights[0] == 0)
+    staged = staged_decision_rows(a[0], X[test])
+    assert staged.shape == (a[0].n_estimators_, test.size)
+    assert np.array_equal(staged, np.array(list(a[0].staged_decision_function(X[test]))))
+    assert np.array_equal(staged[-1], a[0].decision_function(X[test]))
+
+
+@pytest.mark.parametrize("n_classes", [2, 3])
+def test_staged_decision_rows_equals_staged_decision_function(n_classes):
+    X, y = _data(n_classes=n_classes, seed=6)
+    X_new = np.random.RandomState(1).randn(40, X.shape[1]) * 2  # outside the training range too
+    for template in (SPLLogitBoostClassifier(HistTreeRegressor(max_depth=3), n_estimators=9),
+                     SPLBoostClassifier(HistTreeClassifier(max_depth=2), n_estimators=9),
+                     SPLBoostClassifier(DecisionTreeClassifier(max_depth=2), n_estimators=5,
+                                        random_state=0)):
+        (model,) = _batched(template, X, y, np.ones((1, len(y))), None)
+        assert np.array_equal(staged_decision_rows(model, X_new),
+                              np.array(list(model.staged_decision_function(X_new))))
+
+
+def test_fit_batched_bad_input():
+    X, y = _data(n=20)
+    template = SPLLogitBoostClassifier(n_estimators=2)
+    with pytest.raises(ValueError, match="shape \\(k, n_samples\\)"):
+        fit_batched(template, X, y, np.ones(20))
+    with pytest.raises(ValueError, match="param_overrides has 1 entries for 2 rows"):
+        fit_batched(template, X, y, np.ones((2, 20)), [{}])
+    with pytest.raises(TypeError, match="booster of robust_boosting"):
+        fit_batched(DecisionTreeClassifier(), X, y, np.ones((1, 20)))
+    with pytest.raises(ValueError, match="non-zero"):
+        fit_batched(template, X, y, np.zeros((1, 20)))
+    with pytest.raises(ValueError, match="age"):
+        fit_batched(template, X, y, np.ones((1, 20)), [dict(age=-1.0)])

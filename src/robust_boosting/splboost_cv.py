@@ -33,6 +33,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.parallel import Parallel, delayed
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted
 
+from ._batched import fit_batched
 from ._validation import check_number, validated_X
 from .classical import SPLLogitBoostClassifier
 from .trees import HistTreeRegressor
@@ -171,21 +172,55 @@ def _padded(staged, n_rounds):
     return np.concatenate([staged, np.repeat(staged[-1:], n_rounds - staged.shape[0], axis=0)])
 
 
+def _fit_jobs(X, y, sample_weight, folds, candidates, jobs, seed, n_jobs):
+    """Fit ``(candidate, fold, rounds)`` jobs; the staged held-out probabilities of each.
+
+    Candidates without a drop fraction (plain LogitBoost) are fitted together by
+    :func:`~robust_boosting._batched.fit_batched`: one pass over the data binned
+    once (on all rows, held-out ones included, which get weight 0), the same
+    models as separate fits on those weights. A drop fraction counts rows
+    whatever their weight, so those candidates are fitted one by one on their
+    fold's training rows.
+    """
+    out: list = [None] * len(jobs)
+    batched = [j for j, (c, _, _) in enumerate(jobs) if candidates[c]["drop_fraction"] == 0]
+    if batched:
+        weights = np.zeros((len(batched), X.shape[0]))
+        overrides = []
+        for row, j in enumerate(batched):
+            c, f, rounds = jobs[j]
+            train = folds[f][0]
+            weights[row, train] = sample_weight[train]
+            overrides.append({"estimator__max_depth": candidates[c]["max_depth"],
+                              "learning_rate": candidates[c]["learning_rate"],
+                              "n_estimators": rounds})
+        template = _make_booster(1, 1.0, 0.0, 1, seed)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # early stops are handled by padding
+            models = fit_batched(template, X, y, weights, overrides, n_jobs=n_jobs)
+        for j, model in zip(batched, models, strict=True):
+            out[j] = _staged_proba(model, X[folds[jobs[j][1]][1]])
+    single = [j for j in range(len(jobs)) if out[j] is None]
+    fitted = Parallel(n_jobs=n_jobs)(
+        delayed(_fit_one)(X, y, sample_weight, folds[jobs[j][1]][0], folds[jobs[j][1]][1],
+                          candidates[jobs[j][0]], jobs[j][2], seed)
+        for j in single)
+    for j, staged in zip(single, fitted, strict=True):
+        out[j] = staged
+    return out
+
+
 def _fit_candidates(X, y, sample_weight, folds, candidates, n_estimators, seed, n_jobs, trim):
     """Staged held-out class probabilities of every candidate on every fold.
 
     Returns ``out[c][f]``: array ``(n_estimators, len(folds[f][1]), n_classes)``.
     The first fold of every candidate runs ``n_estimators`` rounds; the other
-    folds run at most ``2 r + 10`` rounds, with ``r`` the first fold's best round,
+    folds run at most ``2 r + 12`` rounds, with ``r`` the first fold's best round,
     and are padded with their last stage (the search's early stopping).
-    This is the single place where the search trains models, so a batched
-    engine that fits the folds x candidates in one pass can replace it.
+    This is the single place where the search trains models (through :func:`_fit_jobs`).
     """
     def run(jobs):
-        return Parallel(n_jobs=n_jobs)(
-            delayed(_fit_one)(X, y, sample_weight, folds[f][0], folds[f][1], candidates[c],
-                              rounds, seed)
-            for c, f, rounds in jobs)
+        return _fit_jobs(X, y, sample_weight, folds, candidates, jobs, seed, n_jobs)
 
     out = [[None] * len(folds) for _ in candidates]
     for c, staged in enumerate(run([(c, 0, n_estimators) for c in range(len(candidates))])):

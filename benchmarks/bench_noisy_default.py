@@ -401,7 +401,7 @@ def main(argv=None):
         rows = pd.concat([pd.read_csv(f) for f in a.table_from]).to_dict("records")
         rows = [{k: v for k, v in r.items() if not (isinstance(v, float) and np.isnan(v))}
                 for r in rows]
-        print(table(rows, models, rates))
+        _print_tables(rows, models, rates)
         return rows
     from threadpoolctl import threadpool_limits
     try:
@@ -416,8 +416,20 @@ def main(argv=None):
         pd.DataFrame(rows).to_csv(a.rows, index=False)
     print("```\n" + " ".join(["python", "benchmarks/bench_noisy_default.py", *sys.argv[1:]])
           + "\n```\n")
-    print(table(rows, models, rates))
+    _print_tables(rows, models, rates)
     return rows
+
+
+def _print_tables(rows, models, rates):
+    """The table over every task, then one per noise kind when there are several."""
+    print(table(rows, models, rates))
+    kinds = sorted({r["kind"] for r in rows})
+    if len(kinds) > 1:
+        for kind in kinds:
+            # the clean task (rate 0) belongs to every kind
+            sub = [r for r in rows if r["kind"] == kind or r["rate"] == 0]
+            print(f"\nNoise kind {kind!r} only (rate 0: the clean task):\n")
+            print(table(sub, models, rates))
 
 
 if __name__ == "__main__":

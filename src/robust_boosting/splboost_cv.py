@@ -29,11 +29,11 @@ from numpy.typing import ArrayLike, NDArray
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.model_selection import StratifiedKFold, check_cv
 from sklearn.utils import check_random_state
-from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.parallel import Parallel, delayed
-from sklearn.utils.validation import _check_sample_weight, check_is_fitted
+from sklearn.utils.validation import check_is_fitted
 
 from ._batched import fit_batched
+from ._boosting import validated_training_data
 from ._validation import check_number, validated_X
 from .classical import SPLLogitBoostClassifier
 from .trees import HistTreeRegressor
@@ -409,17 +409,8 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         self
         """
         candidates = self._candidates()
-        X, y = validated_X(self, X, y, reset=True, allow_nan=False)
-        check_classification_targets(y)
-        classes, y_idx = np.unique(y, return_inverse=True)
-        y_idx = y_idx.astype(np.intp)
-        if classes.shape[0] < 2:
-            raise ValueError(
-                f"y contains only one class ({classes[0]!r}); a classifier needs at least 2 classes."
-            )
-        sw = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
-        if not sw.sum() > 0:
-            raise ValueError("sample_weight sums to zero: at least one sample needs a positive weight.")
+        X, classes, y_idx, sw = validated_training_data(self, X, y, sample_weight)
+        y = classes[y_idx]
         n, n_classes = X.shape[0], classes.shape[0]
         rng = check_random_state(self.random_state)
         fold_seed = int(rng.randint(np.iinfo(np.int32).max))

@@ -308,7 +308,7 @@ def run(models: dict, datasets, rates, kinds, n_splits, test_size, seed, log=sys
                                 row["noise_rate"] = est.noise_rate_
                             fitted = getattr(est, "best_estimator_", est)
                             if hasattr(fitted, "self_paced_weights_"):
-                                row["excluded_frac"] = len(_excluded(fitted, 0)) / len(yn)
+                                row["excluded_frac"] = len(_excluded(est, 0)) / len(yn)
                         except Exception as exc:  # a failing candidate is reported, not fatal
                             row["failed"] = f"{type(exc).__name__}: {exc}"[:120]
                         rows.append(row)

@@ -13,8 +13,20 @@ cross-validation on the training labels
 2. gives the out-of-fold class probabilities of the chosen setting: the
    per-sample label-issue scores, the noise-rate estimate and the suspect set
    of confident learning (Northcutt, Jiang & Chuang 2021);
-3. the final model is fitted on all the data with the suspects' weights set to
-   zero (the self-paced weight of a suspect is 0 from the start).
+3. the final model is fitted on all the data with the suspects' sample weights
+   set to zero.
+
+References
+----------
+.. [SPL] K. Wang, Y. Wang, Q. Zhao, D. Meng, Z. Xu, "SPLBoost: An Improved
+   Robust Boosting Algorithm Based on Self-paced Learning", IEEE Trans.
+   Cybernetics, 2019.
+.. [FHT] J. Friedman, T. Hastie, R. Tibshirani, "Additive logistic regression:
+   a statistical view of boosting", Annals of Statistics 28(2), 2000.
+.. [CL] C. Northcutt, L. Jiang, I. Chuang, "Confident learning: estimating
+   uncertainty in dataset labels", Journal of Artificial Intelligence
+   Research 70, 2021 (Sec. 3.1, the confident joint, eqs. (1)-(2); Sec. 3.2,
+   the pruning rules).
 """
 
 from __future__ import annotations

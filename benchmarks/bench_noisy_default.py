@@ -109,7 +109,8 @@ PEERS = {
 
 def _excluded(est, n):
     """``excluded_samples_`` of a self-paced estimator, or of a search's refit best estimator."""
-    est = getattr(est, "best_estimator_", est)
+    if not hasattr(est, "label_issue_scores_"):  # SPLBoostClassifierCV has its own
+        est = getattr(est, "best_estimator_", est)
     exc = est.excluded_samples_
     if isinstance(exc, list):  # one-vs-rest: a sample is suspect if excluded by its own class
         return np.unique(np.concatenate(exc)) if exc else np.array([], int)
@@ -157,7 +158,17 @@ QUANTILES = [0.05, 0.1, 0.2, 0.3]
 AGES_EXP = [1.5, 2.0, 3.0, 6.0, 20.0]     # exponential loss exp(-yF): margin cut -log(age)
 AGES_LOGIT = [0.7, 1.0, 1.5, 2.5, 5.0]    # logistic loss scale
 
+def _splcv(**params):
+    """``SPLBoostClassifierCV`` with its defaults, or with ``params`` changed (design runs)."""
+    def make(seed):
+        from robust_boosting import SPLBoostClassifierCV
+        return SPLBoostClassifierCV(random_state=seed, **params)
+    return make
+
+
 CANDIDATES = {
+    # the library's robust default
+    "splcv": Model("SPLBoostClassifierCV()", _splcv(), _excluded),
     # the library's defaults (stumps, age 2)
     "spl_default": Model("SPLBoost default (stumps, age 2)", lambda s: _spl("discrete", 1, random_state=s),
                          _excluded),
@@ -293,9 +304,11 @@ def run(models: dict, datasets, rates, kinds, n_splits, test_size, seed, log=sys
                             best = getattr(est, "best_params_", None)
                             if best is not None:
                                 row["best"] = best
+                            if hasattr(est, "noise_rate_"):
+                                row["noise_rate"] = est.noise_rate_
                             fitted = getattr(est, "best_estimator_", est)
                             if hasattr(fitted, "self_paced_weights_"):
-                                row["excluded_frac"] = len(_excluded(fitted, 0)) / len(yn)
+                                row["excluded_frac"] = len(_excluded(est, 0)) / len(yn)
                         except Exception as exc:  # a failing candidate is reported, not fatal
                             row["failed"] = f"{type(exc).__name__}: {exc}"[:120]
                         rows.append(row)
@@ -347,8 +360,10 @@ def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--quick", action="store_true",
                    help="2 binary + 1 multiclass set, 1 split, rates 0/20/40 %%, symmetric only")
-    p.add_argument("--candidates", nargs="*", default=["spl_default", "spl_grid"],
-                   choices=sorted(CANDIDATES))
+    p.add_argument("--candidates", nargs="*", default=["splcv"], choices=sorted(CANDIDATES))
+    p.add_argument("--splcv-variants", nargs="*", default=[], metavar="NAME=JSON",
+                   help="extra SPLBoostClassifierCV rows with changed parameters, "
+                        "e.g. 'd2={\"max_depth\": 2}'")
     p.add_argument("--peers", nargs="*", default=list(PEERS), choices=list(PEERS))
     p.add_argument("--datasets", nargs="*")
     p.add_argument("--rates", nargs="*", type=float)
@@ -357,6 +372,9 @@ def main(argv=None):
     p.add_argument("--test-size", type=float, default=0.3)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--rows", help="also save the raw result rows to this CSV file")
+    p.add_argument("--table-from", nargs="*", metavar="CSV",
+                   help="print the table of saved --rows files (e.g. of runs split by data set) "
+                        "instead of running; --candidates/--peers/--rates select what to show")
     a = p.parse_args(argv)
     if a.quick:
         datasets = a.datasets or BINARY_QUICK + MULTICLASS_QUICK
@@ -370,8 +388,21 @@ def main(argv=None):
         splits = a.splits or 3
     if "cleanlab" not in a.peers:
         a.peers.append("cleanlab")  # the time ratios need it
-    models = {k: CANDIDATES[k] for k in a.candidates} | {k: PEERS[k] for k in a.peers}
+    models = {k: CANDIDATES[k] for k in a.candidates}
+    for spec in a.splcv_variants:
+        import json
+        name, _, params = spec.partition("=")
+        models[f"splcv_{name}"] = Model(f"SPLBoostClassifierCV({name})",
+                                        _splcv(**json.loads(params)), _excluded)
+    models |= {k: PEERS[k] for k in a.peers}
 
+    if a.table_from:
+        import pandas as pd
+        rows = pd.concat([pd.read_csv(f) for f in a.table_from]).to_dict("records")
+        rows = [{k: v for k, v in r.items() if not (isinstance(v, float) and np.isnan(v))}
+                for r in rows]
+        _print_tables(rows, models, rates)
+        return rows
     from threadpoolctl import threadpool_limits
     try:
         import numba
@@ -385,8 +416,20 @@ def main(argv=None):
         pd.DataFrame(rows).to_csv(a.rows, index=False)
     print("```\n" + " ".join(["python", "benchmarks/bench_noisy_default.py", *sys.argv[1:]])
           + "\n```\n")
-    print(table(rows, models, rates))
+    _print_tables(rows, models, rates)
     return rows
+
+
+def _print_tables(rows, models, rates):
+    """The table over every task, then one per noise kind when there are several."""
+    print(table(rows, models, rates))
+    kinds = sorted({r["kind"] for r in rows})
+    if len(kinds) > 1:
+        for kind in kinds:
+            # the clean task (rate 0) belongs to every kind
+            sub = [r for r in rows if r["kind"] == kind or r["rate"] == 0]
+            print(f"\nNoise kind {kind!r} only (rate 0: the clean task):\n")
+            print(table(sub, models, rates))
 
 
 if __name__ == "__main__":

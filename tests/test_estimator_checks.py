@@ -5,7 +5,7 @@ Skipped checks are listed in ``EXPECTED_FAILED`` with their reason.
 
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from robust_boosting import AdaBoostClassifier, SPLBoostClassifier
+from robust_boosting import AdaBoostClassifier, SPLBoostClassifier, SPLBoostClassifierCV
 from robust_boosting.classical import (
     GentleBoostClassifier,
     LogitBoostClassifier,
@@ -29,6 +29,7 @@ ESTIMATORS = [
     RobustBoostClassifier(n_estimators=10, error_goal=0.05),
     SPLLogitBoostClassifier(n_estimators=10),
     SPLGentleBoostClassifier(n_estimators=10, regularizer="linear", age=5.0),
+    SPLBoostClassifierCV(n_estimators=10),
 ]
 
 # check name -> reason, per estimator class name

@@ -12,6 +12,7 @@ from .classical import (
 from .rilboost import RILBoostClassifier
 from .robust import RBoostClassifier, RobustBoostClassifier, SavageBoostClassifier
 from .splboost import SPLBoostClassifier
+from .splboost_cv import SPLBoostClassifierCV
 from .trees import HistTreeClassifier, HistTreeRegressor
 
 __version__ = "0.1.0"
@@ -19,6 +20,7 @@ __version__ = "0.1.0"
 __all__ = [
     "AdaBoostClassifier",
     "SPLBoostClassifier",
+    "SPLBoostClassifierCV",
     "RealBoostClassifier",
     "GentleBoostClassifier",
     "LogitBoostClassifier",

@@ -368,6 +368,32 @@ def default_weak_learner(step: Step):
     return HistTreeRegressor(max_depth=1)
 
 
+def validated_training_data(estimator, X, y, sample_weight, *, allow_nan: bool = False):
+    """``(X, classes, y_idx, sample_weight)`` of a classifier's ``fit``, checked.
+
+    ``X`` through :func:`~robust_boosting._validation.validated_X` (recording
+    ``n_features_in_``, ``feature_names_in_`` and ``feature_schema_`` on
+    ``estimator``; NaN accepted as missing if ``allow_nan``, infinity never), at
+    least two classes, and non-negative sample weights with a positive sum,
+    normalised to sum 1.
+    """
+    X, y = validated_X(estimator, X, y, reset=True, allow_nan=allow_nan, allow_inf=False)
+    check_classification_targets(y)
+    classes, y_idx = np.unique(y, return_inverse=True)
+    if classes.shape[0] < 2:
+        raise ValueError(
+            f"y contains only one class ({classes[0]!r}); a classifier needs at least 2 classes."
+        )
+    sample_weight = _check_sample_weight(
+        sample_weight, X, dtype=np.float64, copy=True, ensure_non_negative=True
+    )
+    sample_weight = rescaled_weights(sample_weight)
+    total = sample_weight.sum()
+    if not total > 0:
+        raise ValueError("sample_weight sums to zero: at least one sample needs a positive weight.")
+    return X, classes, y_idx.astype(np.intp), sample_weight / total
+
+
 #: below this unnormalised total, :func:`_normalised_weights` renormalises in log space
 _TINY_TOTAL = 1e-200
 
@@ -448,22 +474,8 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
         return estimator
 
     def _validate_training_data(self, X, y, sample_weight):
-        X, y = validated_X(self, X, y, reset=True, allow_nan=self._allows_nan(fitted=False),
-                           allow_inf=False)
-        check_classification_targets(y)
-        classes, y_idx = np.unique(y, return_inverse=True)
-        if classes.shape[0] < 2:
-            raise ValueError(
-                f"y contains only one class ({classes[0]!r}); a classifier needs at least 2 classes."
-            )
-        sample_weight = _check_sample_weight(
-            sample_weight, X, dtype=np.float64, copy=True, ensure_non_negative=True
-        )
-        sample_weight = rescaled_weights(sample_weight)
-        total = sample_weight.sum()
-        if not total > 0:
-            raise ValueError("sample_weight sums to zero: at least one sample needs a positive weight.")
-        return X, classes, y_idx.astype(np.intp), sample_weight / total
+        return validated_training_data(self, X, y, sample_weight,
+                                       allow_nan=self._allows_nan(fitted=False))
 
     def fit(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None):
         """Fit the boosted ensemble.

@@ -36,6 +36,7 @@ MODEL_MODULES: tuple[str, ...] = (
     "robust_boosting.robust",
     "robust_boosting.self_paced",
     "robust_boosting.splboost",
+    "robust_boosting.splboost_cv",
     "robust_boosting.steps",
     "robust_boosting.trees._base",
     "robust_boosting.trees.binning",

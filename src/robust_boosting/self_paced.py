@@ -37,6 +37,7 @@ __all__ = [
     "PolynomialRegularizer",
     "MixtureRegularizer",
     "CallableRegularizer",
+    "DropFractionRegularizer",
     "REGULARIZER_NAMES",
     "get_regularizer",
     "SelfPacedPolicy",
@@ -249,6 +250,47 @@ class CallableRegularizer(SPRegularizer):
         return cumulative[np.searchsorted(ends, flat)].reshape(loss.shape)
 
 
+class DropFractionRegularizer(SPRegularizer):
+    """Hard weighting with the age read as a *fraction*: drop the ``age`` largest losses.
+
+    ``v_i = 0`` for the ``floor(age * n)`` samples of largest loss (ties broken
+    by index: the lower index is dropped first), ``v_i = 1`` for the others;
+    ``age = 0`` keeps every sample and so does ``age >= 1`` (the warm-start
+    rounds of :class:`SelfPacedPolicy`). It is the hard regularizer
+    ([SPL]_ eqs. (1)-(2)) at the data-dependent age ``lambda`` = the largest
+    kept loss, so ``F(l) = min(l, lambda)``: a threshold at a rank instead of
+    at a value. The fraction means the same on every data set, where an
+    absolute age does not (the margins, hence the losses, shrink as the noise
+    rate grows), and it reads as an estimate of the noise rate.
+    """
+
+    name = "drop_fraction"
+
+    @staticmethod
+    def _dropped(loss: NDArray[np.float64], age: float) -> NDArray[np.intp]:
+        if not 0 < age < 1 or loss.size == 0:
+            return np.empty(0, dtype=np.intp)
+        m = int(np.floor(age * loss.size))
+        return np.argsort(-loss, kind="stable")[:m]
+
+    def weight(self, loss, age):
+        loss = _arr(loss)
+        v = np.ones_like(loss)
+        v.ravel()[self._dropped(loss.ravel(), age)] = 0.0
+        return v
+
+    def latent_loss(self, loss, age):
+        loss = _arr(loss)
+        flat = loss.ravel()
+        drop = self._dropped(flat, age)
+        if drop.size == 0:
+            return loss.copy()
+        keep = np.ones(flat.size, dtype=bool)
+        keep[drop] = False
+        cut = flat[keep].max() if keep.any() else 0.0
+        return np.minimum(loss, cut)
+
+
 _BUILTIN: dict[str, Callable[[], SPRegularizer]] = {
     "hard": HardRegularizer,
     "linear": LinearRegularizer,
@@ -256,6 +298,7 @@ _BUILTIN: dict[str, Callable[[], SPRegularizer]] = {
     "mixture": MixtureRegularizer,
     "lowerconvex": lambda: PolynomialRegularizer(t=1.3),
     "upperconvex": lambda: PolynomialRegularizer(t=4.0),
+    "drop_fraction": DropFractionRegularizer,
 }
 
 #: names accepted by :func:`get_regularizer`
@@ -272,7 +315,9 @@ def get_regularizer(
     regularizer : str, SPRegularizer or callable
         One of ``"hard"``, ``"linear"``, ``"polynomial"`` (parameter ``t``),
         ``"mixture"`` (parameter ``gamma``), ``"lowerconvex"`` (polynomial,
-        ``t = 1.3``), ``"upperconvex"`` (polynomial, ``t = 4``); an
+        ``t = 1.3``), ``"upperconvex"`` (polynomial, ``t = 4``),
+        ``"drop_fraction"`` (the age is the fraction of largest losses
+        dropped, :class:`DropFractionRegularizer`); an
         :class:`SPRegularizer` instance; or a function ``v*(age, loss)``.
     params : dict, optional
         Keyword parameters for a named regularizer, e.g. ``{"t": 2.5}``.

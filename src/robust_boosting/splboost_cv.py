@@ -1,0 +1,561 @@
+"""SPLBoostClassifierCV: self-paced boosting that cross-validates itself and ranks suspect labels.
+
+The estimator composes :class:`~robust_boosting.classical.SPLLogitBoostClassifier`
+(Newton steps on the logistic loss, histogram regression trees, self-paced
+weights from :class:`~robust_boosting.self_paced.SelfPacedPolicy`, optionally
+with the age read as a drop fraction,
+:class:`~robust_boosting.self_paced.DropFractionRegularizer`). One internal
+cross-validation on the training labels
+
+1. fits every candidate setting (tree depth x learning rate x drop fraction)
+   on every fold and picks the setting and its number of rounds by the
+   held-out log-loss of the staged predictions (early stopping);
+2. gives the out-of-fold class probabilities of the chosen setting: the
+   per-sample label-issue scores, the noise-rate estimate and the suspect set
+   of confident learning (Northcutt, Jiang & Chuang 2021);
+3. the final model is fitted on all the data with the suspects' sample weights
+   set to zero.
+
+References
+----------
+.. [SPL] K. Wang, Y. Wang, Q. Zhao, D. Meng, Z. Xu, "SPLBoost: An Improved
+   Robust Boosting Algorithm Based on Self-paced Learning", IEEE Trans.
+   Cybernetics, 2019.
+.. [FHT] J. Friedman, T. Hastie, R. Tibshirani, "Additive logistic regression:
+   a statistical view of boosting", Annals of Statistics 28(2), 2000.
+.. [CL] C. Northcutt, L. Jiang, I. Chuang, "Confident learning: estimating
+   uncertainty in dataset labels", Journal of Artificial Intelligence
+   Research 70, 2021 (Sec. 3.1, the confident joint, eqs. (1)-(2); Sec. 3.2,
+   the pruning rules).
+"""
+
+from __future__ import annotations
+
+import itertools
+import numbers
+import warnings
+from collections.abc import Iterator, Sequence
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.model_selection import StratifiedKFold, check_cv
+from sklearn.utils import _safe_indexing, check_random_state
+from sklearn.utils.parallel import Parallel, delayed
+from sklearn.utils.validation import check_is_fitted
+
+from ._batched import fit_batched
+from ._boosting import validated_training_data
+from ._validation import check_number, validated_X
+from .classical import SPLLogitBoostClassifier
+from .trees import HistTreeRegressor
+
+__all__ = ["SPLBoostClassifierCV", "confident_joint", "estimate_noise_rate", "find_label_issues"]
+
+#: probabilities are clipped to [_EPS, 1] inside the held-out log-loss
+_EPS = 1e-12
+
+
+def _as_tuple(name: str, value, check) -> tuple:
+    values = tuple(value) if isinstance(value, (list, tuple, np.ndarray)) else (value,)
+    if not values:
+        raise ValueError(f"{name} must not be empty.")
+    for v in values:
+        check(v)
+    return values
+
+
+def confident_joint(proba: ArrayLike, y: ArrayLike, n_classes: int | None = None) -> NDArray:
+    """Calibrated confident joint ``C[i, j]``: samples labelled ``i`` whose class is likely ``j``.
+
+    Confident learning ([CL]_ eqs. (1)-(2)): the threshold of class ``j`` is the
+    mean predicted probability of ``j`` over the samples labelled ``j``; a
+    sample counts in ``C[label, j]`` for the class ``j`` of largest probability
+    among those at or above their threshold (samples above none are not
+    counted). Each row is then rescaled so that it sums to the number of
+    samples with that label.
+
+    Parameters
+    ----------
+    proba : array-like of shape (n_samples, n_classes)
+        Out-of-sample class probabilities.
+    y : array-like of shape (n_samples,)
+        Given labels as class indices ``0 .. n_classes - 1``.
+    n_classes : int, optional
+        Defaults to ``proba.shape[1]``.
+
+    Returns
+    -------
+    ndarray of shape (n_classes, n_classes)
+    """
+    proba = np.asarray(proba, dtype=np.float64)
+    y = np.asarray(y, dtype=np.intp)
+    k = proba.shape[1] if n_classes is None else n_classes
+    counts = np.bincount(y, minlength=k).astype(np.float64)
+    thresholds = np.array([proba[y == j, j].mean() if counts[j] else np.inf for j in range(k)])
+    above = proba >= thresholds
+    guess = np.argmax(np.where(above, proba, -np.inf), axis=1)
+    confident = above.any(axis=1)
+    joint = np.zeros((k, k))
+    np.add.at(joint, (y[confident], guess[confident]), 1.0)
+    rows = joint.sum(axis=1)
+    scale = np.divide(counts, rows, out=np.zeros(k), where=rows > 0)
+    return joint * scale[:, None]
+
+
+def estimate_noise_rate(proba: ArrayLike, y: ArrayLike) -> float:
+    """Fraction of labels estimated to be wrong: the off-diagonal mass of the :func:`confident_joint`."""
+    joint = confident_joint(proba, y)
+    n = joint.sum()
+    return 0.0 if n == 0 else float((n - np.trace(joint)) / n)
+
+
+def find_label_issues(proba: ArrayLike, y: ArrayLike) -> NDArray[np.bool_]:
+    """Suspected label errors by confident learning's "prune by noise rate" ([CL]_ Sec. 3.2).
+
+    For every pair of classes ``i != j``, the ``round(C[i, j])`` samples labelled
+    ``i`` of largest margin ``p_j - p_i`` are suspects (``C`` the
+    :func:`confident_joint`), except those whose most probable class is their
+    label. Ties are broken by index.
+
+    Returns
+    -------
+    ndarray of bool, shape (n_samples,)
+    """
+    proba = np.asarray(proba, dtype=np.float64)
+    y = np.asarray(y, dtype=np.intp)
+    joint = confident_joint(proba, y)
+    k = proba.shape[1]
+    suspect = np.zeros(y.shape[0], dtype=bool)
+    for i in range(k):
+        rows = np.flatnonzero(y == i)
+        for j in range(k):
+            count = int(np.round(joint[i, j]))
+            if i == j or count <= 0:
+                continue
+            margin = proba[rows, j] - proba[rows, i]
+            suspect[rows[np.argsort(-margin, kind="stable")[:count]]] = True
+    return suspect & (np.argmax(proba, axis=1) != y)
+
+
+def _make_booster(max_depth: int, learning_rate: float, drop_fraction: float, n_estimators: int,
+                  random_state: int) -> SPLLogitBoostClassifier:
+    """The one configuration every candidate and the final fit use.
+
+    A drop fraction of 0 is the hard regularizer at infinite age: LogitBoost exactly.
+    """
+    sp = (dict(regularizer="hard", age=np.inf) if drop_fraction == 0
+          else dict(regularizer="drop_fraction", age=float(drop_fraction)))
+    return SPLLogitBoostClassifier(HistTreeRegressor(max_depth=max_depth),
+                                   n_estimators=n_estimators, learning_rate=learning_rate,
+                                   random_state=random_state, **sp)
+
+
+def _staged_proba(est, X) -> NDArray[np.float32]:
+    """Staged class probabilities of a fitted booster, ``(n_rounds, n, K)`` float32.
+
+    ``X`` is binned once with the trees' bin edges, so every tree reads codes
+    instead of re-validating the raw data (the same predictions, cheaper).
+    """
+    trees = est.estimators_
+    if est._ovr:
+        trees = [tree for per_class in trees for tree in per_class]
+    if trees and hasattr(trees[0], "bin_mapper_"):  # every tree shares the fit's bin edges
+        X = trees[0].bin_mapper_.transform(X)
+        stages = est._staged_raw(X)
+        return np.asarray([est._proba_from_raw(raw) for raw in stages], dtype=np.float32)
+    return np.asarray(list(est.staged_predict_proba(X)), dtype=np.float32)
+
+
+def _fit_one(X, y, sample_weight, train, test, params, n_estimators, seed):
+    """Fit one candidate on one fold; its staged held-out probabilities, ``(T, n_test, K)`` float32.
+
+    ``X`` is the pair ``(X_fit, X_num)`` of :func:`_fit_jobs`.
+    """
+    X_fit, X_num = X
+    est = _make_booster(params["max_depth"], params["learning_rate"], params["drop_fraction"],
+                        n_estimators, seed)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # early stops are handled by padding below
+        est.fit(_safe_indexing(X_fit, train), y[train], sample_weight=sample_weight[train])
+    return _staged_proba(est, X_num[test])
+
+
+def _padded(staged, n_rounds):
+    """``staged`` extended to ``n_rounds`` stages by repeating its last one (a stopped model)."""
+    if staged.shape[0] >= n_rounds:
+        return staged
+    return np.concatenate([staged, np.repeat(staged[-1:], n_rounds - staged.shape[0], axis=0)])
+
+
+def _fit_jobs(X, y, sample_weight, folds, candidates, jobs, seed, n_jobs):
+    """Fit ``(candidate, fold, rounds)`` jobs; the staged held-out probabilities of each.
+
+    Candidates without a drop fraction (plain LogitBoost) are fitted together by
+    :func:`~robust_boosting._batched.fit_batched`: one pass over the data binned
+    once (on all rows, held-out ones included, which get weight 0), the same
+    models as separate fits on those weights. A drop fraction counts rows
+    whatever their weight, so those candidates are fitted one by one on their
+    fold's training rows.
+
+    ``X`` is a pair: ``X_fit``, what the boosters are fitted on (the caller's
+    DataFrame when it has categorical columns, so the trees split them natively;
+    else the validated array), and ``X_num``, the validated numeric array (the
+    trees' bin edges apply to it, categories as codes), for the held-out scores.
+    """
+    X_fit, X_num = X
+    out: list = [None] * len(jobs)
+    batched = [j for j, (c, _, _) in enumerate(jobs) if candidates[c]["drop_fraction"] == 0]
+    if batched:
+        weights = np.zeros((len(batched), X_num.shape[0]))
+        overrides = []
+        for row, j in enumerate(batched):
+            c, f, rounds = jobs[j]
+            train = folds[f][0]
+            weights[row, train] = sample_weight[train]
+            overrides.append({"estimator__max_depth": candidates[c]["max_depth"],
+                              "learning_rate": candidates[c]["learning_rate"],
+                              "n_estimators": rounds})
+        template = _make_booster(1, 1.0, 0.0, 1, seed)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # early stops are handled by padding
+            models = fit_batched(template, X_fit, y, weights, overrides, n_jobs=n_jobs)
+        for j, model in zip(batched, models, strict=True):
+            out[j] = _staged_proba(model, X_num[folds[jobs[j][1]][1]])
+    single = [j for j in range(len(jobs)) if out[j] is None]
+    fitted = Parallel(n_jobs=n_jobs)(
+        delayed(_fit_one)(X, y, sample_weight, folds[jobs[j][1]][0], folds[jobs[j][1]][1],
+                          candidates[jobs[j][0]], jobs[j][2], seed)
+        for j in single)
+    for j, staged in zip(single, fitted, strict=True):
+        out[j] = staged
+    return out
+
+
+def _fit_candidates(X, y, sample_weight, folds, candidates, n_estimators, seed, n_jobs, trim):
+    """Staged held-out class probabilities of every candidate on every fold.
+
+    Returns ``out[c][f]``: array ``(n_estimators, len(folds[f][1]), n_classes)``.
+    The first fold of every candidate runs ``n_estimators`` rounds; the other
+    folds run at most ``2 r + 12`` rounds, with ``r`` the first fold's best round,
+    and are padded with their last stage (the search's early stopping).
+    This is the single place where the search trains models (through :func:`_fit_jobs`).
+    """
+    def run(jobs):
+        return _fit_jobs(X, y, sample_weight, folds, candidates, jobs, seed, n_jobs)
+
+    out = [[None] * len(folds) for _ in candidates]
+    for c, staged in enumerate(run([(c, 0, n_estimators) for c in range(len(candidates))])):
+        out[c][0] = _padded(staged, n_estimators)
+    test0 = folds[0][1]
+    budget = [min(n_estimators, 2 * int(np.argmin(_trimmed_losses(
+        out[c][0], y[test0], sample_weight[test0], trim))) + 12) for c in range(len(candidates))]
+    jobs = [(c, f, budget[c]) for c in range(len(candidates)) for f in range(1, len(folds))]
+    for (c, f, _), staged in zip(jobs, run(jobs), strict=True):
+        out[c][f] = _padded(staged, n_estimators)
+    return out
+
+
+def _trimmed_losses(staged, y_test, w_test, trim):
+    """Per stage, the weighted mean held-out log-loss without the ``trim`` fraction largest losses."""
+    p = staged[:, np.arange(y_test.shape[0]), y_test].astype(np.float64)
+    loss = -np.log(np.clip(p, _EPS, 1.0))  # (T, n_test)
+    keep = np.ones_like(loss, dtype=bool)
+    m = int(np.floor(trim * loss.shape[1]))
+    if m:
+        np.put_along_axis(keep, np.argsort(-loss, axis=1, kind="stable")[:, :m], False, axis=1)
+    w = np.where(keep, w_test[None, :], 0.0)
+    total = w.sum(axis=1)
+    return np.divide((w * loss).sum(axis=1), total, out=np.full(loss.shape[0], np.inf),
+                     where=total > 0)
+
+
+class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
+    """Self-paced LogitBoost of histogram trees, tuned by its own cross-validation.
+
+    The robust default of the library for noisy labels, in the manner of
+    scikit-learn's ``LogisticRegressionCV``: ``fit`` runs an internal
+    cross-validation on the (possibly noisy) training labels, chooses the tree
+    depth, learning rate and number of rounds, finds the training samples whose
+    label is probably wrong, and fits the chosen model on all the data without
+    them. It also ranks every training sample by how likely its label is wrong.
+
+    The model is :class:`~robust_boosting.classical.SPLLogitBoostClassifier`:
+    Newton steps on the logistic loss ([FHT]_ Algorithm 3) with shrinkage and
+    regression trees, with self-paced sample weights ([SPL]_ Algorithm 1).
+
+    The search:
+
+    1. stratified ``cv``-fold split; every candidate (``max_depth`` x
+       ``learning_rate`` x ``drop_fraction``) is fitted on every training part
+       (the first fold for ``n_estimators`` rounds, the others for at most
+       ``2 r + 12`` rounds, ``r`` the first fold's best round);
+    2. its score after each round is the weighted held-out log-loss of the
+       given labels, without the largest ``trim`` fraction of held-out losses
+       (``trim`` = the largest candidate drop fraction, 0 by default); the
+       candidate and round of smallest mean over the folds win;
+    3. the winner's out-of-fold probabilities at that round give
+       :attr:`label_issue_scores_` (``1 - P(given label)``), the confident
+       joint and noise-rate estimate of confident learning ([CL]_ eqs. (1)-(2))
+       and its suspects ("prune by noise rate", :func:`find_label_issues`);
+    4. the final model, with the winner's depth, learning rate and drop
+       fraction, runs ``n_estimators`` rounds on all the data with the
+       suspects' weights set to zero (``remove_label_issues=True``).
+
+    The final model runs ``n_estimators`` rounds rather than the early-stopped
+    count: the held-out loss on noisy labels stops boosting after a few rounds,
+    when the model starts to fit the flipped labels, which the final model no
+    longer sees (``docs/noisy-default-design.md`` has the measurements).
+
+    Parameters
+    ----------
+    max_depth : int or sequence of int, default=(1, 3)
+        Depth of the regression trees (a sequence: candidates of the search).
+    learning_rate : float or sequence of float, default=0.5
+        Shrinkage of each Newton step (a sequence: candidates of the search).
+    drop_fraction : float or sequence of floats, default=0.0
+        Fraction in ``[0, 1)`` of training samples that each self-paced round
+        drops (the age read as a quantile of the current losses,
+        :class:`~robust_boosting.self_paced.DropFractionRegularizer`); ``0``
+        is plain LogitBoost. A sequence: candidates of the search.
+    n_estimators : int, default=60
+        Number of rounds of the final model, and the most rounds the search tries
+        (``learning_rate=0.3, n_estimators=100`` is slightly more accurate under
+        heavy symmetric noise, at 1.4 times the cost).
+    cv : int, cross-validation generator or iterable, default=3
+        As in scikit-learn; an int gives a shuffled ``StratifiedKFold``
+        seeded from ``random_state``.
+    remove_label_issues : bool, default=True
+        Whether the final model gives the suspected label errors weight zero.
+    n_jobs : int or None, default=None
+        Number of candidate x fold fits run in parallel (joblib). The result
+        does not depend on it.
+    random_state : int, RandomState or None, default=None
+        Seeds the fold split and the weak learners.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+    best_params_ : dict
+        ``max_depth``, ``learning_rate`` and ``drop_fraction`` of the winner,
+        and its early-stopped number of rounds ``cv_n_estimators``.
+    best_score_ : float
+        Minus the trimmed held-out log-loss of the winner (higher is better).
+    best_index_ : int
+        Index of the winner in ``cv_results_``.
+    best_estimator_ : SPLLogitBoostClassifier
+        The final model, fitted on all the data.
+    cv_results_ : dict of ndarrays
+        One entry per candidate, as in ``GridSearchCV``: ``params``,
+        ``param_max_depth``, ``param_learning_rate``, ``param_drop_fraction``,
+        ``n_estimators`` (best round), ``split{k}_test_score``,
+        ``mean_test_score``, ``std_test_score``, ``rank_test_score``
+        (scores are minus the trimmed held-out log-loss).
+    oof_proba_ : ndarray of shape (n_samples, n_classes)
+        Out-of-fold class probabilities of the winner at its best round.
+    label_issue_scores_ : ndarray of shape (n_samples,)
+        ``1 - oof_proba_[i, given label]``: higher means more likely mislabelled.
+    noise_rate_ : float
+        Confident-learning estimate of the fraction of wrong training labels.
+    label_issues_ : ndarray of int
+        The suspects of confident learning (whatever ``remove_label_issues``).
+    excluded_samples_ : ndarray of int
+        Training samples the final model ignored: the removed suspects and
+        those the self-paced weights dropped (for more than two classes,
+        dropped by the one-vs-rest model of their own label).
+    n_features_in_, feature_names_in_
+        As in scikit-learn.
+    """
+
+    def __init__(self, max_depth: int | Sequence[int] = (1, 3),
+                 learning_rate: float | Sequence[float] = 0.5,
+                 drop_fraction: float | Sequence[float] = 0.0, n_estimators: int = 60,
+                 cv=3, remove_label_issues: bool = True, n_jobs: int | None = None,
+                 random_state=None):
+        self.max_depth = max_depth
+        self.learning_rate = learning_rate
+        self.drop_fraction = drop_fraction
+        self.n_estimators = n_estimators
+        self.cv = cv
+        self.remove_label_issues = remove_label_issues
+        self.n_jobs = n_jobs
+        self.random_state = random_state
+
+    # ------------------------------------------------------------------ params
+    def _candidates(self) -> list[dict]:
+        depths = _as_tuple("max_depth", self.max_depth, lambda v: check_number(
+            "max_depth", v, low=1, low_open=False, integer=True))
+        rates = _as_tuple("learning_rate", self.learning_rate,
+                          lambda v: check_number("learning_rate", v, low=0))
+        fractions = _as_tuple("drop_fraction", self.drop_fraction, lambda v: check_number(
+            "drop_fraction", v, low=0, low_open=False, high=np.nextafter(1.0, 0.0)))
+        check_number("n_estimators", self.n_estimators, low=1, low_open=False, integer=True)
+        if not isinstance(self.remove_label_issues, (bool, np.bool_)):
+            raise TypeError(f"remove_label_issues must be a bool, got {self.remove_label_issues!r}.")
+        return [dict(max_depth=int(d), learning_rate=float(r), drop_fraction=float(f))
+                for d, r, f in itertools.product(depths, rates, fractions)]
+
+    def _folds(self, X, y, seed):
+        cv = self.cv
+        if cv is None or isinstance(cv, numbers.Integral):
+            n_splits = 3 if cv is None else int(cv)
+            if isinstance(cv, bool) or n_splits < 2:
+                raise ValueError(f"cv must be an integer >= 2, a splitter or an iterable, got {cv!r}.")
+            counts = np.bincount(y)
+            if counts.max() < n_splits:
+                raise ValueError(
+                    f"cv={n_splits} folds need at least {n_splits} samples in some class; "
+                    f"the largest class has {counts.max()}.")
+            cv = StratifiedKFold(n_splits, shuffle=True, random_state=seed)
+        cv = check_cv(cv, y, classifier=True)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)  # a class smaller than n_splits
+            folds = [(np.asarray(tr), np.asarray(te)) for tr, te in cv.split(X, y)]
+        if not folds:
+            raise ValueError("cv produced no train/test split.")
+        return folds
+
+    # --------------------------------------------------------------------- fit
+    def fit(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None):
+        """Cross-validate the candidates, then fit the chosen model on all the data.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features) or DataFrame
+            Training data. NaN means missing (the trees learn where missing
+            values go); a DataFrame may have boolean and categorical columns,
+            which the trees split into sets of categories.
+        y : array-like of shape (n_samples,)
+            Class labels, possibly noisy.
+        sample_weight : array-like of shape (n_samples,), optional
+            Non-negative weights, used by every fit and by the held-out scores.
+
+        Returns
+        -------
+        self
+        """
+        candidates = self._candidates()
+        X_in = X
+        X, classes, y_idx, sw = validated_training_data(self, X, y, sample_weight, allow_nan=True)
+        # a frame with categorical columns goes to the boosters as it is, so that their
+        # trees split those columns into sets of categories; anything else as validated
+        X_fit = X_in if self._has_categorical() else X
+        y = classes[y_idx]
+        n, n_classes = X.shape[0], classes.shape[0]
+        rng = check_random_state(self.random_state)
+        fold_seed = int(rng.randint(np.iinfo(np.int32).max))
+        fit_seed = int(rng.randint(np.iinfo(np.int32).max))
+        folds = self._folds(X, y_idx, fold_seed)
+
+        trim = max(c["drop_fraction"] for c in candidates)
+        staged = _fit_candidates((X_fit, X), y_idx, sw, folds, candidates, self.n_estimators, fit_seed,
+                                 self.n_jobs, trim)
+        curves = np.array([[_trimmed_losses(staged[c][f], y_idx[te], sw[te], trim)
+                            for f, (_, te) in enumerate(folds)]
+                           for c in range(len(candidates))])  # (C, F, T)
+        best_round = np.argmin(curves.mean(axis=1), axis=1)  # first minimum: fewest rounds
+        scores = -curves[np.arange(len(candidates)), :, best_round]  # (C, F)
+        best = int(np.argmax(scores.mean(axis=1)))
+
+        oof = np.zeros((n, n_classes))
+        for f, (_, te) in enumerate(folds):
+            oof[te] = staged[best][f][best_round[best]]
+        self.oof_proba_ = oof
+        self.label_issue_scores_ = 1.0 - oof[np.arange(n), y_idx]
+        self.noise_rate_ = estimate_noise_rate(oof, y_idx)
+        self.label_issues_ = np.flatnonzero(find_label_issues(oof, y_idx))
+
+        self.cv_results_ = self._results_table(candidates, scores, best_round)
+        self.best_index_ = best
+        self.best_score_ = float(scores[best].mean())
+        self.best_params_ = dict(candidates[best], cv_n_estimators=int(best_round[best]) + 1)
+        p = candidates[best]
+        removed = self.label_issues_ if self.remove_label_issues else np.empty(0, np.intp)
+        final_weight = sw.copy()
+        final_weight[removed] = 0.0
+        if not final_weight.sum() > 0:  # every weighted sample is a suspect: keep them all
+            final_weight, removed = sw, np.empty(0, np.intp)
+        self.best_estimator_ = _make_booster(p["max_depth"], p["learning_rate"], p["drop_fraction"],
+                                             self.n_estimators, fit_seed)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            self.best_estimator_.fit(X_fit, y, sample_weight=final_weight)
+        self.classes_ = self.best_estimator_.classes_
+        dropped = self._self_paced_dropped(y_idx)
+        self.excluded_samples_ = np.union1d(removed, dropped).astype(np.intp)
+        return self
+
+    def _self_paced_dropped(self, y_idx) -> NDArray[np.intp]:
+        v = self.best_estimator_.self_paced_weights_
+        if isinstance(v, list):  # one-vs-rest: the model of the sample's own label
+            v = np.stack(v, axis=1)[np.arange(y_idx.shape[0]), y_idx]
+        return np.flatnonzero(v == 0)
+
+    @staticmethod
+    def _results_table(candidates, scores, best_round) -> dict:
+        mean = scores.mean(axis=1)
+        order = np.argsort(-mean, kind="stable")
+        rank = np.empty(len(candidates), dtype=np.int32)
+        rank[order] = np.arange(1, len(candidates) + 1)
+        res: dict = {"params": [dict(c) for c in candidates]}
+        for key in ("max_depth", "learning_rate", "drop_fraction"):
+            res[f"param_{key}"] = np.array([c[key] for c in candidates])
+        res["n_estimators"] = best_round + 1
+        for f in range(scores.shape[1]):
+            res[f"split{f}_test_score"] = scores[:, f]
+        res["mean_test_score"] = mean
+        res["std_test_score"] = scores.std(axis=1)
+        res["rank_test_score"] = rank
+        return res
+
+    # ----------------------------------------------------------------- predict
+    def _has_categorical(self) -> bool:
+        schema = getattr(self, "feature_schema_", None)
+        return schema is not None and not schema.all_numeric
+
+    def _check_X(self, X):
+        """``X`` checked against the fitted schema, as the final model takes it."""
+        check_is_fitted(self)
+        X_num = validated_X(self, X, reset=False, allow_nan=True, allow_inf=False)
+        return X if self._has_categorical() else X_num
+
+    def decision_function(self, X: ArrayLike) -> NDArray[np.float64]:
+        """Score of the final model (see :meth:`SPLLogitBoostClassifier.decision_function`)."""
+        X = self._check_X(X)
+        return self.best_estimator_.decision_function(X)
+
+    def predict(self, X: ArrayLike) -> NDArray:
+        """Predicted class labels of the final model."""
+        X = self._check_X(X)
+        return self.best_estimator_.predict(X)
+
+    def predict_proba(self, X: ArrayLike) -> NDArray[np.float64]:
+        """Class probabilities of the final model."""
+        X = self._check_X(X)
+        return self.best_estimator_.predict_proba(X)
+
+    def predict_log_proba(self, X: ArrayLike) -> NDArray[np.float64]:
+        """Logarithm of :meth:`predict_proba`."""
+        X = self._check_X(X)
+        return self.best_estimator_.predict_log_proba(X)
+
+    def staged_predict(self, X: ArrayLike) -> Iterator[NDArray]:
+        """:meth:`predict` after each round of the final model."""
+        X = self._check_X(X)
+        return self.best_estimator_.staged_predict(X)
+
+    def staged_predict_proba(self, X: ArrayLike) -> Iterator[NDArray[np.float64]]:
+        """:meth:`predict_proba` after each round of the final model."""
+        X = self._check_X(X)
+        return self.best_estimator_.staged_predict_proba(X)
+
+    @property
+    def feature_importances_(self) -> NDArray[np.float64]:
+        """The final model's feature importances."""
+        check_is_fitted(self)
+        return self.best_estimator_.feature_importances_
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True  # the histogram trees learn where missing values go
+        return tags

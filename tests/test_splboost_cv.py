@@ -1,0 +1,213 @@
+"""SPLBoostClassifierCV: the cross-validated robust default and its label-issue output."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from joblib import parallel_config
+from sklearn.datasets import make_blobs
+from sklearn.metrics import roc_auc_score
+
+from robust_boosting import SPLBoostClassifierCV, SPLLogitBoostClassifier
+from robust_boosting.noise import flip_labels, flip_labels_class_conditional
+from robust_boosting.self_paced import DropFractionRegularizer, get_regularizer
+from robust_boosting.splboost_cv import confident_joint, estimate_noise_rate, find_label_issues
+from robust_boosting.trees import HistTreeRegressor
+
+FAST = dict(n_estimators=40)
+
+
+@pytest.fixture(scope="module")
+def separated():
+    """Two well-separated blobs, clean labels: 240 samples."""
+    X, y = make_blobs(240, centers=[[-3, 0], [3, 0]], cluster_std=1.0, random_state=0)
+    return X, y
+
+
+@pytest.fixture(scope="module")
+def noisy_fit(separated):
+    """The separated blobs with 20 % symmetric flips, and the fitted estimator."""
+    X, y = separated
+    y_noisy, flipped = flip_labels(y, 0.2, random_state=1)
+    est = SPLBoostClassifierCV(random_state=0, **FAST).fit(X, y_noisy)
+    return X, y, np.asarray(y_noisy), np.asarray(flipped), est
+
+
+# --------------------------------------------------------------------- drop-fraction weights
+def test_drop_fraction_regularizer_drops_the_largest_losses_ties_by_index():
+    reg = get_regularizer("drop_fraction")
+    assert isinstance(reg, DropFractionRegularizer)
+    loss = np.array([0.1, 5.0, 0.3, 5.0, 2.0, 0.2, 0.0, 1.0, 0.4, 0.5])
+    v = reg.weight(loss, 0.25)  # floor(2.5) = 2 dropped: the two 5.0 (indices 1, 3)
+    np.testing.assert_array_equal(np.flatnonzero(v == 0), [1, 3])
+    v = reg.weight(loss, 0.15)  # one of the tied 5.0: the lower index
+    np.testing.assert_array_equal(np.flatnonzero(v == 0), [1])
+    for keep_all in (0.0, 1.0, 1e6):
+        np.testing.assert_array_equal(reg.weight(loss, keep_all), np.ones(10))
+    # latent loss: min(loss, largest kept loss)
+    np.testing.assert_allclose(reg.latent_loss(loss, 0.3), np.minimum(loss, 1.0))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.floats(0, 50), min_size=1, max_size=60), st.floats(0, 0.99))
+def test_drop_fraction_drops_exactly_floor_fn_and_only_the_top(losses, fraction):
+    loss = np.array(losses)
+    v = DropFractionRegularizer().weight(loss, fraction)
+    dropped = v == 0
+    assert dropped.sum() == int(np.floor(fraction * loss.size))
+    if dropped.any() and (~dropped).any():
+        assert loss[dropped].min() >= loss[~dropped].max()
+
+
+# --------------------------------------------------------------------- confident joint
+def test_confident_joint_recovers_a_known_noise_rate():
+    rng = np.random.default_rng(0)
+    n = 2000
+    true = rng.integers(0, 2, n)
+    proba = np.where(true[:, None] == np.arange(2), 0.9, 0.1)  # a confident, correct model
+    given_, flipped = flip_labels(true, 0.25, random_state=0)
+    joint = confident_joint(proba, given_)
+    assert joint.sum() == pytest.approx(n)
+    assert estimate_noise_rate(proba, given_) == pytest.approx(np.mean(flipped), abs=1e-12)
+    assert estimate_noise_rate(proba, true) == 0.0
+    np.testing.assert_array_equal(find_label_issues(proba, given_), flipped)
+
+
+# --------------------------------------------------------------------- estimator
+def test_label_issue_scores_rank_flipped_samples_first(noisy_fit):
+    X, y, y_noisy, flipped, est = noisy_fit
+    assert est.label_issue_scores_.shape == (len(y),)
+    np.testing.assert_allclose(est.label_issue_scores_,
+                               1 - est.oof_proba_[np.arange(len(y)), est.classes_.searchsorted(y_noisy)])
+    assert roc_auc_score(flipped, est.label_issue_scores_) > 0.9
+    # the noise-rate estimate is near the 20 % flipped, and the removed samples are mostly flips
+    assert 0.12 < est.noise_rate_ < 0.3
+    exc = est.excluded_samples_
+    np.testing.assert_array_equal(exc, est.label_issues_)
+    assert np.mean(flipped[exc]) > 0.8 and np.mean(flipped & np.isin(np.arange(len(y)), exc)) > 0.1
+    assert np.mean(est.predict(X) == y) > 0.95  # clean labels recovered
+
+
+def test_clean_separated_data_exclude_nothing(separated):
+    X, y = separated
+    est = SPLBoostClassifierCV(random_state=0, **FAST).fit(X, y)
+    assert est.noise_rate_ < 0.02
+    # at most a point or two that lies inside the other blob
+    assert est.excluded_samples_.size <= 0.01 * len(y)
+    assert est.score(X, y) >= 0.99
+
+
+def test_refit_equals_a_plain_fit_with_the_chosen_params(noisy_fit):
+    X, _, y_noisy, _, est = noisy_fit
+    p = est.best_params_
+    weight = np.ones(len(y_noisy))
+    weight[est.label_issues_] = 0.0
+    plain = SPLLogitBoostClassifier(
+        HistTreeRegressor(max_depth=p["max_depth"]), n_estimators=est.n_estimators,
+        learning_rate=p["learning_rate"], age=np.inf,
+        random_state=est.best_estimator_.random_state,
+    ).fit(X, y_noisy, sample_weight=weight)
+    np.testing.assert_array_equal(plain.predict_proba(X), est.predict_proba(X))
+
+
+def test_without_removal_and_with_a_self_paced_drop_fraction(noisy_fit):
+    X, _, y_noisy, flipped, est = noisy_fit
+    kept = SPLBoostClassifierCV(remove_label_issues=False, random_state=0, **FAST).fit(X, y_noisy)
+    assert kept.excluded_samples_.size == 0
+    np.testing.assert_array_equal(kept.label_issues_, est.label_issues_)
+    spl = SPLBoostClassifierCV(drop_fraction=0.2, remove_label_issues=False, max_depth=2,
+                               random_state=0, **FAST).fit(X, y_noisy)
+    assert spl.best_estimator_.regularizer == "drop_fraction"
+    assert spl.excluded_samples_.size == int(0.2 * len(y_noisy))
+    assert np.mean(flipped[spl.excluded_samples_]) > 0.7
+
+
+def test_cv_results_grid_and_best_candidate(separated):
+    X, y = separated
+    y_noisy, _ = flip_labels(y, 0.2, random_state=3)
+    est = SPLBoostClassifierCV(drop_fraction=[0.0, 0.2], max_depth=[1, 2], n_estimators=20,
+                               learning_rate=0.3, cv=2, random_state=0).fit(X, y_noisy)
+    res = est.cv_results_
+    assert len(res["params"]) == 4
+    assert sorted(res["rank_test_score"]) == [1, 2, 3, 4]
+    best = int(np.argmax(res["mean_test_score"]))
+    assert est.best_index_ == best and res["rank_test_score"][best] == 1
+    assert est.best_score_ == res["mean_test_score"][best]
+    np.testing.assert_allclose(res["mean_test_score"],
+                               (res["split0_test_score"] + res["split1_test_score"]) / 2)
+    assert est.best_params_["cv_n_estimators"] == res["n_estimators"][best]
+    assert est.best_params_["drop_fraction"] == res["param_drop_fraction"][best]
+    assert est.best_estimator_.n_estimators == 20
+
+
+def test_multiclass_class_conditional_noise():
+    X, y = make_blobs(300, centers=[[-4, 0], [4, 0], [0, 5]], cluster_std=1.2, random_state=0)
+    T = 0.8 * np.eye(3) + 0.2 * np.roll(np.eye(3), 1, axis=1)
+    y_noisy, flipped = flip_labels_class_conditional(y, T, random_state=0)
+    labels = np.array(["a", "b", "c"])[y_noisy]
+    est = SPLBoostClassifierCV(random_state=0, **FAST).fit(X, labels)
+    np.testing.assert_array_equal(est.classes_, ["a", "b", "c"])
+    assert est.predict_proba(X).shape == (300, 3)
+    assert np.mean(est.predict(X) == np.array(["a", "b", "c"])[y]) > 0.93
+    assert roc_auc_score(flipped, est.label_issue_scores_) > 0.9
+    assert est.excluded_samples_.ndim == 1 and np.mean(np.asarray(flipped)[est.excluded_samples_]) > 0.8
+
+
+def test_sample_weight(noisy_fit):
+    X, _, y_noisy, _, est = noisy_fit
+    scaled = SPLBoostClassifierCV(random_state=0, **FAST).fit(
+        X, y_noisy, sample_weight=np.full(len(y_noisy), 3.0))
+    np.testing.assert_array_equal(scaled.predict_proba(X), est.predict_proba(X))
+    w = np.where(np.arange(len(y_noisy)) % 2 == 0, 1.0, 0.05)
+    weighted = SPLBoostClassifierCV(random_state=0, **FAST).fit(X, y_noisy, sample_weight=w)
+    assert not np.array_equal(weighted.predict_proba(X), est.predict_proba(X))
+    with pytest.raises(ValueError, match="(?i)sample.weight"):
+        SPLBoostClassifierCV().fit(X, y_noisy, sample_weight=np.zeros(len(y_noisy)))
+
+
+def test_deterministic_whatever_n_jobs(noisy_fit):
+    X, _, y_noisy, _, est = noisy_fit
+    with parallel_config(backend="threading"):  # no worker processes to start in a unit test
+        again = SPLBoostClassifierCV(random_state=0, n_jobs=2, **FAST).fit(X, y_noisy)
+    np.testing.assert_array_equal(again.predict_proba(X), est.predict_proba(X))
+    np.testing.assert_array_equal(again.label_issue_scores_, est.label_issue_scores_)
+    assert again.best_params_ == est.best_params_
+
+
+@pytest.mark.parametrize("params, match", [
+    (dict(drop_fraction="bogus"), "drop_fraction"),
+    (dict(remove_label_issues="yes"), "remove_label_issues"),
+    (dict(drop_fraction=1.0), "drop_fraction"),
+    (dict(drop_fraction=[0.1, -0.1]), "drop_fraction"),
+    (dict(max_depth=0), "max_depth"),
+    (dict(learning_rate=[]), "learning_rate"),
+    (dict(n_estimators=0), "n_estimators"),
+    (dict(cv=1), "cv"),
+])
+def test_bad_parameters(separated, params, match):
+    X, y = separated
+    with pytest.raises((ValueError, TypeError), match=match):
+        SPLBoostClassifierCV(**params).fit(X, y)
+
+
+def test_dataframe_with_categorical_column_and_missing_values():
+    # the categorical column reaches the trees as categories (set splits), NaN is missing,
+    # and predict checks a frame against the fitted schema
+    pd = pytest.importorskip("pandas")
+    rng = np.random.RandomState(0)
+    n = 300
+    colour = rng.choice(["red", "green", "blue", "grey", "pink"], size=n)
+    x = rng.normal(size=n)
+    y = (np.isin(colour, ["red", "blue", "pink"]) ^ (x > 1.0)).astype(int)
+    x[rng.rand(n) < 0.1] = np.nan
+    frame = pd.DataFrame({"x": x, "colour": pd.Categorical(colour)})
+    clf = SPLBoostClassifierCV(random_state=0).fit(frame, y)
+    trees = [t for t in clf.best_estimator_.estimators_]
+    assert any(t.tree_.has_categorical for t in trees)
+    assert clf.score(frame, y) > 0.9
+    assert np.all(np.isfinite(clf.predict_proba(frame)))
+    unseen = frame.assign(colour=pd.Categorical(["white"] * n))
+    with pytest.raises(ValueError, match="colour"):
+        clf.predict(unseen)
+    with pytest.raises(ValueError):
+        clf.predict(frame[["colour", "x"]])

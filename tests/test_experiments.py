@@ -544,6 +544,48 @@ def test_sigkill_of_benchmark_leaves_no_worker_alive(tmp_path):
     assert not alive, f"workers {alive} outlived the killed run"
 
 
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="reads the process table in /proc")
+def test_sigkill_of_benchmark_ends_idle_workers_too(tmp_path):
+    """Four workers for two tasks: the two that never receive a task also end with the run."""
+    cfg = {**SMALL, "algorithms": ["adaboost"], "rates": [0.2], "repetitions": 2,
+           "rounds": 400}
+    path = tmp_path / "grid.json"
+    path.write_text(json.dumps(cfg))
+    db = tmp_path / "r.sqlite"
+    proc = subprocess.Popen(_run_cmd(path, db, "4"), stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 90
+        workers, claims = [], 0
+        while time.monotonic() < deadline and (len(workers) < 4 or claims < 2):
+            time.sleep(0.2)
+            workers = [c for c in _children(proc.pid)
+                       if b"loky" in (_proc(c, "cmdline", "rb") or b"")]
+            con = sqlite3.connect(db, timeout=5) if db.exists() else None
+            try:
+                claims = con.execute("SELECT COUNT(*) FROM claims").fetchone()[0] if con else 0
+            except sqlite3.OperationalError:
+                claims = 0
+            finally:
+                if con is not None:
+                    con.close()
+        assert len(workers) >= 4 and claims == 2, (workers, claims)
+        time.sleep(0.5)  # loky's resource tracker (also a child) is watched as well
+        workers = [c for c in _children(proc.pid)
+                   if b"loky" in (_proc(c, "cmdline", "rb") or b"")]
+        os.kill(proc.pid, signal.SIGKILL)
+    finally:
+        proc.wait(timeout=30)
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline:
+        alive = [w for w in workers if (info := _state_and_ppid(w)) is not None
+                 and info[0] != "Z"]
+        if not alive:
+            break
+        time.sleep(0.2)
+    assert not alive, f"workers {alive} outlived the killed run"
+
+
 # ------------------------------------------------------------ CLI behaviour
 def test_dry_run_rejects_unknown_data_sets_algorithms_and_parameters(tmp_path, capsys):
     cases = {

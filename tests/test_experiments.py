@@ -505,36 +505,42 @@ def _children(pid):
             and (info := _state_and_ppid(d)) is not None and info[1] == pid and info[0] != "Z"]
 
 
-@pytest.mark.skipif(not os.path.isdir("/proc"), reason="reads the process table in /proc")
-def test_sigkill_of_benchmark_leaves_no_worker_alive(tmp_path):
-    cfg = {**SMALL, "repetitions": 6, "rounds": 60}
-    path = tmp_path / "grid.json"
-    path.write_text(json.dumps(cfg))
-    proc = subprocess.Popen(_run_cmd(path, tmp_path / "r.sqlite", "2"),
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+def _loky_workers(pid):
+    return [c for c in _children(pid) if b"loky" in (_proc(c, "cmdline", "rb") or b"")]
+
+
+def _n_claims(db):
+    if not db.exists():
+        return 0
+    con = sqlite3.connect(db, timeout=5)
     try:
-        deadline = time.monotonic() + 60
-        workers = []
-        while time.monotonic() < deadline and len(workers) < 2:
+        return con.execute("SELECT COUNT(*) FROM claims").fetchone()[0]
+    except sqlite3.OperationalError:
+        return 0
+    finally:
+        con.close()
+
+
+def _kill_when(proc, db, n_workers, n_claims, timeout=90):
+    """SIGKILL ``proc`` once it has ``n_workers`` loky workers and ``n_claims`` claimed
+    tasks; return the workers (loky's resource tracker, also a child, included)."""
+    try:
+        deadline = time.monotonic() + timeout
+        workers, claims = [], 0
+        while time.monotonic() < deadline and (len(workers) < n_workers or claims < n_claims):
             time.sleep(0.2)
-            workers = [c for c in _children(proc.pid)
-                       if b"loky" in (_proc(c, "cmdline", "rb") or b"")]
-        assert len(workers) >= 2, "no joblib workers started"
-        claims = 0  # a worker claims its task just after it starts watching its parent
-        while time.monotonic() < deadline and claims < 2:
-            time.sleep(0.2)
-            con = sqlite3.connect(tmp_path / "r.sqlite", timeout=5)
-            try:
-                claims = con.execute("SELECT COUNT(*) FROM claims").fetchone()[0]
-            except sqlite3.OperationalError:
-                claims = 0
-            finally:
-                con.close()
-        assert claims >= 2, "the workers did not start computing"
+            workers, claims = _loky_workers(proc.pid), _n_claims(db)
+        assert len(workers) >= n_workers and claims >= n_claims, (workers, claims)
+        time.sleep(0.5)
+        workers = _loky_workers(proc.pid)
         os.kill(proc.pid, signal.SIGKILL)
     finally:
         proc.wait(timeout=30)
-    deadline = time.monotonic() + 15
+    return workers
+
+
+def _assert_all_end(workers, timeout=15):
+    deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         alive = [w for w in workers if (info := _state_and_ppid(w)) is not None
                  and info[0] != "Z"]
@@ -542,6 +548,21 @@ def test_sigkill_of_benchmark_leaves_no_worker_alive(tmp_path):
             break
         time.sleep(0.2)
     assert not alive, f"workers {alive} outlived the killed run"
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="reads the process table in /proc")
+@pytest.mark.parametrize("change, n_jobs", [
+    ({"repetitions": 6, "rounds": 60}, 2),  # both workers computing
+    # four workers for two tasks: the two that never receive a task end too
+    ({"algorithms": ["adaboost"], "rates": [0.2], "repetitions": 2, "rounds": 400}, 4),
+], ids=["busy", "idle"])
+def test_sigkill_of_benchmark_leaves_no_worker_alive(tmp_path, change, n_jobs):
+    path = tmp_path / "grid.json"
+    path.write_text(json.dumps({**SMALL, **change}))
+    db = tmp_path / "r.sqlite"
+    proc = subprocess.Popen(_run_cmd(path, db, str(n_jobs)), stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    _assert_all_end(_kill_when(proc, db, n_workers=n_jobs, n_claims=2))
 
 
 # ------------------------------------------------------------ CLI behaviour

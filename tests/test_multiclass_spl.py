@@ -54,11 +54,12 @@ def test_binary_splboost_unchanged():
     y, _ = flip_labels(y, 0.2, random_state=1)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        a = SPLBoostClassifier(n_estimators=40, regularizer="linear").fit(X, y)
+        a = SPLBoostClassifier(n_estimators=40, regularizer="linear", age=2.0).fit(X, y)
     # the margin of the binary path is y F
     F = a.decision_function(X)
     yy = 2.0 * y - 1.0
     v = np.where(np.exp(-yy * F) < 2.0, 1.0 - np.exp(-yy * F) / 2.0, 0.0)
+    assert a.age_ == 2.0
     np.testing.assert_allclose(a.self_paced_weights_, v, atol=1e-12)
 
 

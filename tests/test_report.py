@@ -167,3 +167,43 @@ def test_sensitivity_rows_pair_each_reading_with_adaboost_of_the_same_learner():
     assert m == pytest.approx(-0.05, abs=0.005) and n == 6
     text = sensitivity_summary(pd.DataFrame(rows), 0.4)
     assert text.startswith("2 of the 4 variants") and "sign-reversed" in text
+
+
+def test_report_of_a_committed_store_does_not_modify_it(tmp_path):
+    """``robust-boosting report`` only reads: the store's bytes stay the same and no
+    ``-wal``/``-shm`` file (nor a ``claims`` table) appears next to it."""
+    import hashlib
+    import shutil
+    import sqlite3
+    from pathlib import Path
+
+    from robust_boosting.cli import main
+
+    src = Path(__file__).parents[1] / "docs" / "results" / "quick" / "results.sqlite"
+    store = tmp_path / "store" / "results.sqlite"
+    store.parent.mkdir()
+    shutil.copy(src, store)
+    before = hashlib.sha256(store.read_bytes()).hexdigest()
+    assert main(["report", str(store), "--out", str(tmp_path / "out")]) == 0
+    assert hashlib.sha256(store.read_bytes()).hexdigest() == before
+    assert sorted(p.name for p in store.parent.iterdir()) == ["results.sqlite"]
+    con = sqlite3.connect(f"{store.as_uri()}?mode=ro&immutable=1", uri=True)
+    tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    con.close()
+    assert "claims" not in tables
+
+
+def test_readonly_store_reads_rows_still_in_the_write_ahead_log(tmp_path):
+    import sqlite3
+
+    from robust_boosting.experiments import ResultStore
+
+    path = tmp_path / "r.sqlite"
+    with ResultStore(path) as writer:  # open: its rows may still be in the -wal file
+        writer.add({"task_id": "t1", "test_error": 0.25})
+        with ResultStore(path, readonly=True) as reader:
+            assert reader.done_ids() == {"t1"}
+            with pytest.raises(sqlite3.OperationalError):
+                reader.add({"task_id": "t2"})
+    with pytest.raises(ValueError, match="not found"):
+        ResultStore(tmp_path / "missing.sqlite", readonly=True)

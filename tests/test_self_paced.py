@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 from scipy.integrate import quad
 
 from robust_boosting.self_paced import (
+    REGULARIZER_NAMES,
     CallableRegularizer,
     HardRegularizer,
     LinearRegularizer,
@@ -121,3 +122,34 @@ def test_named_regularizers_and_aliases():
         get_regularizer("polynomial", {"order": 2.0})
     with pytest.raises(TypeError, match="must be a name"):
         get_regularizer(3.0)
+
+
+@settings(max_examples=60, deadline=None)
+@given(kind=st.sampled_from(["hard", "linear", "polynomial", "mixture"]),
+       param=st.floats(1.05, 10.0), peak=st.floats(0.1, 10.0))
+def test_default_age_puts_the_boosting_weight_peak_at_the_given_loss(kind, param, peak):
+    """``default_age``: ``l v*(age; l)`` (the weight SPLBoost fits its learner on) is
+    largest at ``l = peak`` for every regularizer."""
+    from robust_boosting.self_paced import default_age
+
+    params = {"polynomial": {"t": param}, "mixture": {"gamma": param}}.get(kind)
+    reg = get_regularizer(kind, params)
+    age = default_age(reg, peak)
+    losses = np.linspace(0.0, 3.0 * max(age, age * age), 200_001)[1:]
+    weight = losses * reg.weight(losses, age)
+    best = losses[np.argmax(weight)]
+    if kind == "hard":  # increasing up to the age, 0 from it on
+        assert age == peak and best < peak and peak - best < 1e-3 * peak + losses[0]
+    else:
+        np.testing.assert_allclose(best, peak, rtol=2e-3, atol=2 * losses[0])
+
+
+def test_default_ages_of_the_named_regularizers():
+    from robust_boosting.self_paced import default_age
+
+    ages = {name: default_age(get_regularizer(name)) for name in REGULARIZER_NAMES}
+    np.testing.assert_allclose(
+        [ages[n] for n in ("hard", "linear", "polynomial", "mixture", "lowerconvex",
+                           "upperconvex")],
+        [2.0, 4.0, 4.0, 2.0 * np.sqrt(2.0), 2.0 * 1.3 / 0.3, 8.0 / 3.0])
+    assert default_age(get_regularizer(lambda age, loss: np.ones_like(loss))) == 2.0

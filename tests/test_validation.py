@@ -73,7 +73,8 @@ def test_input_errors(cls, data):
         ({"age": 0.0}, ValueError, "age must be > 0"),
         ({"age": -1.0}, ValueError, "age must be > 0"),
         ({"age": np.nan}, ValueError, "age must be finite"),
-        ({"age": "big"}, TypeError, "age must be a real number"),
+        ({"age": "big"}, ValueError, 'age must be a number > 0 or "auto"'),
+        ({"age": [2.0]}, TypeError, "age must be a real number"),
         ({"regularizer": "soft"}, ValueError, "Unknown SP-regularizer 'soft'"),
         ({"regularizer": "polynomial", "regularizer_params": {"t": 0.5}}, ValueError, "t > 1"),
         ({"inner_iterations": 0}, ValueError, "inner_iterations must be >= 1"),
@@ -86,6 +87,17 @@ def test_splboost_parameter_errors(data, params, error, match):
     X, y = data
     with pytest.raises(error, match=match):
         SPLBoostClassifier(**params).fit(X, y)
+
+
+def test_auto_age_only_where_its_rule_holds(data):
+    """``age="auto"`` is SPLBoost's (exponential loss: the weight is the loss); the
+    logistic self-paced variant refuses it."""
+    from robust_boosting import SPLLogitBoostClassifier
+
+    X, y = data
+    assert SPLBoostClassifier(n_estimators=5, regularizer="linear").fit(X, y).age_ == 4.0
+    with pytest.raises(TypeError, match="age must be a real number"):
+        SPLLogitBoostClassifier(n_estimators=5, age="auto").fit(X, y)
 
 
 @pytest.mark.parametrize("cls", ALL_BOOSTERS)

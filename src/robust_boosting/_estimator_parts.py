@@ -19,7 +19,7 @@ import numpy as np
 from ._boosting import BaseBoostingClassifier
 from ._validation import check_number
 from .losses import MarginLoss, get_loss
-from .self_paced import SelfPacedPolicy, get_regularizer
+from .self_paced import SelfPacedPolicy, default_age, get_regularizer
 from .steps import GentleStep, RealStep
 
 __all__ = [
@@ -61,9 +61,17 @@ class SelfPacedMixin:
     regularizer) every ``v`` is 1 and the booster is reproduced exactly.
     """
 
+    #: does ``age="auto"`` (:func:`~robust_boosting.self_paced.default_age`) apply? Only
+    #: where the boosting weight is the loss compared with ``age`` (``w = exp(-y F)``)
+    _auto_age = False
+
     def _validate_params(self):
         super()._validate_params()
-        check_number("age", self.age, low=0, allow_inf=True)
+        if self._auto_age and isinstance(self.age, str):
+            if self.age != "auto":
+                raise ValueError(f'age must be a number > 0 or "auto", got {self.age!r}.')
+        else:
+            check_number("age", self.age, low=0, allow_inf=True)
         check_number("warm_start_age", self.warm_start_age, low=0, allow_inf=True)
         check_number("warm_start_rounds", self.warm_start_rounds, low=0, low_open=False,
                       integer=True)
@@ -73,9 +81,11 @@ class SelfPacedMixin:
         get_regularizer(self.regularizer, self.regularizer_params)
 
     def _make_policy(self):
+        regularizer = get_regularizer(self.regularizer, self.regularizer_params)
+        age = default_age(regularizer) if isinstance(self.age, str) else float(self.age)
         return SelfPacedPolicy(
-            get_regularizer(self.regularizer, self.regularizer_params),
-            float(self.age),
+            regularizer,
+            age,
             warm_start_rounds=self.warm_start_rounds,
             warm_start_age=float(self.warm_start_age),
             inner_iterations=self.inner_iterations,

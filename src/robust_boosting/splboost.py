@@ -44,9 +44,19 @@ class SPLBoostClassifier(SelfPacedMixin, BaseBoostingClassifier):
         Weak learner accepting ``sample_weight``; a decision stump if None.
     n_estimators : int, default=100
         Maximum number of rounds ``T``.
-    age : float, default=2.0
-        The age parameter ``lambda > 0`` (``inf`` keeps every sample). The
-        paper tunes it in ``[1, 6]`` by cross-validation.
+    age : float or "auto", default="auto"
+        The age parameter ``lambda > 0`` of the regularizer (``inf`` keeps
+        every sample). The paper tunes it in ``[1, 6]`` by cross-validation.
+        ``"auto"`` (:func:`~robust_boosting.self_paced.default_age`) puts the
+        peak of the boosting weight ``v*(age; l) l`` at the loss ``l = 2`` for
+        every regularizer: ``2`` for ``"hard"`` (a sample is dropped once its
+        margin falls below ``-log 2``), ``4`` for ``"linear"``, ``2 t/(t - 1)``
+        for ``"polynomial"`` (``8.67`` for ``"lowerconvex"``, ``2.67`` for
+        ``"upperconvex"``), ``2 sqrt(2)`` for ``"mixture"`` with ``gamma = 1``,
+        and ``2`` for a user-supplied function. At one common age the soft
+        regularizers weight the samples the ensemble already classifies
+        correctly most and collapse to a single learner within a few rounds
+        (see ``docs/reliability.md``). The value used is ``age_``.
     regularizer : str, SPRegularizer or callable, default="hard"
         ``"hard"``, ``"linear"``, ``"polynomial"`` (parameter ``t``),
         ``"mixture"`` (parameter ``gamma``), ``"lowerconvex"``
@@ -69,6 +79,8 @@ class SPLBoostClassifier(SelfPacedMixin, BaseBoostingClassifier):
 
     Attributes
     ----------
+    age_ : float
+        The age used after the warm start (``age``, or the value ``"auto"`` chose).
     self_paced_weights_ : ndarray of shape (n_samples,)
         Final ``v``. Samples with ``v = 0`` were excluded: they are SPLBoost's
         suspected label errors (see :attr:`excluded_samples_`).
@@ -84,7 +96,9 @@ class SPLBoostClassifier(SelfPacedMixin, BaseBoostingClassifier):
         As for :class:`AdaBoostClassifier`.
     """
 
-    def __init__(self, estimator=None, n_estimators: int = 100, age: float = 2.0,
+    _auto_age = True
+
+    def __init__(self, estimator=None, n_estimators: int = 100, age: float | str = "auto",
                  regularizer: str | SPRegularizer | Callable = "hard",
                  regularizer_params: dict | None = None, warm_start_rounds: int = 3,
                  warm_start_age: float = 1e6, inner_iterations: int | str = 1,

@@ -789,10 +789,8 @@ def load_results(results) -> tuple[pd.DataFrame, list, list]:
     if isinstance(results, pd.DataFrame):
         return results, [], []
     store = results if isinstance(results, ResultStore) else None
-    if store is None:
-        if not Path(results).is_file():
-            raise ValueError(f"results file {str(results)!r} not found")
-        store = ResultStore(results)
+    if store is None:  # reading a report never modifies the store's file
+        store = ResultStore(results, readonly=True)
     df, runs, failures = store.to_frame(), store.runs(), store.failures()
     if not isinstance(results, ResultStore):
         store.close()

@@ -425,13 +425,21 @@ def _exit_with_parent(parent_pid: int, interval: float = 0.5) -> None:
     _WATCHED.append(parent_pid)
     first_ppid = os.getppid()
 
-    def watch() -> None:
+    def gone() -> bool:
         from .store import _alive
 
-        while True:
+        if os.getppid() != first_ppid or not _alive(parent_pid):
+            return True
+        try:  # killed but not yet reaped by its own parent: a zombie
+            with open(f"/proc/{parent_pid}/stat") as fh:
+                return fh.read().rsplit(")", 1)[-1].split()[0] == "Z"
+        except (OSError, IndexError):
+            return False
+
+    def watch() -> None:
+        while not gone():
             time.sleep(interval)
-            if os.getppid() != first_ppid or not _alive(parent_pid):
-                os._exit(1)
+        os._exit(1)
 
     threading.Thread(target=watch, name="robust-boosting-parent-watch", daemon=True).start()
 
@@ -460,9 +468,13 @@ def _iter_joblib(tasks: Sequence[Task], n_jobs: int, store: ResultStore, owner: 
                 t, {"task_id": t.task_id, "skipped": status})
         return
     from joblib import Parallel, delayed
+    from joblib._parallel_backends import LokyBackend
 
     path, pid = str(store.path.resolve()), os.getpid()
-    yield from Parallel(n_jobs=n_jobs, return_as="generator_unordered")(
+    # every worker starts watching this process as it starts (the initializer), so an
+    # idle worker that never receives a task also ends with the run
+    backend = LokyBackend(initializer=_exit_with_parent, initargs=(pid,))
+    yield from Parallel(n_jobs=n_jobs, backend=backend, return_as="generator_unordered")(
         delayed(_claim_and_run)(t, path, owner, lease, pid) for t in tasks
     )
 

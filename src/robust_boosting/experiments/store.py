@@ -82,6 +82,10 @@ class ResultStore:
     ----------
     path : path-like
         The database file; created (with its directory) if missing.
+    readonly : bool, default=False
+        Open an existing store for reading only: nothing is created and the file is
+        never modified (a committed store stays byte-identical). Writing methods
+        then raise ``sqlite3.OperationalError``.
 
     Notes
     -----
@@ -91,8 +95,12 @@ class ResultStore:
     the next run.
     """
 
-    def __init__(self, path: str | os.PathLike[str]):
+    def __init__(self, path: str | os.PathLike[str], *, readonly: bool = False):
         self.path = Path(path)
+        self.readonly = readonly
+        if readonly:
+            self._con = self._connect_readonly()
+            return
         if self.path.parent and not self.path.parent.exists():
             self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
@@ -115,6 +123,30 @@ class ResultStore:
             )
         except sqlite3.DatabaseError as exc:
             raise ValueError(f"{self.path} is not a usable results database: {exc}") from None
+
+    def _connect_readonly(self) -> sqlite3.Connection:
+        """A connection that cannot change the file.
+
+        Without a write-ahead log next to it, every committed row is in the file itself,
+        so it is opened ``immutable`` (no lock, no ``-wal``/``-shm`` files created). With
+        one (a run in progress, or one that was killed), it is opened ``mode=ro`` so the
+        rows still in the log are read too.
+        """
+        if not self.path.is_file():
+            raise ValueError(f"results file {str(self.path)!r} not found")
+        wal = self.path.with_name(self.path.name + "-wal")
+        mode = "ro" if wal.exists() else "ro&immutable=1"
+        uri = f"{self.path.resolve().as_uri()}?mode={mode}"
+        try:
+            con = sqlite3.connect(uri, uri=True, timeout=60, isolation_level=None)
+            con.execute("SELECT COUNT(*) FROM results").fetchone()
+        except sqlite3.DatabaseError as exc:
+            raise ValueError(f"{self.path} is not a usable results database: {exc}") from None
+        return con
+
+    def _has_table(self, name: str) -> bool:
+        return self._con.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
+                                 "name = ?", (name,)).fetchone() is not None
 
     # ----------------------------------------------------------------- writing
     def add(self, row: dict[str, Any]) -> bool:
@@ -224,10 +256,14 @@ class ResultStore:
 
     def failures(self) -> list[tuple[str, str, str]]:
         """``(task_id, task_json, error)`` of the tasks whose last attempt raised."""
+        if self.readonly and not self._has_table("failures"):
+            return []
         return list(self._con.execute("SELECT task_id, task, error FROM failures"))
 
     def runs(self) -> list[dict]:
         """The logged runs, oldest first."""
+        if self.readonly and not self._has_table("runs"):
+            return []
         rows = self._con.execute("SELECT name, config, n_tasks, started_at FROM runs ORDER BY id")
         return [{"name": n, "config": json.loads(c), "n_tasks": k, "started_at": s}
                 for n, c, k, s in rows]

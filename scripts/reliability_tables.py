@@ -29,7 +29,7 @@ from sklearn.model_selection import train_test_split
 
 from robust_boosting import AdaBoostClassifier, SPLBoostClassifier
 from robust_boosting.noise import flip_labels
-from robust_boosting.self_paced import REGULARIZER_NAMES, default_age, get_regularizer
+from robust_boosting.self_paced import AGE_REGULARIZER_NAMES, default_age, get_regularizer
 
 
 def split(n_classes: int, noise: float, seed: int, n_samples: int = 2000):
@@ -80,7 +80,7 @@ def regularizer_table(classes=(2, 3), seeds=range(5), n_estimators=200, n_sample
             datas = [split(k, noise, s, n_samples) for s in seeds]
             ada = np.array([test_error(AdaBoostClassifier(n_estimators=n_estimators), d)
                             for d in datas])
-            for reg in REGULARIZER_NAMES:
+            for reg in AGE_REGULARIZER_NAMES:
                 spl = np.array([
                     test_error(SPLBoostClassifier(n_estimators=n_estimators, regularizer=reg), d)
                     for d in datas

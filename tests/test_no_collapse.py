@@ -24,7 +24,7 @@ from robust_boosting import (
     SPLLogitBoostClassifier,
 )
 from robust_boosting._boosting import ERROR_FLOOR
-from robust_boosting.self_paced import REGULARIZER_NAMES
+from robust_boosting.self_paced import AGE_REGULARIZER_NAMES
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
 from reliability_tables import regularizer_table  # noqa: E402
@@ -124,7 +124,7 @@ def test_regularizer_table_reduced():
     AdaBoost on two classes (at the former common age 2 the soft ones collapsed and were
     up to 0.24 worse), nor 0.05 on three (one seed: SAMME's path varies by about 0.03)."""
     rows = regularizer_table(seeds=[0], n_estimators=60, n_samples=700)
-    assert {r[0] for r in rows} == set(REGULARIZER_NAMES)
+    assert {r[0] for r in rows} == set(AGE_REGULARIZER_NAMES)
     bad = [r[:5] for r in rows if r[4] > r[3] + (0.03 if r[1] == 2 else 0.05)]
     assert not bad, bad
 
@@ -173,7 +173,7 @@ def test_5000_rounds(cls):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("regularizer", REGULARIZER_NAMES)
+@pytest.mark.parametrize("regularizer", AGE_REGULARIZER_NAMES)
 def test_5000_rounds_three_classes_with_flips(regularizer):
     """SPLBoost (SAMME) on 3 classes with 30 % flips keeps learning for 5,000 rounds: the
     training error falls well below chance (it stayed at 0.49 with the former multiclass

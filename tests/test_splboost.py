@@ -14,7 +14,7 @@ from sklearn.tree import DecisionTreeClassifier
 from robust_boosting import AdaBoostClassifier, BoostingStoppedWarning, SPLBoostClassifier
 from robust_boosting.datasets import make_splboost_gaussian
 from robust_boosting.noise import flip_labels_per_class
-from robust_boosting.self_paced import REGULARIZER_NAMES
+from robust_boosting.self_paced import AGE_REGULARIZER_NAMES
 from robust_boosting.trees import HistTreeClassifier
 
 STUMP = DecisionTreeClassifier(max_depth=1, random_state=0)
@@ -57,7 +57,7 @@ def _latent_objective_case(seed, age, regularizer, n):
 @given(
     seed=st.integers(0, 10_000),
     age=st.floats(1.0, 6.0),
-    regularizer=st.sampled_from(REGULARIZER_NAMES),
+    regularizer=st.sampled_from(AGE_REGULARIZER_NAMES),
     n=st.integers(30, 120),
 )
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])

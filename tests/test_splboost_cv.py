@@ -211,3 +211,17 @@ def test_dataframe_with_categorical_column_and_missing_values():
         clf.predict(unseen)
     with pytest.raises(ValueError):
         clf.predict(frame[["colour", "x"]])
+
+
+@pytest.mark.parametrize("age", ["auto", 2.0, 1.0, 1.5])
+def test_drop_fraction_needs_a_fraction_as_age(age):
+    # an age of 1 or more would drop nothing: a silent AdaBoost; "auto" has no meaning here
+    from robust_boosting import SPLBoostClassifier
+
+    X, y = make_blobs(60, centers=2, random_state=0)
+    with pytest.raises(ValueError, match="fraction"):
+        SPLBoostClassifier(regularizer="drop_fraction", age=age).fit(X, y)
+    with pytest.raises((ValueError, TypeError), match="fraction|real number"):
+        SPLLogitBoostClassifier(regularizer="drop_fraction", age=age).fit(X, y)
+    assert len(SPLBoostClassifier(regularizer="drop_fraction", age=0.2, n_estimators=10)
+               .fit(X, y).excluded_samples_) == 12

@@ -19,7 +19,7 @@ import numpy as np
 from ._boosting import BaseBoostingClassifier
 from ._validation import check_number
 from .losses import MarginLoss, get_loss
-from .self_paced import SelfPacedPolicy, default_age, get_regularizer
+from .self_paced import DropFractionRegularizer, SelfPacedPolicy, default_age, get_regularizer
 from .steps import GentleStep, RealStep
 
 __all__ = [
@@ -78,7 +78,12 @@ class SelfPacedMixin:
         if self.inner_iterations != "auto":
             check_number("inner_iterations", self.inner_iterations, low=1, low_open=False,
                           integer=True)
-        get_regularizer(self.regularizer, self.regularizer_params)
+        regularizer = get_regularizer(self.regularizer, self.regularizer_params)
+        if isinstance(regularizer, DropFractionRegularizer) and (
+                isinstance(self.age, str) or not 0 <= self.age < 1):
+            raise ValueError(
+                "with regularizer='drop_fraction' the age is the fraction of largest losses "
+                f"to drop, a number in [0, 1) (e.g. age=0.1); got age={self.age!r}.")
 
     def _make_policy(self):
         regularizer = get_regularizer(self.regularizer, self.regularizer_params)

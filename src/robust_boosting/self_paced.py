@@ -38,6 +38,7 @@ __all__ = [
     "MixtureRegularizer",
     "CallableRegularizer",
     "DropFractionRegularizer",
+    "AGE_REGULARIZER_NAMES",
     "REGULARIZER_NAMES",
     "get_regularizer",
     "default_age",
@@ -305,6 +306,11 @@ _BUILTIN: dict[str, Callable[[], SPRegularizer]] = {
 
 #: names accepted by :func:`get_regularizer`
 REGULARIZER_NAMES: tuple[str, ...] = tuple(_BUILTIN)
+
+#: the regularizers of Wang et al. (2019), whose age is a loss value (with a default age,
+#: :func:`default_age`, and the latent objective of Theorem 1); ``drop_fraction``'s age
+#: is a fraction of the samples and has no default
+AGE_REGULARIZER_NAMES: tuple[str, ...] = tuple(n for n in _BUILTIN if n != "drop_fraction")
 
 
 def get_regularizer(

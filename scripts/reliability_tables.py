@@ -13,7 +13,7 @@ standard error is that of the paired per-seed differences.
 
 Usage::
 
-    PYTHONPATH=src python scripts/reliability_tables.py [--quick]
+    PYTHONPATH=src python scripts/reliability_tables.py [--quick] [--seeds N] [--classes K ...]
 
 ``--quick`` runs the reduced sizes used by the test suite.
 """
@@ -95,6 +95,10 @@ def regularizer_table(classes=(2, 3), seeds=range(5), n_estimators=200, n_sample
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="reduced sizes (as in the tests)")
+    parser.add_argument("--seeds", type=int, default=5,
+                        help="seeds 0 .. N-1 of table 2 (default 5, the acceptance size)")
+    parser.add_argument("--classes", type=int, nargs="+", default=[2, 3],
+                        help="numbers of classes of table 2 (default 2 3)")
     args = parser.parse_args(argv)
     size = dict(n_estimators=50, n_samples=600) if args.quick else {}
     print("| K | noise | AdaBoost | SPLBoost | excluded |", flush=True)
@@ -114,7 +118,7 @@ def main(argv=None) -> None:
               f"{spl:.3f} ± {spl_se:.3f} | {spl - ada:+.3f} ± {diff_se:.3f} | {verdict} |",
               flush=True)
 
-    regularizer_table(**size, on_row=show)
+    regularizer_table(classes=tuple(args.classes), seeds=range(args.seeds), **size, on_row=show)
 
 
 if __name__ == "__main__":

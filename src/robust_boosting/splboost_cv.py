@@ -392,17 +392,18 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
     ----------
     max_depth : int or sequence of int, default=(1, 3)
         Depth of the regression trees (a sequence: candidates of the search).
-    learning_rate : float or sequence of float, default=0.5
+    learning_rate : float or sequence of float, default=0.3
         Shrinkage of each Newton step (a sequence: candidates of the search).
+        With ``n_estimators=60``, ``learning_rate=0.5`` is about as accurate
+        except under heavy symmetric noise and takes three quarters of the time
+        (``docs/noisy-default-design.md``).
     drop_fraction : float or sequence of floats, default=0.0
         Fraction in ``[0, 1)`` of training samples that each self-paced round
         drops (the age read as a quantile of the current losses,
         :class:`~robust_boosting.self_paced.DropFractionRegularizer`); ``0``
         is plain LogitBoost. A sequence: candidates of the search.
-    n_estimators : int, default=60
-        Number of rounds of the final model, and the most rounds the search tries
-        (``learning_rate=0.3, n_estimators=100`` is slightly more accurate under
-        heavy symmetric noise, at 1.4 times the cost).
+    n_estimators : int, default=100
+        Number of rounds of the final model, and the most rounds the search tries.
     cv : int, cross-validation generator or iterable, default=3
         As in scikit-learn; an int gives a shuffled ``StratifiedKFold``
         seeded from ``random_state``.
@@ -449,8 +450,8 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
     """
 
     def __init__(self, max_depth: int | Sequence[int] = (1, 3),
-                 learning_rate: float | Sequence[float] = 0.5,
-                 drop_fraction: float | Sequence[float] = 0.0, n_estimators: int = 60,
+                 learning_rate: float | Sequence[float] = 0.3,
+                 drop_fraction: float | Sequence[float] = 0.0, n_estimators: int = 100,
                  cv=3, remove_label_issues: bool = True, n_jobs: int | None = None,
                  random_state=None):
         self.max_depth = max_depth

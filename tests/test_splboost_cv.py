@@ -174,6 +174,58 @@ def test_deterministic_whatever_n_jobs(noisy_fit):
     assert again.best_params_ == est.best_params_
 
 
+def _search(X, y, patience, n_jobs=None):
+    from sklearn.model_selection import StratifiedKFold
+
+    from robust_boosting.splboost_cv import _fit_candidates
+    folds = list(StratifiedKFold(3, shuffle=True, random_state=0).split(X, y))
+    candidates = [dict(max_depth=d, learning_rate=0.5, drop_fraction=0.0) for d in (1, 3)]
+    w = np.ones(len(y))
+    return folds, _fit_candidates((X, X), y, w, folds, candidates, 40, 7, n_jobs, 0.0, patience)
+
+
+def test_search_early_stopping_cuts_the_full_search_after_patience_rounds(noisy_fit):
+    """Each early-stopped model is the full model's first rounds, padded with the last one;
+    it stops at the first round that is ``patience`` rounds past its best held-out loss."""
+    from robust_boosting.splboost_cv import _trimmed_losses
+    X, _, y_noisy, _, _ = noisy_fit
+    y = (y_noisy == y_noisy.max()).astype(np.intp)
+    patience = 5
+    folds, full = _search(X, y, None)
+    _, early = _search(X, y, patience)
+    stopped = 0
+    for c in range(2):
+        for f, (_, te) in enumerate(folds):
+            # held-out loss after t rounds, t = 0 .. 40 (0 rounds: P = 1/2)
+            loss = np.r_[np.log(2.0), _trimmed_losses(full[c][f], y[te], np.ones(len(te)), 0.0)]
+            best, stop = 0, len(loss) - 1
+            for t in range(1, len(loss) - 1):
+                if loss[t] < loss[best]:
+                    best = t
+                elif t - best >= patience:
+                    stop = t
+                    break
+            stopped += stop < 40
+            np.testing.assert_array_equal(early[c][f][:stop], full[c][f][:stop])
+            np.testing.assert_array_equal(early[c][f][stop:], np.repeat(full[c][f][stop - 1:stop],
+                                                                        40 - stop, axis=0))
+    assert stopped  # the noisy labels do stop some models early
+
+
+def test_search_early_stopping_does_not_depend_on_n_jobs_multiclass():
+    X, y = make_blobs(210, centers=3, cluster_std=2.5, random_state=3)
+    y_noisy = np.asarray(flip_labels(y, 0.25, random_state=0)[0])
+    _, one = _search(X, y_noisy, 5)
+    with parallel_config(backend="threading"):
+        _, two = _search(X, y_noisy, 5, n_jobs=2)
+    _, full = _search(X, y_noisy, None)
+    for a, b in zip(one, two, strict=True):
+        for sa, sb in zip(a, b, strict=True):
+            np.testing.assert_array_equal(sa, sb)
+    assert any(not np.array_equal(sa, sf) for a, f in zip(one, full, strict=True)
+               for sa, sf in zip(a, f, strict=True))
+
+
 @pytest.mark.parametrize("params, match", [
     (dict(drop_fraction="bogus"), "drop_fraction"),
     (dict(remove_label_issues="yes"), "remove_label_issues"),

@@ -37,6 +37,7 @@ import warnings
 from collections.abc import Iterator, Sequence
 
 import numpy as np
+from joblib import effective_n_jobs
 from numpy.typing import ArrayLike, NDArray
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.model_selection import StratifiedKFold, check_cv
@@ -188,86 +189,164 @@ def _padded(staged, n_rounds):
     return np.concatenate([staged, np.repeat(staged[-1:], n_rounds - staged.shape[0], axis=0)])
 
 
-def _fit_jobs(X, y, sample_weight, folds, candidates, jobs, seed, n_jobs):
+class _PatienceMonitor:
+    """Early stopping for :func:`~robust_boosting._batched.fit_batched`: a model stops once
+    its held-out loss has not improved for ``patience`` rounds.
+
+    The loss is the one the search scores (:func:`_trimmed_mean` of the logistic
+    loss of the given labels on the model's held-out rows, weighted), computed
+    from the scores each fit request carries (``P(y = 1) = 1 / (1 + exp(-2 F))``).
+    A one-vs-rest model boosts one binary problem (class ``k`` against the rest)
+    after the other, each starting again at round 0; each stops on its own. A
+    decision depends only on the model's own scores, so the models do not depend
+    on how they are batched or shared out between workers.
+    """
+
+    def __init__(self, y, held_out, weights, trim, patience):
+        self.y, self.held_out, self.weights = y, held_out, weights
+        self.trim, self.patience = trim, patience
+        self.problem: dict = {}  # model -> index of the binary problem being boosted
+        self.best: dict = {}  # model -> (best loss, its round)
+
+    def __call__(self, j, request) -> bool:
+        rows = self.held_out[j]
+        scores = request.scores[rows]
+        if scores.ndim != 1:  # a step with native multiclass scores: no early stopping
+            return False
+        if request.round == 0:  # a (new) binary problem starts
+            self.problem[j] = self.problem.get(j, -1) + 1
+            self.best[j] = (np.inf, 0)
+        n_problems = int(self.y.max()) + 1
+        positive = 1 if n_problems <= 2 else self.problem[j]
+        margin = np.where(self.y[rows] == positive, 1.0, -1.0) * scores
+        loss = _trimmed_mean(np.logaddexp(0.0, -2.0 * margin)[None, :], self.weights[rows],
+                             self.trim)[0]
+        best_loss, best_round = self.best[j]
+        if loss < best_loss:
+            self.best[j] = (loss, request.round)
+            return False
+        return request.round - best_round >= self.patience
+
+
+def _fit_share(X, y, sample_weight, folds, candidates, jobs, seed, trim, patience):
+    """Fit ``jobs`` (all plain LogitBoost) in one batched pass with early stopping.
+
+    Returns the staged held-out probabilities of each job.
+    """
+    X_fit, X_num = X
+    weights = np.zeros((len(jobs), X_num.shape[0]))
+    overrides = []
+    for row, (c, f, rounds) in enumerate(jobs):
+        train = folds[f][0]
+        weights[row, train] = sample_weight[train]
+        overrides.append({"estimator__max_depth": candidates[c]["max_depth"],
+                          "learning_rate": candidates[c]["learning_rate"],
+                          "n_estimators": rounds})
+    monitor = None
+    if patience is not None:
+        monitor = _PatienceMonitor(y, [folds[f][1] for _, f, _ in jobs], sample_weight, trim,
+                                   patience)
+    template = _make_booster(1, 1.0, 0.0, 1, seed)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # early stops are handled by padding
+        models = fit_batched(template, X_fit, y, weights, overrides, monitor=monitor)
+    return [_staged_proba(model, X_num[folds[f][1]]) for model, (_, f, _) in zip(models, jobs,
+                                                                                  strict=True)]
+
+
+def _fit_jobs(X, y, sample_weight, folds, candidates, jobs, seed, n_jobs, trim=0.0,
+              patience=None):
     """Fit ``(candidate, fold, rounds)`` jobs; the staged held-out probabilities of each.
 
     Candidates without a drop fraction (plain LogitBoost) are fitted together by
     :func:`~robust_boosting._batched.fit_batched`: one pass over the data binned
     once (on all rows, held-out ones included, which get weight 0), the same
-    models as separate fits on those weights. A drop fraction counts rows
-    whatever their weight, so those candidates are fitted one by one on their
-    fold's training rows.
+    models as separate fits on those weights; with ``patience``, each stops once
+    its held-out loss has not improved for ``patience`` rounds
+    (:class:`_PatienceMonitor`). With ``n_jobs`` workers, each runs such a pass
+    on a contiguous share of these jobs. A drop fraction counts rows whatever
+    their weight, so those candidates are fitted one by one on their fold's
+    training rows, for their full number of rounds.
 
     ``X`` is a pair: ``X_fit``, what the boosters are fitted on (the caller's
     DataFrame when it has categorical columns, so the trees split them natively;
     else the validated array), and ``X_num``, the validated numeric array (the
     trees' bin edges apply to it, categories as codes), for the held-out scores.
     """
-    X_fit, X_num = X
     out: list = [None] * len(jobs)
     batched = [j for j, (c, _, _) in enumerate(jobs) if candidates[c]["drop_fraction"] == 0]
-    if batched:
-        weights = np.zeros((len(batched), X_num.shape[0]))
-        overrides = []
-        for row, j in enumerate(batched):
-            c, f, rounds = jobs[j]
-            train = folds[f][0]
-            weights[row, train] = sample_weight[train]
-            overrides.append({"estimator__max_depth": candidates[c]["max_depth"],
-                              "learning_rate": candidates[c]["learning_rate"],
-                              "n_estimators": rounds})
-        template = _make_booster(1, 1.0, 0.0, 1, seed)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # early stops are handled by padding
-            models = fit_batched(template, X_fit, y, weights, overrides, n_jobs=n_jobs)
-        for j, model in zip(batched, models, strict=True):
-            out[j] = _staged_proba(model, X_num[folds[jobs[j][1]][1]])
-    single = [j for j in range(len(jobs)) if out[j] is None]
-    fitted = Parallel(n_jobs=n_jobs)(
-        delayed(_fit_one)(X, y, sample_weight, folds[jobs[j][1]][0], folds[jobs[j][1]][1],
-                          candidates[jobs[j][0]], jobs[j][2], seed)
-        for j in single)
-    for j, staged in zip(single, fitted, strict=True):
+    single = [j for j, (c, _, _) in enumerate(jobs) if candidates[c]["drop_fraction"] != 0]
+    shares = [s for s in np.array_split(np.array(batched, dtype=np.intp),
+                                        max(1, min(effective_n_jobs(n_jobs), len(batched))))
+              if s.size]
+    tasks = [delayed(_fit_share)(X, y, sample_weight, folds, candidates,
+                                 [jobs[j] for j in share], seed, trim, patience)
+             for share in shares]
+    tasks += [delayed(_fit_one)(X, y, sample_weight, folds[jobs[j][1]][0], folds[jobs[j][1]][1],
+                                candidates[jobs[j][0]], jobs[j][2], seed) for j in single]
+    results = Parallel(n_jobs=n_jobs)(tasks)
+    for share, staged in zip(shares, results[:len(shares)], strict=True):
+        for j, s in zip(share, staged, strict=True):
+            out[j] = s
+    for j, staged in zip(single, results[len(shares):], strict=True):
         out[j] = staged
     return out
 
 
-def _fit_candidates(X, y, sample_weight, folds, candidates, n_estimators, seed, n_jobs, trim):
+#: the search stops a plain candidate on a fold once its held-out loss has not improved
+#: for this many rounds
+_PATIENCE = 10
+
+
+def _fit_candidates(X, y, sample_weight, folds, candidates, n_estimators, seed, n_jobs, trim,
+                    patience=_PATIENCE):
     """Staged held-out class probabilities of every candidate on every fold.
 
-    Returns ``out[c][f]``: array ``(n_estimators, len(folds[f][1]), n_classes)``.
-    The first fold of every candidate runs ``n_estimators`` rounds; the other
-    folds run at most ``2 r + 12`` rounds, with ``r`` the first fold's best round,
-    and are padded with their last stage (the search's early stopping).
-    This is the single place where the search trains models (through :func:`_fit_jobs`).
+    Returns ``out[c][f]``: array ``(n_estimators, len(folds[f][1]), n_classes)``;
+    a model stopped early is padded with its last stage. Plain candidates run on
+    every fold at once, each model stopping once its held-out loss has not
+    improved for ``patience`` rounds (``None``: never). Candidates with a drop
+    fraction are fitted one by one: the first fold runs ``n_estimators``
+    rounds, the other folds at most ``2 r + 12`` rounds, ``r`` the first fold's
+    best round. This is the single place where the search trains models
+    (through :func:`_fit_jobs`).
     """
     def run(jobs):
-        return _fit_jobs(X, y, sample_weight, folds, candidates, jobs, seed, n_jobs)
+        return _fit_jobs(X, y, sample_weight, folds, candidates, jobs, seed, n_jobs, trim,
+                         patience)
 
+    plain = [c for c, p in enumerate(candidates) if p["drop_fraction"] == 0]
+    paced = [c for c, p in enumerate(candidates) if p["drop_fraction"] != 0]
     out = [[None] * len(folds) for _ in candidates]
-    for c, staged in enumerate(run([(c, 0, n_estimators) for c in range(len(candidates))])):
-        out[c][0] = _padded(staged, n_estimators)
+    jobs = [(c, f, n_estimators) for c in plain for f in range(len(folds))]
+    jobs += [(c, 0, n_estimators) for c in paced]
+    for (c, f, _), staged in zip(jobs, run(jobs), strict=True):
+        out[c][f] = _padded(staged, n_estimators)
     test0 = folds[0][1]
-    budget = [min(n_estimators, 2 * int(np.argmin(_trimmed_losses(
-        out[c][0], y[test0], sample_weight[test0], trim))) + 12) for c in range(len(candidates))]
-    jobs = [(c, f, budget[c]) for c in range(len(candidates)) for f in range(1, len(folds))]
+    budget = {c: min(n_estimators, 2 * int(np.argmin(_trimmed_losses(
+        out[c][0], y[test0], sample_weight[test0], trim))) + 12) for c in paced}
+    jobs = [(c, f, budget[c]) for c in paced for f in range(1, len(folds))]
     for (c, f, _), staged in zip(jobs, run(jobs), strict=True):
         out[c][f] = _padded(staged, n_estimators)
     return out
 
 
-def _trimmed_losses(staged, y_test, w_test, trim):
-    """Per stage, the weighted mean held-out log-loss without the ``trim`` fraction largest losses."""
-    p = staged[:, np.arange(y_test.shape[0]), y_test].astype(np.float64)
-    loss = -np.log(np.clip(p, _EPS, 1.0))  # (T, n_test)
+def _trimmed_mean(loss, w, trim):
+    """Per row of ``loss`` (T, n), the ``w``-weighted mean without the ``trim`` fraction largest."""
     keep = np.ones_like(loss, dtype=bool)
     m = int(np.floor(trim * loss.shape[1]))
     if m:
         np.put_along_axis(keep, np.argsort(-loss, axis=1, kind="stable")[:, :m], False, axis=1)
-    w = np.where(keep, w_test[None, :], 0.0)
+    w = np.where(keep, w[None, :], 0.0)
     total = w.sum(axis=1)
     return np.divide((w * loss).sum(axis=1), total, out=np.full(loss.shape[0], np.inf),
                      where=total > 0)
+
+
+def _trimmed_losses(staged, y_test, w_test, trim):
+    """Per stage, the weighted mean held-out log-loss without the ``trim`` fraction largest losses."""
+    p = staged[:, np.arange(y_test.shape[0]), y_test].astype(np.float64)
+    return _trimmed_mean(-np.log(np.clip(p, _EPS, 1.0)), w_test, trim)
 
 
 class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
@@ -288,8 +367,10 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
 
     1. stratified ``cv``-fold split; every candidate (``max_depth`` x
        ``learning_rate`` x ``drop_fraction``) is fitted on every training part
-       (the first fold for ``n_estimators`` rounds, the others for at most
-       ``2 r + 12`` rounds, ``r`` the first fold's best round);
+       for at most ``n_estimators`` rounds, stopping once its held-out loss
+       (below) has not improved for 10 rounds (candidates with a drop fraction:
+       the first fold runs ``n_estimators`` rounds, the others at most
+       ``2 r + 12``, ``r`` the first fold's best round);
     2. its score after each round is the weighted held-out log-loss of the
        given labels, without the largest ``trim`` fraction of held-out losses
        (``trim`` = the largest candidate drop fraction, 0 by default); the
@@ -311,17 +392,18 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
     ----------
     max_depth : int or sequence of int, default=(1, 3)
         Depth of the regression trees (a sequence: candidates of the search).
-    learning_rate : float or sequence of float, default=0.5
+    learning_rate : float or sequence of float, default=0.3
         Shrinkage of each Newton step (a sequence: candidates of the search).
+        With ``n_estimators=60``, ``learning_rate=0.5`` is about as accurate
+        except under heavy symmetric noise and takes three quarters of the time
+        (``docs/noisy-default-design.md``).
     drop_fraction : float or sequence of floats, default=0.0
         Fraction in ``[0, 1)`` of training samples that each self-paced round
         drops (the age read as a quantile of the current losses,
         :class:`~robust_boosting.self_paced.DropFractionRegularizer`); ``0``
         is plain LogitBoost. A sequence: candidates of the search.
-    n_estimators : int, default=60
-        Number of rounds of the final model, and the most rounds the search tries
-        (``learning_rate=0.3, n_estimators=100`` is slightly more accurate under
-        heavy symmetric noise, at 1.4 times the cost).
+    n_estimators : int, default=100
+        Number of rounds of the final model, and the most rounds the search tries.
     cv : int, cross-validation generator or iterable, default=3
         As in scikit-learn; an int gives a shuffled ``StratifiedKFold``
         seeded from ``random_state``.
@@ -368,8 +450,8 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
     """
 
     def __init__(self, max_depth: int | Sequence[int] = (1, 3),
-                 learning_rate: float | Sequence[float] = 0.5,
-                 drop_fraction: float | Sequence[float] = 0.0, n_estimators: int = 60,
+                 learning_rate: float | Sequence[float] = 0.3,
+                 drop_fraction: float | Sequence[float] = 0.0, n_estimators: int = 100,
                  cv=3, remove_label_issues: bool = True, n_jobs: int | None = None,
                  random_state=None):
         self.max_depth = max_depth

@@ -249,7 +249,13 @@ class RILBoostClassifier(BaseBoostingClassifier):
         objective; any other classifier by its weighted training 0-1 loss under
         each extreme point (all ``n`` extreme points are then fitted).
     n_estimators : int, default=10
-        Maximum number of rounds ``T`` (the paper uses 10).
+        Maximum number of rounds ``T`` (the paper uses 10). With ``ε > 0`` and
+        a mixing below 1, long runs can drift to a constant prediction: the
+        error on the base ``b`` is ``1 - (1 - a) ε`` times the error on ``p``
+        when the learner classifies ``k0`` correctly (it was fitted with the
+        extra mass on ``k0``), so a chance-level learner still gets ``α > 0``
+        (``artanh ε`` for RILBoost II) and the stop ``e > ½`` never fires
+        (Algorithm 5; measured in docs/reliability.md).
     epsilon : float in [0, 1), default=0.1
         Contamination rate ``ε`` of the local sets; ``0`` is AdaBoost.
     mixing : float in [0, 1] or {"I", "II"}, default=0.0

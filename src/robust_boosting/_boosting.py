@@ -552,12 +552,6 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
         self._publish(ensembles, policies)
         return self
 
-    def _boost(self, X, y_idx, n_classes, sample_weight, estimator, rng):
-        """The boosting loop (:meth:`_boost_rounds`), fitting its weak learners itself."""
-        return answer_requests(
-            self._boost_rounds(X, y_idx, n_classes, sample_weight, estimator, rng)
-        )
-
     def _boost_rounds(self, X, y_idx, n_classes, sample_weight, estimator, rng):
         """The boosting loop: one (binary or native multiclass) ensemble.
 

@@ -172,8 +172,17 @@ def staged_decision_rows(model: BaseBoostingClassifier, X: ArrayLike) -> NDArray
     held-out rows to choose the number of rounds.
     """
     X = model._check_X(X)
+    return np.asarray([model._decision_from_raw(raw) for raw in staged_raw_binned_once(model, X)])
+
+
+def staged_raw_binned_once(model: BaseBoostingClassifier, X) -> Iterator[NDArray[np.float64]]:
+    """``model._staged_raw(X)`` for an ``X`` already checked (or encoded) for ``model``.
+
+    When every tree shares one bin mapper (histogram trees fitted through the
+    loop's binned data), ``X`` is binned once with it rather than once per tree.
+    """
     trees = [est for ens in model.ensembles_ for est in ens.estimators]
     mapper = getattr(trees[0], "bin_mapper_", None) if trees else None
     if mapper is not None and all(getattr(t, "bin_mapper_", None) is mapper for t in trees):
         X = mapper.transform(X)
-    return np.asarray([model._decision_from_raw(raw) for raw in model._staged_raw(X)])
+    return model._staged_raw(X)

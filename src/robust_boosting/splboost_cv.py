@@ -45,7 +45,7 @@ from sklearn.utils import _safe_indexing, check_random_state
 from sklearn.utils.parallel import Parallel, delayed
 from sklearn.utils.validation import check_is_fitted
 
-from ._batched import fit_batched
+from ._batched import fit_batched, staged_raw_binned_once
 from ._boosting import validated_training_data
 from ._validation import check_number, validated_X
 from .classical import SPLLogitBoostClassifier
@@ -155,17 +155,12 @@ def _make_booster(max_depth: int, learning_rate: float, drop_fraction: float, n_
 def _staged_proba(est, X) -> NDArray[np.float32]:
     """Staged class probabilities of a fitted booster, ``(n_rounds, n, K)`` float32.
 
-    ``X`` is binned once with the trees' bin edges, so every tree reads codes
-    instead of re-validating the raw data (the same predictions, cheaper).
+    ``X`` is the validated numeric array (categories as codes); it is binned once
+    with the trees' bin edges, so every tree reads codes instead of re-validating
+    the raw data (the same predictions, cheaper).
     """
-    trees = est.estimators_
-    if est._ovr:
-        trees = [tree for per_class in trees for tree in per_class]
-    if trees and hasattr(trees[0], "bin_mapper_"):  # every tree shares the fit's bin edges
-        X = trees[0].bin_mapper_.transform(X)
-        stages = est._staged_raw(X)
-        return np.asarray([est._proba_from_raw(raw) for raw in stages], dtype=np.float32)
-    return np.asarray(list(est.staged_predict_proba(X)), dtype=np.float32)
+    return np.asarray([est._proba_from_raw(raw) for raw in staged_raw_binned_once(est, X)],
+                      dtype=np.float32)
 
 
 def _fit_one(X, y, sample_weight, train, test, params, n_estimators, seed):

@@ -78,6 +78,13 @@ def _assert_same_models(batched, separate, X):
             assert np.array_equal(np.asarray(va), np.asarray(vb))
 
 
+def _batched_equal_to_separate(template, X, y, weights, overrides):
+    """Fit batched and one by one, assert the models are the same; the batched models."""
+    batched = _batched(template, X, y, weights, overrides)
+    _assert_same_models(batched, _separate(template, X, y, weights, overrides), X)
+    return batched
+
+
 def test_batched_logit_folds_ages_rates_depths_bit_identical():
     X, y = _data()
     overrides = [dict(age=a, learning_rate=lr, estimator__max_depth=d)
@@ -86,9 +93,7 @@ def test_batched_logit_folds_ages_rates_depths_bit_identical():
     weights = _fold_weights(len(y), len(overrides))
     template = SPLLogitBoostClassifier(HistTreeRegressor(max_depth=3), n_estimators=30,
                                        random_state=3)
-    batched = _batched(template, X, y, weights, overrides)
-    separate = _separate(template, X, y, weights, overrides)
-    _assert_same_models(batched, separate, X)
+    batched = _batched_equal_to_separate(template, X, y, weights, overrides)
     # a model with finite age really dropped samples, and the held-out rows kept weight 0
     assert any(len(m.excluded_samples_) for m in batched[:1] + batched[2:])
     for m, w in zip(batched, weights, strict=True):
@@ -101,8 +106,7 @@ def test_batched_logit_one_vs_rest_multiclass_bit_identical():
     weights = _fold_weights(len(y), 3, seed=1)
     template = SPLLogitBoostClassifier(HistTreeRegressor(max_depth=2), n_estimators=15,
                                        learning_rate=0.2, random_state=0)
-    batched = _batched(template, X, y, weights, overrides)
-    _assert_same_models(batched, _separate(template, X, y, weights, overrides), X)
+    batched = _batched_equal_to_separate(template, X, y, weights, overrides)
     assert len(batched[0].estimators_) == 3
 
 
@@ -114,8 +118,7 @@ def test_batched_discrete_samme_multiclass_bit_identical(depth):
     weights = _fold_weights(len(y), 4, seed=2)
     template = SPLBoostClassifier(HistTreeClassifier(max_depth=depth), n_estimators=20,
                                   random_state=1)
-    batched = _batched(template, X, y, weights, overrides)
-    _assert_same_models(batched, _separate(template, X, y, weights, overrides), X)
+    _batched_equal_to_separate(template, X, y, weights, overrides)
 
 
 @pytest.mark.parametrize("template", [
@@ -130,8 +133,7 @@ def test_batched_other_steps_and_learners_bit_identical(template):
     X, y = _data(seed=4)
     weights = _fold_weights(len(y), 3, seed=4)
     overrides = [dict(learning_rate=lr) for lr in (1.0, 0.5, 0.3)]
-    batched = _batched(template, X, y, weights, overrides)
-    _assert_same_models(batched, _separate(template, X, y, weights, overrides), X)
+    _batched_equal_to_separate(template, X, y, weights, overrides)
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -159,8 +161,7 @@ def test_batched_random_data_bit_identical(n, p, k, depth, seed, logit):
         template = SPLBoostClassifier(HistTreeClassifier(max_depth=depth), n_estimators=6)
         overrides = [dict(age=float(a), estimator__min_samples_leaf=int(m))
                      for a, m in zip(rng.uniform(1, 4, k), rng.randint(1, 4, k), strict=True)]
-    batched = _batched(template, X, y, weights, overrides)
-    _assert_same_models(batched, _separate(template, X, y, weights, overrides), X)
+    _batched_equal_to_separate(template, X, y, weights, overrides)
 
 
 @settings(max_examples=40, deadline=None)
@@ -307,7 +308,5 @@ def test_batched_dataframe_with_categorical_column_bit_identical():
     weights = _fold_weights(len(y), len(overrides))
     template = SPLLogitBoostClassifier(HistTreeRegressor(max_depth=2), n_estimators=15,
                                        random_state=0)
-    batched = _batched(template, frame, y, weights, overrides)
-    separate = _separate(template, frame, y, weights, overrides)
-    _assert_same_models(batched, separate, frame)
+    batched = _batched_equal_to_separate(template, frame, y, weights, overrides)
     assert any(t.tree_.has_categorical for m in batched for t in m.estimators_)

@@ -286,8 +286,10 @@ def _cmd_benchmark(args: argparse.Namespace) -> int:
     try:
         store.add_run(cfg.name, cfg.to_dict(), len(tasks))
         done = len(store.done_ids() & {t.task_id for t in tasks})
+        from joblib import effective_n_jobs
+
         where = (f"Dask cluster {client.scheduler.address}" if client is not None
-                 else f"{args.n_jobs} joblib worker(s)")
+                 else f"{effective_n_jobs(args.n_jobs)} joblib worker(s)")
         print(f"{cfg.name}: {len(tasks)} tasks ({done} already done) on {where}; "
               f"results in {results}", file=sys.stderr)
         summary = run_tasks(tasks, store, n_jobs=args.n_jobs, client=client,

@@ -74,7 +74,7 @@ def test_latent_objective_monotone_after_warm_start(k, regularizer):
         warnings.simplefilter("ignore")
         m = SPLBoostClassifier(n_estimators=60, regularizer=regularizer,
                                inner_iterations="auto").fit(X, y)
-    obj = m.latent_objective_[m.warm_start_rounds:]
+    obj = m.latent_objective_[m.warm_start_rounds_:]
     assert obj.size > 10
     assert np.all(np.diff(obj) <= 1e-12 * np.abs(obj[:-1]) + 1e-15)
 
@@ -121,3 +121,36 @@ def test_one_vs_rest_spl_variants_behave(pair):
         s = spl(n_estimators=40).fit(Xtr, ytr)
     assert s.n_estimators_ == [40, 40, 40]
     assert np.mean(s.predict(Xte) != yte) <= np.mean(b.predict(Xte) != yte) + 0.05
+
+
+def test_auto_warm_start_is_three_per_class_beyond_the_first():
+    """warm_start_rounds="auto": 3 rounds for two classes (bit-identical to the former default
+    3), 3 (K - 1) for a native K-class step; one-vs-rest problems are binary (3 each)."""
+    from robust_boosting import SPLLogitBoostClassifier
+    from robust_boosting.self_paced import default_warm_start_rounds
+
+    assert [default_warm_start_rounds(k) for k in (2, 3, 5, 7)] == [3, 6, 12, 18]
+    X, y = make_classification(300, 8, n_informative=5, n_classes=3, n_clusters_per_class=1,
+                               random_state=2)
+    y, _ = flip_labels(y, 0.2, classes=np.arange(3), random_state=2)
+    yb = (y == 0).astype(int)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        auto2 = SPLBoostClassifier(n_estimators=30, random_state=0).fit(X, yb)
+        three = SPLBoostClassifier(n_estimators=30, warm_start_rounds=3, random_state=0).fit(X, yb)
+        auto3 = SPLBoostClassifier(n_estimators=30, random_state=0).fit(X, y)
+        six = SPLBoostClassifier(n_estimators=30, warm_start_rounds=6, random_state=0).fit(X, y)
+        ovr = SPLLogitBoostClassifier(n_estimators=8, warm_start_rounds="auto").fit(X, y)
+    assert auto2.warm_start_rounds_ == 3 and auto3.warm_start_rounds_ == 6
+    assert ovr.warm_start_rounds_ == [3, 3, 3]
+    np.testing.assert_array_equal(auto2.decision_function(X), three.decision_function(X))
+    np.testing.assert_array_equal(auto3.decision_function(X), six.decision_function(X))
+    # every sample is kept (v = 1) through the warm start, and only then can be dropped
+    assert np.all(auto3.n_selected_[:6] == len(y))
+    assert auto3.n_selected_[6:].min() < len(y)
+
+
+@pytest.mark.parametrize("bad", ["auto3", "", 1.5, -1])
+def test_warm_start_rounds_must_be_an_integer_or_auto(bad):
+    with pytest.raises((ValueError, TypeError), match="warm_start_rounds"):
+        SPLBoostClassifier(warm_start_rounds=bad).fit([[0.0], [1.0], [2.0], [3.0]], [0, 1, 0, 1])

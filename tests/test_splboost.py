@@ -64,7 +64,7 @@ def _latent_objective_case(seed, age, regularizer, n):
 def test_latent_objective_never_increases_after_warm_start(seed, age, regularizer, n):
     """Theorem 1: SPLBoost is MM on sum_i F_age(exp(-y_i F(x_i)))."""
     model = _latent_objective_case(seed, age, regularizer, n)
-    objective = model.latent_objective_[model.warm_start_rounds:]
+    objective = model.latent_objective_[model.warm_start_rounds_:]
     assert np.all(np.isfinite(model.latent_objective_))
     assert np.all(np.diff(objective) <= 1e-12 * np.maximum(1.0, np.abs(objective[:-1])))
 

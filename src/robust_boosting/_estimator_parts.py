@@ -41,7 +41,9 @@ SP_PARAMS_DOC = """
     regularizer : str, SPRegularizer or callable, default="hard"
         As in :class:`~robust_boosting.splboost.SPLBoostClassifier`.
     regularizer_params : dict, default=None
-    warm_start_rounds : int, default=3
+    warm_start_rounds : int or "auto", default=3
+        ``"auto"``: 3 for two classes or a one-vs-rest problem, ``3 (K - 1)`` for a
+        native ``K``-class step (:func:`~robust_boosting.self_paced.default_warm_start_rounds`).
     warm_start_age : float, default=1e6
     inner_iterations : int or "auto", default=1
 """
@@ -73,8 +75,12 @@ class SelfPacedMixin:
         else:
             check_number("age", self.age, low=0, allow_inf=True)
         check_number("warm_start_age", self.warm_start_age, low=0, allow_inf=True)
-        check_number("warm_start_rounds", self.warm_start_rounds, low=0, low_open=False,
-                      integer=True)
+        if not (isinstance(self.warm_start_rounds, str) and self.warm_start_rounds == "auto"):
+            if isinstance(self.warm_start_rounds, str):
+                raise ValueError('warm_start_rounds must be an integer >= 0 or "auto", '
+                                 f"got {self.warm_start_rounds!r}.")
+            check_number("warm_start_rounds", self.warm_start_rounds, low=0, low_open=False,
+                          integer=True)
         if self.inner_iterations != "auto":
             check_number("inner_iterations", self.inner_iterations, low=1, low_open=False,
                           integer=True)

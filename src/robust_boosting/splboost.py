@@ -65,8 +65,13 @@ class SPLBoostClassifier(SelfPacedMixin, BaseBoostingClassifier):
         ``v*(age, loss)`` returning weights in ``[0, 1]``.
     regularizer_params : dict, default=None
         Parameters of a named regularizer, e.g. ``{"t": 2.5}``.
-    warm_start_rounds : int, default=3
+    warm_start_rounds : int or "auto", default="auto"
         Rounds run with ``warm_start_age`` before ``age`` takes over.
+        ``"auto"`` (:func:`~robust_boosting.self_paced.default_warm_start_rounds`)
+        is 3 for two classes and ``3 (K - 1)`` for ``K > 2``: after 3 SAMME
+        stumps some class may not have been voted for yet, and on clean labels
+        its samples would be dropped together. The value used is
+        ``warm_start_rounds_``.
     warm_start_age : float, default=1e6
         Age of the warm-start rounds (the larger of it and ``age`` is used).
     inner_iterations : int or "auto", default=1
@@ -81,6 +86,8 @@ class SPLBoostClassifier(SelfPacedMixin, BaseBoostingClassifier):
     ----------
     age_ : float
         The age used after the warm start (``age``, or the value ``"auto"`` chose).
+    warm_start_rounds_ : int
+        The number of warm-start rounds used.
     self_paced_weights_ : ndarray of shape (n_samples,)
         Final ``v``. Samples with ``v = 0`` were excluded: they are SPLBoost's
         suspected label errors (see :attr:`excluded_samples_`).
@@ -100,7 +107,7 @@ class SPLBoostClassifier(SelfPacedMixin, BaseBoostingClassifier):
 
     def __init__(self, estimator=None, n_estimators: int = 100, age: float | str = "auto",
                  regularizer: str | SPRegularizer | Callable = "hard",
-                 regularizer_params: dict | None = None, warm_start_rounds: int = 3,
+                 regularizer_params: dict | None = None, warm_start_rounds: int | str = "auto",
                  warm_start_age: float = 1e6, inner_iterations: int | str = 1,
                  learning_rate: float = 1.0, random_state=None):
         self.estimator = estimator

@@ -501,7 +501,7 @@ def plot_latent_objective(
     models : mapping of str to fitted SPLBoostClassifier
         Legend label -> model with ``latent_objective_``.
     skip_warm_start : bool, default=False
-        Start each curve after the model's ``warm_start_rounds``.
+        Start each curve after the model's ``warm_start_rounds_`` (the fitted count).
     mark_warm_start : bool, default=True
         Draw a dotted vertical line where the warm-start rounds end (if any).
     logy : bool, default=False
@@ -522,10 +522,12 @@ def plot_latent_objective(
         if obj is None:
             raise ValueError(f"{label}: the model has no latent_objective_ (not SPLBoost?).")
         obj = np.asarray(obj, dtype=np.float64)
-        start = int(getattr(model, "warm_start_rounds", 0) or 0) if skip_warm_start else 0
+        # the fitted count ("auto" resolves at fit; one per class for one-vs-rest)
+        model_warm = int(np.max(getattr(model, "warm_start_rounds_", 0) or 0))
+        start = model_warm if skip_warm_start else 0
         rounds = np.arange(1, obj.size + 1)
         ax.plot(rounds[start:], obj[start:], label=label, lw=1.6)
-        warm = max(warm, int(getattr(model, "warm_start_rounds", 0) or 0))
+        warm = max(warm, model_warm)
     if mark_warm_start and warm > 0 and not skip_warm_start:
         ax.axvline(warm + 0.5, color="0.4", ls=":", lw=1.0, label="end of warm start")
     ax.set_xlabel("boosting round")

@@ -97,7 +97,7 @@ def test_clean_separated_data_exclude_nothing(separated):
     assert est.score(X, y) >= 0.99
 
 
-def _expected_final_weight(est, y, misclassified=0.5, classified=0.8):
+def _expected_final_weight(est, y, misclassified=0.0, classified=0.8):
     """The final fit's weights, written out: suspects x label_issue_weight, then each
     sample / P(given label | true class) of its label (the confident joint's noise matrix)."""
     oof, s = est.oof_proba_, est.label_issues_
@@ -144,13 +144,13 @@ def test_class_conditional_noise_reweights_the_class_that_lost_labels(separated)
 
 def test_a_float_label_issue_weight_applies_to_every_suspect(noisy_fit):
     X, _, y_noisy, _, est = noisy_fit
-    removed = SPLBoostClassifierCV(random_state=0, label_issue_weight=0.0, **FAST).fit(X, y_noisy)
-    np.testing.assert_array_equal(removed.label_issues_, est.label_issues_)
-    weight = _expected_final_weight(est, est.classes_.searchsorted(y_noisy), 0.0, 0.0)
-    assert np.all(weight[est.label_issues_] == 0)
+    half = SPLBoostClassifierCV(random_state=0, label_issue_weight=0.5, **FAST).fit(X, y_noisy)
+    np.testing.assert_array_equal(half.label_issues_, est.label_issues_)
+    np.testing.assert_array_equal(half.excluded_samples_, est.excluded_samples_)
+    weight = _expected_final_weight(est, est.classes_.searchsorted(y_noisy), 0.5, 0.5)
     np.testing.assert_array_equal(_plain_refit(est, X, y_noisy, weight).predict_proba(X),
-                                  removed.predict_proba(X))
-    assert not np.array_equal(removed.predict_proba(X), est.predict_proba(X))
+                                  half.predict_proba(X))
+    assert not np.array_equal(half.predict_proba(X), est.predict_proba(X))
 
 
 def test_out_of_fold_probabilities_come_from_patience_rounds_past_the_best_round(noisy_fit):

@@ -379,8 +379,10 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
     scikit-learn's ``LogisticRegressionCV``: ``fit`` runs an internal
     cross-validation on the (possibly noisy) training labels, chooses the tree
     depth, learning rate and number of rounds, finds the training samples whose
-    label is probably wrong, and fits the chosen model on all the data with
-    those samples down-weighted. It also ranks every training sample by how likely its label is wrong.
+    label is probably wrong, and fits the chosen model on all the data without
+    them (down-weighting those that the out-of-fold model still assigns to
+    their given label). It also ranks every training sample by how likely its
+    label is wrong.
 
     The model is :class:`~robust_boosting.classical.SPLLogitBoostClassifier`:
     Newton steps on the logistic loss ([FHT]_ Algorithm 3) with shrinkage and
@@ -410,7 +412,9 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
     4. the final model, with the winner's depth, learning rate and drop
        fraction, runs ``n_estimators`` rounds on all the data
        (``remove_label_issues=True``) with the suspects' sample weights
-       multiplied by ``label_issue_weight`` and every sample's weight divided
+       multiplied by ``label_issue_weight`` (0 for those the out-of-fold
+       model assigns to another class, 0.8 for the others, by default) and
+       every sample's weight divided
        by the estimated ``P(given label | true class)`` of its label (the
        diagonal of confident learning's noise matrix, as cleanlab's
        ``CleanLearning`` reweights its final fit), so that a class that lost
@@ -445,11 +449,12 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         Whether the final model down-weights the suspected label errors (and
         reweights the classes, step 4 above); ``False``: the final model is
         fitted on the given weights.
-    label_issue_weight : float or pair of floats, default=(0.5, 0.8)
+    label_issue_weight : float or pair of floats, default=(0.0, 0.8)
         Factors in ``[0, 1]`` on the suspects' sample weights in the final fit:
         the first for the suspects that the out-of-fold model assigns to
-        another class, the second for those it assigns to their given label.
-        A single float applies to both; ``0`` removes the suspects.
+        another class (the suspects of cleanlab's rule, removed by default),
+        the second for those it assigns to their given label (found only by
+        the count). A single float applies to both; ``0`` removes.
     n_jobs : int or None, default=None
         Number of candidate x fold fits run in parallel (joblib). The result
         does not depend on it.
@@ -498,7 +503,7 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
                  learning_rate: float | Sequence[float] = 0.3,
                  drop_fraction: float | Sequence[float] = 0.0, n_estimators: int = 100,
                  cv=3, remove_label_issues: bool = True,
-                 label_issue_weight: float | tuple[float, float] = (0.5, 0.8),
+                 label_issue_weight: float | tuple[float, float] = (0.0, 0.8),
                  n_jobs: int | None = None, random_state=None):
         self.max_depth = max_depth
         self.learning_rate = learning_rate

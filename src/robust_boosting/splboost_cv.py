@@ -13,8 +13,10 @@ cross-validation on the training labels
 2. gives the out-of-fold class probabilities of the chosen setting: the
    per-sample label-issue scores, the noise-rate estimate and the suspect set
    of confident learning (Northcutt, Jiang & Chuang 2021);
-3. the final model is fitted on all the data with the suspects' sample weights
-   set to zero.
+3. the final model is fitted on all the data with the suspects removed (or
+   down-weighted, those the out-of-fold model still assigns to their given
+   label) and each class's weights divided by the estimated fraction of its
+   samples that kept their label (as cleanlab's ``CleanLearning`` does).
 
 References
 ----------

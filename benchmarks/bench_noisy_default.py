@@ -8,7 +8,10 @@ on the noisy labels and scored on the *clean* test labels. Reported per model:
 * test error (%) and mean rank (1 = best) per noise rate, ranks taken within
   each (data set, noise kind, rate, split) task over the models that ran;
 * median fit time, and the geometric mean of fit time / fit time of the
-  cleanlab pipeline ``CleanLearning(LGBMClassifier())`` of the same task;
+  cleanlab pipeline ``CleanLearning(LGBMClassifier())`` of the same task in the
+  same run (``--rows`` files carry a ``run`` column, the run's start time, so that
+  ``--table-from`` can merge several runs and still pair each row with its own
+  run's cleanlab fit);
 * precision / recall / F1 of the model's suspect set against the truly flipped
   samples: ``excluded_samples_`` for self-paced candidates, the issues found by
   ``cleanlab.filter.find_label_issues`` on 5-fold out-of-fold probabilities for
@@ -320,16 +323,44 @@ def _fmt(x, spec=".1f"):
     return "–" if x is None or not np.isfinite(x) else format(x, spec)
 
 
+TASK = ["dataset", "split", "kind", "rate"]
+
+
+def same_run_ratios(df):
+    """Each row's fit time divided by that of the cleanlab row of the same run and task.
+
+    Rows are paired on ``(run, dataset, split, kind, rate)``: a time ratio is only
+    meaningful between fits of the same run (the machine's load changes between
+    runs). Rows without a ``run`` column count as one run. NaN where the run has
+    no cleanlab row for the task.
+    """
+    import pandas as pd
+    df = df.copy()
+    if "run" not in df:
+        df["run"] = ""
+    df["run"] = df["run"].fillna("").astype(str)
+    key = ["run", *TASK]
+    cl = (df[df.model == "cleanlab"].drop_duplicates(key).set_index(key)["time"]
+          .rename("cleanlab_time"))
+    merged = df.join(cl, on=key)
+    return pd.Series(merged["time"].to_numpy() / merged["cleanlab_time"].to_numpy(),
+                     index=df.index)
+
+
 def table(rows, models, rates) -> str:
-    """One Markdown table: error (mean rank) per rate, P/R/F1 per rate > 0, time, time ratio."""
+    """One Markdown table: error (mean rank) per rate, P/R/F1 per rate > 0, time, time ratio.
+
+    Rows may come from several runs (``run`` column): time ratios pair each row
+    with the cleanlab row of its own run (:func:`same_run_ratios`); everything
+    else uses one row per model and task (the first, when runs repeat a model).
+    """
     import pandas as pd
     df = pd.DataFrame(rows)
     ok = df[df.get("failed", pd.Series(np.nan, index=df.index)).isna()].copy()
-    task = ["dataset", "split", "kind", "rate"]
+    task = TASK
+    ok["tratio"] = same_run_ratios(ok)
+    ok = ok.drop_duplicates(["model", *task])
     ok["rank"] = ok.groupby(task)["error"].rank(method="average")
-    cl = ok[ok.model == "cleanlab"].set_index(task)["time"]
-    ok["tratio"] = [t / cl.get(tuple(r[c] for c in task), np.nan)
-                    for t, (_, r) in zip(ok["time"], ok.iterrows(), strict=True)]
     head = (["model"] + [f"err % (rank) {100 * r:g}%" for r in rates]
             + [f"P/R/F1 {100 * r:g}%" for r in rates if r > 0]
             + ["fit s (median)", "time / cleanlab", "failed"])
@@ -351,7 +382,7 @@ def table(rows, models, rates) -> str:
         tr = d["tratio"].dropna()
         cells += [_fmt(d.time.median(), ".2f"),
                   _fmt(float(np.exp(np.log(tr).mean())) if len(tr) else np.nan, ".2f"),
-                  str(int((df.model == key).sum() - len(d)))]
+                  str(len(df[df.model == key].drop_duplicates(task)) - len(d))]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
@@ -398,7 +429,8 @@ def main(argv=None):
 
     if a.table_from:
         import pandas as pd
-        rows = pd.concat([pd.read_csv(f) for f in a.table_from]).to_dict("records")
+        # a file without a run column is one run
+        rows = pd.concat([_read_rows(f) for f in a.table_from]).to_dict("records")
         rows = [{k: v for k, v in r.items() if not (isinstance(v, float) and np.isnan(v))}
                 for r in rows]
         _print_tables(rows, models, rates)
@@ -409,8 +441,11 @@ def main(argv=None):
         numba.set_num_threads(1)
     except ImportError:  # pragma: no cover
         pass
+    run_id = time.strftime("%Y-%m-%dT%H:%M:%S")  # pairs the time ratios in merged tables
     with threadpool_limits(1):
         rows = run(models, datasets, rates, kinds, splits, a.test_size, a.seed)
+    for r in rows:
+        r["run"] = run_id
     if a.rows:
         import pandas as pd
         pd.DataFrame(rows).to_csv(a.rows, index=False)
@@ -418,6 +453,15 @@ def main(argv=None):
           + "\n```\n")
     _print_tables(rows, models, rates)
     return rows
+
+
+def _read_rows(path):
+    """A saved ``--rows`` file; without a ``run`` column, the file is one run named after it."""
+    import pandas as pd
+    df = pd.read_csv(path)
+    if "run" not in df:
+        df["run"] = str(path)
+    return df
 
 
 def _print_tables(rows, models, rates):

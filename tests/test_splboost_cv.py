@@ -97,17 +97,83 @@ def test_clean_separated_data_exclude_nothing(separated):
     assert est.score(X, y) >= 0.99
 
 
-def test_refit_equals_a_plain_fit_with_the_chosen_params(noisy_fit):
-    X, _, y_noisy, _, est = noisy_fit
+def _expected_final_weight(est, y, misclassified=0.0, classified=0.8):
+    """The final fit's weights, written out: suspects x label_issue_weight, then each
+    sample / P(given label | true class) of its label (the confident joint's noise matrix)."""
+    oof, s = est.oof_proba_, est.label_issues_
+    weight = np.ones(len(y)) / len(y)  # fit's validated weights: unit weights normalised
+    weight[s] *= np.where(oof[s].argmax(axis=1) == y[s], classified, misclassified)
+    joint = confident_joint(oof, y)
+    return weight / (np.diag(joint) / joint.sum(axis=0))[y]
+
+
+def _plain_refit(est, X, y_noisy, weight):
     p = est.best_params_
-    weight = np.ones(len(y_noisy))
-    weight[est.label_issues_] = 0.0
-    plain = SPLLogitBoostClassifier(
+    return SPLLogitBoostClassifier(
         HistTreeRegressor(max_depth=p["max_depth"]), n_estimators=est.n_estimators,
         learning_rate=p["learning_rate"], age=np.inf,
         random_state=est.best_estimator_.random_state,
     ).fit(X, y_noisy, sample_weight=weight)
-    np.testing.assert_array_equal(plain.predict_proba(X), est.predict_proba(X))
+
+
+def test_refit_equals_a_plain_fit_with_the_chosen_params(noisy_fit):
+    X, _, y_noisy, _, est = noisy_fit
+    weight = _expected_final_weight(est, est.classes_.searchsorted(y_noisy))
+    np.testing.assert_array_equal(_plain_refit(est, X, y_noisy, weight).predict_proba(X),
+                                  est.predict_proba(X))
+
+
+def test_class_conditional_noise_reweights_the_class_that_lost_labels(separated):
+    """Class 0 loses 45 % of its labels, class 1 15 %: the final fit weights the remaining
+    class-0 labels up (1 / P(label 0 | class 0) > 1 / P(label 1 | class 1)), and the
+    suspects include flipped samples the out-of-fold model assigns to their wrong label."""
+    X, y = separated
+    T = np.array([[0.55, 0.45], [0.15, 0.85]])
+    y_noisy, flipped = (np.asarray(a) for a in flip_labels_class_conditional(y, T, random_state=0))
+    est = SPLBoostClassifierCV(random_state=0, label_issue_weight=0.0, **FAST).fit(X, y_noisy)
+    joint = confident_joint(est.oof_proba_, y_noisy)
+    retention = np.diag(joint) / joint.sum(axis=0)
+    assert retention[0] < retention[1] < 1
+    weight = _expected_final_weight(est, y_noisy, 0.0, 0.0)
+    assert weight[(y_noisy == 0) & (weight > 0)].min() > weight[(y_noisy == 1) & (weight > 0)].max()
+    np.testing.assert_array_equal(_plain_refit(est, X, y_noisy, weight).predict_proba(X),
+                                  est.predict_proba(X))
+    assert np.mean(flipped[est.excluded_samples_]) > 0.8
+    assert est.score(X, y) > 0.95
+
+
+def test_a_float_label_issue_weight_applies_to_every_suspect(noisy_fit):
+    X, _, y_noisy, _, est = noisy_fit
+    half = SPLBoostClassifierCV(random_state=0, label_issue_weight=0.5, **FAST).fit(X, y_noisy)
+    np.testing.assert_array_equal(half.label_issues_, est.label_issues_)
+    np.testing.assert_array_equal(half.excluded_samples_, est.excluded_samples_)
+    weight = _expected_final_weight(est, est.classes_.searchsorted(y_noisy), 0.5, 0.5)
+    np.testing.assert_array_equal(_plain_refit(est, X, y_noisy, weight).predict_proba(X),
+                                  half.predict_proba(X))
+    assert not np.array_equal(half.predict_proba(X), est.predict_proba(X))
+
+
+def test_out_of_fold_probabilities_come_from_patience_rounds_past_the_best_round(noisy_fit):
+    from sklearn.model_selection import StratifiedKFold
+    from sklearn.utils import check_random_state
+
+    from robust_boosting.splboost_cv import _PATIENCE, _fit_candidates
+    X, _, y_noisy, _, _ = noisy_fit
+    folds = list(StratifiedKFold(3, shuffle=True, random_state=5).split(X, y_noisy))
+    est = SPLBoostClassifierCV(cv=folds, random_state=0, n_estimators=60).fit(X, y_noisy)
+    best = est.best_params_["cv_n_estimators"]
+    assert est.oof_n_estimators_ == min(best + _PATIENCE, 60) > best
+    rng = check_random_state(0)
+    rng.randint(np.iinfo(np.int32).max)  # the fold seed (unused with explicit folds)
+    seed = int(rng.randint(np.iinfo(np.int32).max))
+    assert seed == est.best_estimator_.random_state
+    staged = _fit_candidates((X, X), y_noisy, np.ones(len(y_noisy)), folds,
+                             [est.cv_results_["params"][est.best_index_]], 60, seed, None, 0.0)[0]
+    later = False
+    for f, (_, te) in enumerate(folds):
+        np.testing.assert_array_equal(est.oof_proba_[te], staged[f][est.oof_n_estimators_ - 1])
+        later |= not np.array_equal(staged[f][best - 1], staged[f][est.oof_n_estimators_ - 1])
+    assert later
 
 
 def test_without_removal_and_with_a_self_paced_drop_fraction(noisy_fit):
@@ -229,6 +295,9 @@ def test_search_early_stopping_does_not_depend_on_n_jobs_multiclass():
 @pytest.mark.parametrize("params, match", [
     (dict(drop_fraction="bogus"), "drop_fraction"),
     (dict(remove_label_issues="yes"), "remove_label_issues"),
+    (dict(label_issue_weight=1.5), "label_issue_weight"),
+    (dict(label_issue_weight=(0.5, 0.5, 0.5)), "label_issue_weight"),
+    (dict(label_issue_weight=(0.5, -0.1)), "label_issue_weight"),
     (dict(drop_fraction=1.0), "drop_fraction"),
     (dict(drop_fraction=[0.1, -0.1]), "drop_fraction"),
     (dict(max_depth=0), "max_depth"),

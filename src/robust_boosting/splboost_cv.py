@@ -13,8 +13,10 @@ cross-validation on the training labels
 2. gives the out-of-fold class probabilities of the chosen setting: the
    per-sample label-issue scores, the noise-rate estimate and the suspect set
    of confident learning (Northcutt, Jiang & Chuang 2021);
-3. the final model is fitted on all the data with the suspects' sample weights
-   set to zero.
+3. the final model is fitted on all the data with the suspects removed (or
+   down-weighted, those the out-of-fold model still assigns to their given
+   label) and each class's weights divided by the estimated fraction of its
+   samples that kept their label (as cleanlab's ``CleanLearning`` does).
 
 References
 ----------
@@ -111,13 +113,27 @@ def estimate_noise_rate(proba: ArrayLike, y: ArrayLike) -> float:
     return 0.0 if n == 0 else float((n - np.trace(joint)) / n)
 
 
-def find_label_issues(proba: ArrayLike, y: ArrayLike) -> NDArray[np.bool_]:
+def find_label_issues(proba: ArrayLike, y: ArrayLike, *,
+                      only_misclassified: bool = True) -> NDArray[np.bool_]:
     """Suspected label errors by confident learning's "prune by noise rate" ([CL]_ Sec. 3.2).
 
     For every pair of classes ``i != j``, the ``round(C[i, j])`` samples labelled
     ``i`` of largest margin ``p_j - p_i`` are suspects (``C`` the
-    :func:`confident_joint`), except those whose most probable class is their
-    label. Ties are broken by index.
+    :func:`confident_joint`). With ``only_misclassified`` (the rule of cleanlab's
+    ``find_label_issues``), those whose most probable class is their label are
+    not. Ties are broken by index.
+
+    Parameters
+    ----------
+    proba : array-like of shape (n_samples, n_classes)
+        Out-of-sample class probabilities.
+    y : array-like of shape (n_samples,)
+        Given labels as class indices.
+    only_misclassified : bool, default=True
+        Keep only the suspects whose most probable class is not their label.
+        ``False`` keeps every sample the count selects: where a class has lost
+        most of its labels, its flipped samples are still classified as their
+        (wrong) label, and only the count finds them.
 
     Returns
     -------
@@ -136,7 +152,21 @@ def find_label_issues(proba: ArrayLike, y: ArrayLike) -> NDArray[np.bool_]:
                 continue
             margin = proba[rows, j] - proba[rows, i]
             suspect[rows[np.argsort(-margin, kind="stable")[:count]]] = True
-    return suspect & (np.argmax(proba, axis=1) != y)
+    if only_misclassified:
+        suspect &= np.argmax(proba, axis=1) != y
+    return suspect
+
+
+def _label_retention(joint: NDArray) -> NDArray:
+    """``P(given label k | true class k)`` for each ``k``, from a confident joint ``C[given, true]``.
+
+    The diagonal of confident learning's noise matrix ([CL]_ Sec. 3.1; cleanlab's
+    ``estimate_latent``), floored at 1e-3.
+    """
+    true_counts = joint.sum(axis=0)
+    kept = np.divide(np.diag(joint), true_counts, out=np.ones(joint.shape[0]),
+                     where=true_counts > 0)
+    return np.maximum(kept, 1e-3)
 
 
 def _make_booster(max_depth: int, learning_rate: float, drop_fraction: float, n_estimators: int,
@@ -352,7 +382,9 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
     cross-validation on the (possibly noisy) training labels, chooses the tree
     depth, learning rate and number of rounds, finds the training samples whose
     label is probably wrong, and fits the chosen model on all the data without
-    them. It also ranks every training sample by how likely its label is wrong.
+    them (down-weighting those that the out-of-fold model still assigns to
+    their given label). It also ranks every training sample by how likely its
+    label is wrong.
 
     The model is :class:`~robust_boosting.classical.SPLLogitBoostClassifier`:
     Newton steps on the logistic loss ([FHT]_ Algorithm 3) with shrinkage and
@@ -370,18 +402,31 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
        given labels, without the largest ``trim`` fraction of held-out losses
        (``trim`` = the largest candidate drop fraction, 0 by default); the
        candidate and round of smallest mean over the folds win;
-    3. the winner's out-of-fold probabilities at that round give
+    3. the winner's out-of-fold probabilities 10 rounds after that round (the
+       stopping rule's look-ahead; sharper than at the best round, which at
+       heavy noise is often round 2-4, close to the class prior) give
        :attr:`label_issue_scores_` (``1 - P(given label)``), the confident
        joint and noise-rate estimate of confident learning ([CL]_ eqs. (1)-(2))
-       and its suspects ("prune by noise rate", :func:`find_label_issues`);
+       and its suspects ("prune by noise rate", :func:`find_label_issues`
+       with ``only_misclassified=False``: the suspects include those the
+       out-of-fold model classifies as their given label, which is what a
+       class that lost most of its labels looks like);
     4. the final model, with the winner's depth, learning rate and drop
-       fraction, runs ``n_estimators`` rounds on all the data with the
-       suspects' weights set to zero (``remove_label_issues=True``).
+       fraction, runs ``n_estimators`` rounds on all the data
+       (``remove_label_issues=True``) with the suspects' sample weights
+       multiplied by ``label_issue_weight`` (0 for those the out-of-fold
+       model assigns to another class, 0.8 for the others, by default) and
+       every sample's weight divided
+       by the estimated ``P(given label | true class)`` of its label (the
+       diagonal of confident learning's noise matrix, as cleanlab's
+       ``CleanLearning`` reweights its final fit), so that a class that lost
+       many labels keeps its weight.
 
     The final model runs ``n_estimators`` rounds rather than the early-stopped
     count: the held-out loss on noisy labels stops boosting after a few rounds,
-    when the model starts to fit the flipped labels, which the final model no
-    longer sees (``docs/noisy-default-design.md`` has the measurements).
+    when the model starts to fit the flipped labels, which the final model
+    mostly no longer sees (``docs/noisy-default-design.md`` has the
+    measurements, items 2 and 9).
 
     Parameters
     ----------
@@ -403,7 +448,15 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         As in scikit-learn; an int gives a shuffled ``StratifiedKFold``
         seeded from ``random_state``.
     remove_label_issues : bool, default=True
-        Whether the final model gives the suspected label errors weight zero.
+        Whether the final model down-weights the suspected label errors (and
+        reweights the classes, step 4 above); ``False``: the final model is
+        fitted on the given weights.
+    label_issue_weight : float or pair of floats, default=(0.0, 0.8)
+        Factors in ``[0, 1]`` on the suspects' sample weights in the final fit:
+        the first for the suspects that the out-of-fold model assigns to
+        another class (the suspects of cleanlab's rule, removed by default),
+        the second for those it assigns to their given label (found only by
+        the count). A single float applies to both; ``0`` removes.
     n_jobs : int or None, default=None
         Number of candidate x fold fits run in parallel (joblib). The result
         does not depend on it.
@@ -429,7 +482,10 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         ``mean_test_score``, ``std_test_score``, ``rank_test_score``
         (scores are minus the trimmed held-out log-loss).
     oof_proba_ : ndarray of shape (n_samples, n_classes)
-        Out-of-fold class probabilities of the winner at its best round.
+        Out-of-fold class probabilities of the winner after
+        ``oof_n_estimators_`` rounds.
+    oof_n_estimators_ : int
+        ``min(best_params_["cv_n_estimators"] + 10, n_estimators)``.
     label_issue_scores_ : ndarray of shape (n_samples,)
         ``1 - oof_proba_[i, given label]``: higher means more likely mislabelled.
     noise_rate_ : float
@@ -437,9 +493,10 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
     label_issues_ : ndarray of int
         The suspects of confident learning (whatever ``remove_label_issues``).
     excluded_samples_ : ndarray of int
-        Training samples the final model ignored: the removed suspects and
-        those the self-paced weights dropped (for more than two classes,
-        dropped by the one-vs-rest model of their own label).
+        Training samples the final model down-weighted or ignored: the
+        suspects (with ``remove_label_issues``) and those the self-paced
+        weights dropped (for more than two classes, dropped by the one-vs-rest
+        model of their own label).
     n_features_in_, feature_names_in_
         As in scikit-learn.
     """
@@ -447,14 +504,16 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
     def __init__(self, max_depth: int | Sequence[int] = (1, 3),
                  learning_rate: float | Sequence[float] = 0.3,
                  drop_fraction: float | Sequence[float] = 0.0, n_estimators: int = 100,
-                 cv=3, remove_label_issues: bool = True, n_jobs: int | None = None,
-                 random_state=None):
+                 cv=3, remove_label_issues: bool = True,
+                 label_issue_weight: float | tuple[float, float] = (0.0, 0.8),
+                 n_jobs: int | None = None, random_state=None):
         self.max_depth = max_depth
         self.learning_rate = learning_rate
         self.drop_fraction = drop_fraction
         self.n_estimators = n_estimators
         self.cv = cv
         self.remove_label_issues = remove_label_issues
+        self.label_issue_weight = label_issue_weight
         self.n_jobs = n_jobs
         self.random_state = random_state
 
@@ -469,8 +528,19 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         check_number("n_estimators", self.n_estimators, low=1, low_open=False, integer=True)
         if not isinstance(self.remove_label_issues, (bool, np.bool_)):
             raise TypeError(f"remove_label_issues must be a bool, got {self.remove_label_issues!r}.")
+        self._issue_weights()
         return [dict(max_depth=int(d), learning_rate=float(r), drop_fraction=float(f))
                 for d, r, f in itertools.product(depths, rates, fractions)]
+
+    def _issue_weights(self) -> tuple[float, float]:
+        """``label_issue_weight`` as (misclassified suspects, suspects classified as their label)."""
+        w = self.label_issue_weight
+        pair = tuple(w) if isinstance(w, (list, tuple, np.ndarray)) else (w, w)
+        if len(pair) != 2:
+            raise ValueError(f"label_issue_weight must be a float or a pair of floats, got {w!r}.")
+        for v in pair:
+            check_number("label_issue_weight", v, low=0, low_open=False, high=1)
+        return float(pair[0]), float(pair[1])
 
     def _folds(self, X, y, seed):
         cv = self.cv
@@ -534,24 +604,29 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         scores = -curves[np.arange(len(candidates)), :, best_round]  # (C, F)
         best = int(np.argmax(scores.mean(axis=1)))
 
+        # the out-of-fold probabilities _PATIENCE rounds past the best round: the stopping
+        # rule has run every fold's model that far (or stopped it, then its curve is padded)
+        oof_round = min(int(best_round[best]) + _PATIENCE, self.n_estimators - 1)
         oof = np.zeros((n, n_classes))
         for f, (_, te) in enumerate(folds):
-            oof[te] = staged[best][f][best_round[best]]
+            oof[te] = staged[best][f][oof_round]
         self.oof_proba_ = oof
+        self.oof_n_estimators_ = oof_round + 1
         self.label_issue_scores_ = 1.0 - oof[np.arange(n), y_idx]
         self.noise_rate_ = estimate_noise_rate(oof, y_idx)
-        self.label_issues_ = np.flatnonzero(find_label_issues(oof, y_idx))
+        self.label_issues_ = np.flatnonzero(find_label_issues(oof, y_idx, only_misclassified=False))
 
         self.cv_results_ = self._results_table(candidates, scores, best_round)
         self.best_index_ = best
         self.best_score_ = float(scores[best].mean())
         self.best_params_ = dict(candidates[best], cv_n_estimators=int(best_round[best]) + 1)
         p = candidates[best]
-        removed = self.label_issues_ if self.remove_label_issues else np.empty(0, np.intp)
-        final_weight = sw.copy()
-        final_weight[removed] = 0.0
-        if not final_weight.sum() > 0:  # every weighted sample is a suspect: keep them all
-            final_weight, removed = sw, np.empty(0, np.intp)
+        removed, final_weight = np.empty(0, np.intp), sw
+        if self.remove_label_issues:
+            removed = self.label_issues_
+            final_weight = self._final_weight(sw, oof, y_idx, removed)
+            if not final_weight.sum() > 0:  # every weighted sample is a suspect: keep them all
+                final_weight, removed = sw, np.empty(0, np.intp)
         self.best_estimator_ = _make_booster(p["max_depth"], p["learning_rate"], p["drop_fraction"],
                                              self.n_estimators, fit_seed)
         with warnings.catch_warnings():
@@ -561,6 +636,15 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         dropped = self._self_paced_dropped(y_idx)
         self.excluded_samples_ = np.union1d(removed, dropped).astype(np.intp)
         return self
+
+    def _final_weight(self, sw, oof, y_idx, suspects) -> NDArray[np.float64]:
+        """The final fit's sample weights: the suspects' multiplied by ``label_issue_weight``,
+        then each sample's divided by the estimated ``P(given label | true class)`` of its label."""
+        misclassified, classified = self._issue_weights()
+        agrees = np.argmax(oof[suspects], axis=1) == y_idx[suspects]
+        weight = sw.copy()
+        weight[suspects] *= np.where(agrees, classified, misclassified)
+        return weight / _label_retention(confident_joint(oof, y_idx))[y_idx]
 
     def _self_paced_dropped(self, y_idx) -> NDArray[np.intp]:
         v = self.best_estimator_.self_paced_weights_

@@ -49,6 +49,15 @@ SP_PARAMS_DOC = """
 """
 
 
+def _check_number_or_auto(name: str, value, what: str, **bounds) -> None:
+    """``value`` is ``"auto"`` or a number passing :func:`check_number` with ``bounds``."""
+    if isinstance(value, str):
+        if value != "auto":
+            raise ValueError(f'{name} must be {what} or "auto", got {value!r}.')
+    else:
+        check_number(name, value, **bounds)
+
+
 class SelfPacedMixin:
     """The self-paced parameters of an estimator, validated and turned into its policy.
 
@@ -69,18 +78,13 @@ class SelfPacedMixin:
 
     def _validate_params(self):
         super()._validate_params()
-        if self._auto_age and isinstance(self.age, str):
-            if self.age != "auto":
-                raise ValueError(f'age must be a number > 0 or "auto", got {self.age!r}.')
+        if self._auto_age:
+            _check_number_or_auto("age", self.age, "a number > 0", low=0, allow_inf=True)
         else:
             check_number("age", self.age, low=0, allow_inf=True)
         check_number("warm_start_age", self.warm_start_age, low=0, allow_inf=True)
-        if not (isinstance(self.warm_start_rounds, str) and self.warm_start_rounds == "auto"):
-            if isinstance(self.warm_start_rounds, str):
-                raise ValueError('warm_start_rounds must be an integer >= 0 or "auto", '
-                                 f"got {self.warm_start_rounds!r}.")
-            check_number("warm_start_rounds", self.warm_start_rounds, low=0, low_open=False,
-                          integer=True)
+        _check_number_or_auto("warm_start_rounds", self.warm_start_rounds, "an integer >= 0",
+                              low=0, low_open=False, integer=True)
         if self.inner_iterations != "auto":
             check_number("inner_iterations", self.inner_iterations, low=1, low_open=False,
                           integer=True)

@@ -108,6 +108,8 @@ def _check_finite(estimator, X, allow_nan, allow_inf, names, index) -> None:
             j = int(cols[0])
             column = repr(names[j]) if names is not None else str(j)
             raise missing_values_error(estimator, column, index, bad[:, j], what)
+
+
 def check_number(name, value, *, low=None, high=None, low_open=True, integer=False, allow_inf=False):
     """Raise a clear error unless ``value`` is a real number within the bounds."""
     kind = numbers.Integral if integer else numbers.Real

@@ -15,7 +15,11 @@ on the noisy labels and scored on the *clean* test labels. Reported per model:
 * precision / recall / F1 of the model's suspect set against the truly flipped
   samples: ``excluded_samples_`` for self-paced candidates, the issues found by
   ``cleanlab.filter.find_label_issues`` on 5-fold out-of-fold probabilities for
-  the cleanlab pipeline (this is what ``CleanLearning.fit`` computes).
+  the cleanlab pipeline (this is what ``CleanLearning.fit`` computes);
+* for the first candidate, its error and rank minus those of the best other model
+  of each rate, paired by task, averaged per data set, with their standard error
+  over the data sets and whether the difference is more than 2 standard errors
+  from 0 (:func:`paired_differences`).
 
 Every model runs single-threaded (``n_jobs=1`` / ``thread_count=1`` and one
 BLAS/OpenMP/numba thread) so that the timings are comparable on a shared machine.
@@ -387,6 +391,55 @@ def table(rows, models, rates) -> str:
     return "\n".join(lines)
 
 
+def paired_differences(rows, models, rates, candidate=None) -> str:
+    """How sure the comparison with the best other model is, as one Markdown table.
+
+    For each rate, the "best other" model is the one with the lowest mean rank
+    among the models other than ``candidate`` (default: the first of ``models``).
+    The candidate's error and rank minus the best other's are paired by task,
+    averaged per data set (the tasks of one data set, its splits and noise kinds,
+    share its difficulty, so they are not independent), and summarised by their
+    mean over the data sets and its standard error (standard deviation over the
+    data sets / sqrt(number of data sets)). The rule: a difference counts when
+    its mean is more than 2 standard errors from 0 ("lower" / "higher"); otherwise
+    it is "within noise".
+    """
+    import pandas as pd
+    df = pd.DataFrame(rows)
+    ok = df[df.get("failed", pd.Series(np.nan, index=df.index)).isna()]
+    ok = ok[ok.model.isin(list(models))].drop_duplicates(["model", *TASK]).copy()
+    ok["rank"] = ok.groupby(TASK)["error"].rank(method="average")
+    candidate = candidate or next(iter(models))
+    head = ["rate", "best other (mean rank)", "data sets", "error diff (points) ± SE",
+            "rank diff ± SE", "error", "rank"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+
+    def verdict(mean, se):
+        if not np.isfinite(se) or abs(mean) <= 2 * se:
+            return "within noise"
+        return "lower" if mean < 0 else "higher"
+
+    for r in rates:
+        d = ok[ok.rate == r]
+        others = d[d.model != candidate].groupby("model")["rank"].mean()
+        if candidate not in set(d.model) or others.empty:
+            continue
+        best = others.idxmin()
+        wide = d.pivot_table(index=TASK, columns="model", values=["error", "rank"])
+        cells = [f"{100 * r:g} %", f"{models[best].name} ({others[best]:.2f})"]
+        stats = []
+        for value in ("error", "rank"):
+            diff = (wide[value][candidate] - wide[value][best]).dropna()
+            per_set = diff.groupby(level="dataset").mean()
+            se = per_set.std(ddof=1) / np.sqrt(len(per_set)) if len(per_set) > 1 else np.nan
+            stats.append((per_set.mean(), se))
+        cells.append(str(len(per_set)))
+        cells += [f"{m:+.2f} ± {_fmt(se, '.2f')}" for m, se in stats]
+        cells += [verdict(m, se) for m, se in stats]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--quick", action="store_true",
@@ -465,8 +518,12 @@ def _read_rows(path):
 
 
 def _print_tables(rows, models, rates):
-    """The table over every task, then one per noise kind when there are several."""
+    """The table over every task, its paired differences, then one table per noise kind."""
     print(table(rows, models, rates))
+    print(f"\n{next(iter(models.values())).name} against the best other model of each rate "
+          "(paired by task, averaged per data set; a difference counts when it is more "
+          "than 2 standard errors from 0):\n")
+    print(paired_differences(rows, models, rates))
     kinds = sorted({r["kind"] for r in rows})
     if len(kinds) > 1:
         for kind in kinds:

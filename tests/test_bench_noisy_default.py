@@ -58,3 +58,24 @@ def test_table_of_merged_runs(bench, tmp_path):
     # cleanlab counted once per task in the ranks: 10 < 20 < 30
     assert cells["splcv"][1] == "10.0 (1.00)"
     assert cells["cleanlab"][1] == "20.0 (2.00)" and cells["lgbm"][1] == "30.0 (3.00)"
+
+
+def test_paired_differences_against_the_best_other_model(bench):
+    # 3 data sets x 2 splits; "a" beats "c" by 4 / 5 / 6 points (one per data set), "b" is
+    # always last; at rate 0.4 "a" is 1 point better on two data sets and 1 worse on one
+    rows = []
+    for i, ds in enumerate(("d1", "d2", "d3")):
+        for split in (0, 1):
+            for rate, gap in ((0.2, 4.0 + i), (0.4, 1.0 if i < 2 else -1.0)):
+                for model, err in (("a", 20.0 - gap), ("c", 20.0), ("b", 40.0)):
+                    rows.append(dict(dataset=ds, split=split, kind="sym", rate=rate,
+                                     model=model, error=err, time=1.0))
+    models = {k: bench.Model(k.upper(), None) for k in ("a", "b", "c")}
+    lines = bench.paired_differences(rows, models, [0.2, 0.4]).splitlines()[2:]
+    cells = [[c.strip() for c in line.strip("|").split("|")] for line in lines]
+    # error diff -5 +- std(4, 5, 6) / sqrt(3) = 0.58; rank 1 against 2 on every task: -1 +- 0
+    assert cells[0] == ["20 %", "C (2.00)", "3", "-5.00 ± 0.58", "-1.00 ± 0.00", "lower",
+                        "lower"]
+    # error and rank: mean (-1 - 1 + 1) / 3 = -0.33, SE std(-1, -1, 1) / sqrt(3) = 0.67
+    assert cells[1][1] == "C (1.67)"
+    assert cells[1][3:] == ["-0.33 ± 0.67", "-0.33 ± 0.67", "within noise", "within noise"]

@@ -295,7 +295,10 @@ def run(models: dict, datasets, rates, kinds, n_splits, test_size, seed, log=sys
                         continue  # the clean task is the same for every kind
                     yn, flipped = add_noise(ytr, kind, rate, seed + 1000 * split + 7)
                     for key, m in models.items():
-                        row = dict(dataset=ds, split=split, kind=kind, rate=rate, model=key)
+                        # the split is recorded as seed + split, so that runs with other
+                        # seeds (--seed 100: splits 100, 101, ...) merge as new tasks
+                        row = dict(dataset=ds, split=seed + split, kind=kind, rate=rate,
+                                   model=key)
                         try:
                             est = m.make(seed + split)
                             t0 = time.perf_counter()

@@ -1,6 +1,7 @@
 """The noisy-label benchmark's table: time ratios pair rows of the same run."""
 
 import importlib.util
+import io
 import sys
 from pathlib import Path
 
@@ -79,3 +80,11 @@ def test_paired_differences_against_the_best_other_model(bench):
     # error and rank: mean (-1 - 1 + 1) / 3 = -0.33, SE std(-1, -1, 1) / sqrt(3) = 0.67
     assert cells[1][1] == "C (1.67)"
     assert cells[1][3:] == ["-0.33 ± 0.67", "-0.33 ± 0.67", "within noise", "within noise"]
+
+
+def test_runs_with_another_seed_are_new_splits(bench):
+    from sklearn.dummy import DummyClassifier
+    models = {"dummy": bench.Model("dummy", lambda seed: DummyClassifier())}
+    rows = bench.run(models, ["pima"], [0.2], ["sym"], 2, 0.3, 100, log=io.StringIO())
+    assert [r["split"] for r in rows] == [100, 101]
+    assert all(np.isfinite(r["error"]) for r in rows)

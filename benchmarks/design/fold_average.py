@@ -7,8 +7,9 @@ the fold's training rows). This keeps those models (by wrapping
 order) and averages their probabilities, at the chosen number of rounds (``best``:
 ``best_params_["cv_n_estimators"]``) or at the out-of-fold round (``oof``:
 ``oof_n_estimators_``), with the final model's, with weight ``W`` on the fold models'
-mean. No model is fitted beyond the estimator's own, so the fit time is the
-default's. Runs ``bench_noisy_default.py`` with candidates ``fold_<W>_<at>``; the
+mean (``foldscore_<W>_<at>``: the binary decision scores averaged instead, then
+``P(y = 1) = 1 / (1 + exp(-2 F))``). No model is fitted beyond the estimator's own,
+so the fit time is the default's. Runs ``bench_noisy_default.py`` with candidates ``fold_<W>_<at>``; the
 fitted default is shared by the candidates of one task::
 
     PYTHONPATH=src python benchmarks/design/fold_average.py --candidates fold_0_best \\
@@ -60,18 +61,20 @@ def _default_and_folds(X, y, seed):
     return _cache[key]
 
 
-def _proba_at(model, X, rounds):
-    proba = None
-    for r, proba in enumerate(model.staged_predict_proba(X), start=1):  # noqa: B007
+def _stage(staged, rounds):
+    """The ``rounds``-th item of ``staged`` (its last if it has fewer)."""
+    out = None
+    for r, out in enumerate(staged, start=1):  # noqa: B007
         if r >= rounds:
             break
-    return proba
+    return out
 
 
 class FoldAverage(ClassifierMixin, BaseEstimator):
-    def __init__(self, weight=0.5, at="best", random_state=None):
+    def __init__(self, weight=0.5, at="best", space="proba", random_state=None):
         self.weight = weight
         self.at = at
+        self.space = space  # average probabilities, or (binary) scores
         self.random_state = random_state
 
     def fit(self, X, y):
@@ -86,7 +89,14 @@ class FoldAverage(ClassifierMixin, BaseEstimator):
         return self
 
     def predict_proba(self, X):
-        folds = np.mean([_proba_at(m, X, self.rounds_) for m in self.folds_], axis=0)
+        if self.space == "score":
+            folds = np.mean([_stage(m.staged_decision_function(X), self.rounds_)
+                             for m in self.folds_], axis=0)
+            score = (1 - self.weight) * self.cv_.decision_function(X) + self.weight * folds
+            p = 1.0 / (1.0 + np.exp(-2.0 * score))
+            return np.column_stack([1.0 - p, p])
+        folds = np.mean([_stage(m.staged_predict_proba(X), self.rounds_) for m in self.folds_],
+                        axis=0)
         return (1 - self.weight) * self.cv_.predict_proba(X) + self.weight * folds
 
     def predict(self, X):
@@ -95,10 +105,12 @@ class FoldAverage(ClassifierMixin, BaseEstimator):
 
 for _w in (0, 0.25, 0.5, 0.75, 1):
     for _at in ("best", "oof"):
-        bench.CANDIDATES[f"fold_{_w}_{_at}"] = bench.Model(
-            f"fold_{_w}_{_at}",
-            (lambda w, at: lambda seed: FoldAverage(w, at, random_state=seed))(_w, _at),
-            bench._excluded)
+        for _space, _prefix in (("proba", "fold"), ("score", "foldscore")):
+            bench.CANDIDATES[f"{_prefix}_{_w}_{_at}"] = bench.Model(
+                f"{_prefix}_{_w}_{_at}",
+                (lambda w, at, sp: lambda seed: FoldAverage(w, at, sp, random_state=seed))(
+                    _w, _at, _space),
+                bench._excluded)
 
 if __name__ == "__main__":
     bench.main(sys.argv[1:])

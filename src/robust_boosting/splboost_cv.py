@@ -230,6 +230,7 @@ class _PatienceMonitor:
     def __init__(self, y, held_out, weights, trim, patience):
         self.y, self.held_out, self.weights = y, held_out, weights
         self.trim, self.patience = trim, patience
+        self.binary = int(y.max()) + 1 <= 2  # else one-vs-rest: problem k is class k vs rest
         self.problem: dict = {}  # model -> index of the binary problem being boosted
         self.best: dict = {}  # model -> (best loss, its round)
 
@@ -241,8 +242,7 @@ class _PatienceMonitor:
         if request.round == 0:  # a (new) binary problem starts
             self.problem[j] = self.problem.get(j, -1) + 1
             self.best[j] = (np.inf, 0)
-        n_problems = int(self.y.max()) + 1
-        positive = 1 if n_problems <= 2 else self.problem[j]
+        positive = 1 if self.binary else self.problem[j]
         margin = np.where(self.y[rows] == positive, 1.0, -1.0) * scores
         loss = _trimmed_mean(np.logaddexp(0.0, -2.0 * margin)[None, :], self.weights[rows],
                              self.trim)[0]

@@ -333,6 +333,21 @@ def _fmt(x, spec=".1f"):
 TASK = ["dataset", "split", "kind", "rate"]
 
 
+def _succeeded(rows):
+    """The rows (a list of dicts) that did not fail, as a DataFrame."""
+    import pandas as pd
+    df = pd.DataFrame(rows)
+    return df[df.get("failed", pd.Series(np.nan, index=df.index)).isna()].copy()
+
+
+def _ranked(ok):
+    """One row per model and task (the first, when runs repeat a model), with the model's
+    rank by error among the task's models (1 = best, ties averaged)."""
+    ok = ok.drop_duplicates(["model", *TASK]).copy()
+    ok["rank"] = ok.groupby(TASK)["error"].rank(method="average")
+    return ok
+
+
 def same_run_ratios(df):
     """Each row's fit time divided by that of the cleanlab row of the same run and task.
 
@@ -363,11 +378,10 @@ def table(rows, models, rates) -> str:
     """
     import pandas as pd
     df = pd.DataFrame(rows)
-    ok = df[df.get("failed", pd.Series(np.nan, index=df.index)).isna()].copy()
+    ok = _succeeded(rows)
     task = TASK
     ok["tratio"] = same_run_ratios(ok)
-    ok = ok.drop_duplicates(["model", *task])
-    ok["rank"] = ok.groupby(task)["error"].rank(method="average")
+    ok = _ranked(ok)
     head = (["model"] + [f"err % (rank) {100 * r:g}%" for r in rates]
             + [f"P/R/F1 {100 * r:g}%" for r in rates if r > 0]
             + ["fit s (median)", "time / cleanlab", "failed"])
@@ -407,11 +421,8 @@ def paired_differences(rows, models, rates, candidate=None) -> str:
     its mean is more than 2 standard errors from 0 ("lower" / "higher"); otherwise
     it is "within noise".
     """
-    import pandas as pd
-    df = pd.DataFrame(rows)
-    ok = df[df.get("failed", pd.Series(np.nan, index=df.index)).isna()]
-    ok = ok[ok.model.isin(list(models))].drop_duplicates(["model", *TASK]).copy()
-    ok["rank"] = ok.groupby(TASK)["error"].rank(method="average")
+    ok = _succeeded(rows)
+    ok = _ranked(ok[ok.model.isin(list(models))])
     candidate = candidate or next(iter(models))
     head = ["rate", "best other (mean rank)", "data sets", "error diff (points) ± SE",
             "rank diff ± SE", "error", "rank"]
@@ -429,14 +440,14 @@ def paired_differences(rows, models, rates, candidate=None) -> str:
             continue
         best = others.idxmin()
         wide = d.pivot_table(index=TASK, columns="model", values=["error", "rank"])
-        cells = [f"{100 * r:g} %", f"{models[best].name} ({others[best]:.2f})"]
         stats = []
         for value in ("error", "rank"):
             diff = (wide[value][candidate] - wide[value][best]).dropna()
             per_set = diff.groupby(level="dataset").mean()
             se = per_set.std(ddof=1) / np.sqrt(len(per_set)) if len(per_set) > 1 else np.nan
             stats.append((per_set.mean(), se))
-        cells.append(str(len(per_set)))
+        n_sets = wide["error"][[candidate, best]].dropna().index.unique("dataset").size
+        cells = [f"{100 * r:g} %", f"{models[best].name} ({others[best]:.2f})", str(n_sets)]
         cells += [f"{m:+.2f} ± {_fmt(se, '.2f')}" for m, se in stats]
         cells += [verdict(m, se) for m, se in stats]
         lines.append("| " + " | ".join(cells) + " |")

@@ -33,8 +33,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import fold_average  # noqa: E402
 
 import robust_boosting.splboost_cv as splboost_cv  # noqa: E402
-from robust_boosting import SPLLogitBoostClassifier  # noqa: E402
-from robust_boosting.trees import HistTreeRegressor  # noqa: E402
 from robust_boosting.trees._base import _BaseHistTree  # noqa: E402
 
 MSL = int(os.environ.get("MSL", "1"))
@@ -42,12 +40,12 @@ LAM = float(os.environ.get("LAM", "0"))
 CV = int(os.environ.get("CV", "3"))
 
 
-def _make_booster(max_depth, learning_rate, drop_fraction, n_estimators, random_state):
-    sp = (dict(regularizer="hard", age=np.inf) if drop_fraction == 0
-          else dict(regularizer="drop_fraction", age=float(drop_fraction)))
-    return SPLLogitBoostClassifier(HistTreeRegressor(max_depth=max_depth, min_samples_leaf=MSL),
-                                   n_estimators=n_estimators, learning_rate=learning_rate,
-                                   random_state=random_state, **sp)
+_plain_make_booster = splboost_cv._make_booster
+
+
+def _make_booster(*args, **kwargs):
+    """The estimator's booster, its trees with ``min_samples_leaf=MSL``."""
+    return _plain_make_booster(*args, **kwargs).set_params(estimator__min_samples_leaf=MSL)
 
 
 _plain_make_tree = _BaseHistTree._make_tree

@@ -26,7 +26,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-TASK = ["dataset", "split", "kind", "rate"]
+from bench_noisy_default import TASK  # noqa: E402
+
 ROWS = Path(__file__).resolve().parents[2] / "docs/results/noisy-default/rows.csv"
 
 

@@ -60,7 +60,7 @@ def csv_files(tmp_path):
 
 
 def test_fit_predict_round_trip(tmp_path, csv_files, capsys):
-    from robust_boosting._model_io import load_model
+    from robust_boosting._model_io import load_bundle
 
     train, test, df = csv_files
     model = tmp_path / "m.skops"
@@ -73,7 +73,7 @@ def test_fit_predict_round_trip(tmp_path, csv_files, capsys):
     assert main(["predict", str(tmp_path / "nolabel.csv"), "--model", str(model),
                  "--output", str(out)]) == 0
     pred = pd.read_csv(out)["prediction"].to_numpy()
-    bundle = load_model(model)
+    bundle = load_bundle(model)
     assert bundle["model"].get_params()["age"] == 3.0
     expected = bundle["model"].predict(df.iloc[120:].drop(columns="target"))
     assert list(pred) == list(expected)
@@ -164,7 +164,7 @@ def mixed_csv(tmp_path):
 def test_skops_round_trip_is_bit_identical(tmp_path, mixed_csv, capsys):
     """fit -> save -> load -> predict through the CLI equals the in-memory model bit for bit
     (on a CSV with a categorical column: the schema and the categorical splits survive)."""
-    from robust_boosting._model_io import load_model
+    from robust_boosting._model_io import load_bundle
     from robust_boosting.experiments.algorithms import make_estimator
 
     train, test, df = mixed_csv
@@ -173,7 +173,7 @@ def test_skops_round_trip_is_bit_identical(tmp_path, mixed_csv, capsys):
                  "--rounds", "15", "--seed", "3", "--model", str(model)]) == 0
     out = tmp_path / "pred.csv"
     assert main(["predict", str(test), "--model", str(model), "--output", str(out)]) == 0
-    loaded = load_model(model)["model"]
+    loaded = load_bundle(model)["model"]
     train_df = pd.read_csv(train)
     fresh = make_estimator("savageboost", {"n_estimators": 15}, random_state=3)
     import warnings
@@ -218,7 +218,7 @@ def test_broken_model_files_fail_in_one_line(tmp_path, csv_files, capsys):
     import joblib
     import skops.io as sio
 
-    from robust_boosting._model_io import load_model
+    from robust_boosting._model_io import load_bundle
 
     train, _, _ = csv_files
     good = tmp_path / "m.skops"
@@ -241,7 +241,7 @@ def test_broken_model_files_fail_in_one_line(tmp_path, csv_files, capsys):
         assert err.count("\n") == 1 and "Traceback" not in err, err
         assert repr(str(path)) in err and cause in err, (name, err)
         assert not err.rstrip().endswith(":"), err
-    bundle = load_model(good)
+    bundle = load_bundle(good)
     no_label = {k: v for k, v in bundle.items() if k != "label"}
     sio.dump(no_label, tmp_path / "nolabel.skops")
     sio.dump({**bundle, "model": [1, 2]}, tmp_path / "notest.skops")
@@ -295,7 +295,7 @@ def test_text_cell_in_numeric_column_at_predict_is_an_error(tmp_path, mixed_csv,
 def test_category_absent_at_predict_is_fine(tmp_path, mixed_csv, capsys):
     """Failure 2: a file lacking a category seen at fit (no 'L' sizes) used to fail with a
     misleading "lacks the model's feature column(s)"; now it predicts, as the model does."""
-    from robust_boosting._model_io import load_model
+    from robust_boosting._model_io import load_bundle
 
     train, test, df = mixed_csv
     model = _fit_mixed(tmp_path, train, capsys)
@@ -305,7 +305,7 @@ def test_category_absent_at_predict_is_fine(tmp_path, mixed_csv, capsys):
     out = tmp_path / "pred.csv"
     assert main(["predict", str(tmp_path / "noL.csv"), "--model", str(model),
                  "--output", str(out)]) == 0
-    expected = load_model(model)["model"].predict(part.drop(columns="target"))
+    expected = load_bundle(model)["model"].predict(part.drop(columns="target"))
     assert list(pd.read_csv(out)["prediction"]) == list(expected)
 
 
@@ -327,11 +327,11 @@ def test_stray_string_at_fit_is_an_error(tmp_path, mixed_csv, capsys):
 def test_end_to_end_categorical_csv(tmp_path, mixed_csv, capsys):
     """Fit on numeric + categorical columns, then predict on files with a bad cell, an
     unseen category, a reordered column and a missing value."""
-    from robust_boosting._model_io import load_model
+    from robust_boosting._model_io import load_bundle
 
     train, test, df = mixed_csv
     model = _fit_mixed(tmp_path, train, capsys)
-    fitted = load_model(model)["model"]
+    fitted = load_bundle(model)["model"]
     assert list(fitted.feature_names_in_) == ["x", "shape", "size", "z"]
     part = df.iloc[200:].drop(columns="target")
     expected = fitted.predict(part)

@@ -1,6 +1,7 @@
 """robust-boosting: boosting classifiers that stay accurate when training labels are wrong."""
 
 from ._boosting import BoostingStoppedWarning
+from ._model_io import load_model, save_model
 from .adaboost import AdaBoostClassifier
 from .classical import (
     GentleBoostClassifier,
@@ -33,5 +34,7 @@ __all__ = [
     "HistTreeClassifier",
     "HistTreeRegressor",
     "BoostingStoppedWarning",
+    "save_model",
+    "load_model",
     "__version__",
 ]

@@ -18,7 +18,7 @@ import os
 import zipfile
 from typing import Any
 
-__all__ = ["TRUSTED_TYPES", "load_model", "save_model"]
+__all__ = ["TRUSTED_TYPES", "load_bundle", "load_model", "save_model"]
 
 #: The modules whose classes make up a fitted model: the estimators and the parts they
 #: are composed of (steps, losses, policies, regularizers, imprecise models, per-round
@@ -70,10 +70,40 @@ _PICKLE_HINT = (
 )
 
 
-def save_model(bundle: dict[str, Any], path: str | os.PathLike[str]) -> None:
-    """Write ``bundle`` (a dict holding the fitted ``"model"``) to ``path`` with ``skops.io``."""
+def save_model(model: Any, path: str | os.PathLike[str], *, label: str | None = None,
+               metadata: dict[str, Any] | None = None) -> None:
+    """Save a fitted estimator of this package to ``path`` in ``skops.io`` format.
+
+    The file loads with :func:`load_model` (or ``robust-boosting predict``) without
+    running code: only this package's own types are trusted on load.
+
+    Parameters
+    ----------
+    model : estimator
+        A fitted estimator (any classifier of ``robust_boosting``).
+    path : path-like
+        The file to write, e.g. ``"model.skops"``.
+    label : str or None, default=None
+        The label column's name, used by ``robust-boosting predict`` to report the
+        error against that column when the CSV file has it.
+    metadata : dict or None, default=None
+        Further entries of the saved bundle (e.g. ``"feature_columns"``, the CLI's
+        ``"algorithm"`` and ``"params"``).
+
+    Raises
+    ------
+    ValueError
+        If ``model`` is not a fitted estimator.
+    """
     import skops.io as sio
 
+    if not (callable(getattr(model, "predict", None)) and hasattr(model, "classes_")):
+        raise ValueError(f"save_model expects a fitted estimator, got a "
+                         f"{type(model).__name__}")
+    columns = getattr(model, "feature_names_in_", None)
+    bundle = {"model": model, "label": label,
+              "feature_columns": [] if columns is None else [str(c) for c in columns],
+              **(metadata or {})}
     sio.dump(bundle, path)
 
 
@@ -125,7 +155,30 @@ def _read(path: str, trust_pickle: bool) -> Any:
                          f"file ({_cause(exc)})") from None
 
 
-def load_model(path: str | os.PathLike[str], *, trust_pickle: bool = False) -> dict[str, Any]:
+def load_model(path: str | os.PathLike[str], *, trust_pickle: bool = False) -> Any:
+    """Load a fitted estimator saved by :func:`save_model` or ``robust-boosting fit``.
+
+    Parameters
+    ----------
+    path : path-like
+        A ``skops.io`` file written by :func:`save_model` or ``robust-boosting fit``.
+    trust_pickle : bool, default=False
+        Also accept a pickle/joblib file (loading one can run arbitrary code).
+
+    Returns
+    -------
+    model : estimator
+        The fitted estimator; it predicts bit-identically to the one saved.
+
+    Raises
+    ------
+    ValueError
+        A one-line message naming ``path`` and the cause (see :func:`load_bundle`).
+    """
+    return load_bundle(path, trust_pickle=trust_pickle)["model"]
+
+
+def load_bundle(path: str | os.PathLike[str], *, trust_pickle: bool = False) -> dict[str, Any]:
     """Read a bundle written by :func:`save_model` and check that it holds a usable model.
 
     Parameters
@@ -138,7 +191,7 @@ def load_model(path: str | os.PathLike[str], *, trust_pickle: bool = False) -> d
     Returns
     -------
     bundle : dict
-        With ``"model"`` (a fitted estimator), ``"label"`` (str) and
+        With ``"model"`` (a fitted estimator), ``"label"`` (str or None) and
         ``"feature_columns"`` (list of str).
 
     Raises
@@ -164,6 +217,8 @@ def load_model(path: str | os.PathLike[str], *, trust_pickle: bool = False) -> d
     if not hasattr(model, "classes_"):
         raise ValueError(f"model file {path!r} holds an unfitted "
                          f"{type(model).__name__}")
+    if bundle["label"] is not None and not isinstance(bundle["label"], str):
+        raise ValueError(f"model file {path!r}: its 'label' entry is not a column name")
     if not isinstance(bundle["feature_columns"], list | tuple):
         raise ValueError(f"model file {path!r}: its 'feature_columns' entry is not a list")
     return bundle

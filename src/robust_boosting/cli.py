@@ -202,9 +202,9 @@ def _cmd_fit(args: argparse.Namespace) -> int:
         warnings.simplefilter("ignore")
         est.fit(X, y)
     seconds = time.perf_counter() - start
-    save_model({"model": est, "feature_columns": list(X.columns), "label": args.label,
-                 "algorithm": args.algorithm, "params": params,
-                 "robust_boosting": __version__}, args.model)
+    save_model(est, args.model, label=args.label,
+               metadata={"feature_columns": list(X.columns), "algorithm": args.algorithm,
+                         "params": params, "robust_boosting": __version__})
     err = 1.0 - float(est.score(X, y))
     print(f"fitted {args.algorithm} on {len(y)} samples x {X.shape[1]} features in "
           f"{seconds:.2f}s (training error {err:.2%}); model saved to {args.model}")
@@ -215,9 +215,9 @@ def _cmd_predict(args: argparse.Namespace) -> int:
     """Predict the labels of a CSV file with a model saved by ``fit``."""
     import pandas as pd
 
-    from ._model_io import load_model
+    from ._model_io import load_bundle
 
-    bundle = load_model(args.model, trust_pickle=args.trust_pickle)
+    bundle = load_bundle(args.model, trust_pickle=args.trust_pickle)
     df = _read_csv(args.csv)
     label = bundle["label"]
     X = _features(df, label=label, model=bundle["model"])

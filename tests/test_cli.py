@@ -373,3 +373,40 @@ def test_end_to_end_categorical_csv(tmp_path, mixed_csv, capsys):
     assert main(["predict", str(tmp_path / "holes.csv"), "--model", str(model),
                  "--output", str(out)]) == 0
     assert list(pd.read_csv(out)["prediction"]) == list(fitted.predict(holes))
+
+
+def test_rows_with_too_few_or_too_many_fields_are_errors_naming_the_line(
+        tmp_path, csv_files, capsys):
+    """A short row is not padded with missing values, a long one not shifted: both name the line."""
+    train, test, df = csv_files
+    model = tmp_path / "m.skops"
+    assert main(["fit", str(train), "--label", "target", "--algorithm", "splboost-hard",
+                 "--rounds", "5", "--model", str(model)]) == 0
+    capsys.readouterr()
+    lines = test.read_text().splitlines()
+    short = lines[:3] + ["0.1,red"] + lines[3:]            # line 4: 2 of 5 fields
+    long_ = lines[:1] + [lines[1] + ",7"] + lines[1:]      # line 2: 6 of 5 fields
+    both = short[:6] + ["1,2,3,red,yes,9"] + short[6:]     # line 7 too long as well
+    for name, rows, expected in [("short.csv", short, "line 4 has 2 fields"),
+                                 ("long.csv", long_, "line 2 has 6 fields"),
+                                 ("both.csv", both, "line 4 has 2 fields; line 7 has 6 fields")]:
+        path = tmp_path / name
+        path.write_text("\n".join(rows) + "\n")
+        for argv in (["predict", str(path), "--model", str(model)],
+                     ["fit", str(path), "--label", "target", "--rounds", "5",
+                      "--algorithm", "splboost-hard", "--model", str(tmp_path / "x.skops")]):
+            assert main(argv) == 2, argv
+            err = capsys.readouterr().err
+            assert "the header (line 1) has 5 fields" in err and expected in err, err
+
+
+def test_missing_labels_at_fit_name_the_lines(tmp_path, csv_files, capsys):
+    train, _, df = csv_files
+    part = df.iloc[:40].copy()
+    part.loc[[2, 5], "target"] = np.nan  # file lines 4 and 7
+    path = tmp_path / "nolabels.csv"
+    part.to_csv(path, index=False)
+    assert main(["fit", str(path), "--label", "target", "--algorithm", "splboost-hard",
+                 "--model", str(tmp_path / "m.skops")]) == 2
+    err = capsys.readouterr().err
+    assert "label column 'target' has missing values in lines 4, 7" in err, err

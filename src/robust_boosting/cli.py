@@ -123,11 +123,48 @@ def _cmd_datasets(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------------------
 # fit / predict on CSV files
 # ---------------------------------------------------------------------------
+def _check_field_counts(path: str) -> None:
+    """A row with fewer or more fields than the header is an error naming its line.
+
+    ``pandas.read_csv`` pads a short row with missing values without a word; here every
+    row must have as many fields as the header (line 1). Blank lines are skipped, as
+    pandas does.
+    """
+    import csv
+
+    from ._schema import _listing
+
+    bad: dict[int, list[int]] = {}
+    width = None
+    with open(path, newline="", encoding="utf-8") as fh:
+        reader = csv.reader(fh, strict=True)
+        for record in reader:
+            if not record:
+                continue
+            if width is None:
+                width = len(record)
+                continue
+            if len(record) != width:
+                bad.setdefault(len(record), []).append(reader.line_num)
+    if bad:
+        parts = [f"line{'s' if len(lines) > 1 else ''} {_listing(lines)} "
+                 f"{'has' if len(lines) == 1 else 'have'} {n} field{'s' * (n != 1)}"
+                 for n, lines in sorted(bad.items(), key=lambda kv: kv[1][0])]
+        raise ValueError(f"CSV file {path!r}: the header (line 1) has {width} fields but "
+                         f"{'; '.join(parts)}: every row needs one value per column (an "
+                         f"empty field is a missing value)")
+
+
 def _read_csv(path: str):
+    import csv
+
     import pandas as pd
 
     try:
+        _check_field_counts(path)
         df = pd.read_csv(path)
+    except csv.Error as exc:
+        raise ValueError(f"cannot read CSV file {path!r}: {exc}") from None
     except FileNotFoundError:
         raise ValueError(f"CSV file {path!r} not found") from None
     except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
@@ -191,7 +228,12 @@ def _cmd_fit(args: argparse.Namespace) -> int:
                          f"{', '.join(map(str, df.columns))}")
     y = df[args.label].to_numpy()
     if df[args.label].isna().any():
-        raise ValueError(f"label column {args.label!r} has missing values")
+        from ._schema import _rows
+
+        missing = df[args.label].isna().to_numpy()
+        raise ValueError(f"label column {args.label!r} has missing values in "
+                         f"{_rows(df.index, missing).replace('row', 'line')}: give every "
+                         f"row a label, or drop the unlabelled rows")
     X = _features(df, label=args.label)
     params = _parse_params(args.param)
     if args.rounds is not None:

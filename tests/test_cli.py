@@ -410,3 +410,11 @@ def test_missing_labels_at_fit_name_the_lines(tmp_path, csv_files, capsys):
                  "--model", str(tmp_path / "m.skops")]) == 2
     err = capsys.readouterr().err
     assert "label column 'target' has missing values in lines 4, 7" in err, err
+
+
+def test_benchmark_help_has_no_sphinx_markup(capsys):
+    with pytest.raises(SystemExit):
+        main(["benchmark", "--help"])
+    out = capsys.readouterr().out
+    assert "SPLBOOST_WEAK_LEARNER" in out
+    assert ":data:" not in out and "`" not in out, out

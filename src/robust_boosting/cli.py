@@ -123,6 +123,14 @@ def _cmd_datasets(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------------------
 # fit / predict on CSV files
 # ---------------------------------------------------------------------------
+def _plain(text: str) -> str:
+    """``text`` without reST/Sphinx markup: ``:data:`NAME``` and ````code```` become ``NAME``/``code``."""
+    import re
+
+    text = re.sub(r":[a-z]+:`~?([^`]+)`", r"\1", text)
+    return text.replace("``", "")
+
+
 def _check_field_counts(path: str) -> None:
     """A row with fewer or more fields than the header is an error naming its line.
 
@@ -457,7 +465,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench = sub.add_parser(
         "benchmark", help="run a preset or a configuration file of experiments",
         description=_cmd_benchmark.__doc__ + " Presets: " + "; ".join(
-            f"{k}: {' '.join((v.__doc__ or '').split(chr(10) * 2)[0].split()).rstrip('.')}"
+            f"{k}: {_plain(' '.join((v.__doc__ or '').split(chr(10) * 2)[0].split())).rstrip('.')}"
             for k, v in PRESETS.items())
         + f". Config files: TOML or JSON; {yaml_note}. A killed run "
         "resumes: finished tasks are skipped.")

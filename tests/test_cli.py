@@ -418,3 +418,12 @@ def test_benchmark_help_has_no_sphinx_markup(capsys):
     out = capsys.readouterr().out
     assert "SPLBOOST_WEAK_LEARNER" in out
     assert ":data:" not in out and "`" not in out, out
+
+
+def test_duplicated_header_is_reported_with_the_name_in_the_file(tmp_path, capsys):
+    path = tmp_path / "dup.csv"
+    path.write_text("x1,x2,x2,target\n1,2,3,a\n4,5,6,b\n")
+    assert main(["fit", str(path), "--label", "target", "--model",
+                 str(tmp_path / "m.skops")]) == 2
+    err = capsys.readouterr().err
+    assert "names column 'x2' more than once" in err and "x2.1" not in err, err

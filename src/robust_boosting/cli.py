@@ -134,6 +134,9 @@ def _plain(text: str) -> str:
 def _check_field_counts(path: str) -> None:
     """A row with fewer or more fields than the header is an error naming its line.
 
+    A column name used twice in the header is an error too, with the name as written
+    (pandas would rename the second one, e.g. ``x2`` to ``x2.1``).
+
     ``pandas.read_csv`` pads a short row with missing values without a word; here every
     row must have as many fields as the header (line 1). Blank lines are skipped, as
     pandas does.
@@ -151,6 +154,15 @@ def _check_field_counts(path: str) -> None:
                 continue
             if width is None:
                 width = len(record)
+                seen: dict[str, int] = {}
+                for name in record:
+                    seen[name] = seen.get(name, 0) + 1
+                dup = [name for name, count in seen.items() if count > 1]
+                if dup:
+                    raise ValueError(f"CSV file {path!r}: the header (line 1) names "
+                                     f"{'columns' if len(dup) > 1 else 'column'} "
+                                     f"{', '.join(map(repr, dup))} more than once; give "
+                                     f"every column its own name")
                 continue
             if len(record) != width:
                 bad.setdefault(len(record), []).append(reader.line_num)

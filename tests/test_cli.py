@@ -427,3 +427,17 @@ def test_duplicated_header_is_reported_with_the_name_in_the_file(tmp_path, capsy
                  str(tmp_path / "m.skops")]) == 2
     err = capsys.readouterr().err
     assert "names column 'x2' more than once" in err and "x2.1" not in err, err
+
+
+def test_mixed_column_error_gives_cli_advice_and_lists_a_value_once(tmp_path, capsys):
+    path = tmp_path / "mixed.csv"
+    rows = ["x,target"] + [f"{i},{'a' if i % 2 else 'b'}" for i in range(20)] \
+        + ["abc,a"] * 5
+    path.write_text("\n".join(rows) + "\n")
+    assert main(["fit", str(path), "--label", "target", "--algorithm", "splboost-hard",
+                 "--model", str(tmp_path / "m.skops")]) == 2
+    err = capsys.readouterr().err
+    assert "column 'x'" in err and "rows 22, 23, 24, 25, 26" in err, err
+    assert err.count("'abc'") == 1, err
+    assert "cast" not in err and "category'" not in err, err
+    assert "none of its cells is a number" in err, err

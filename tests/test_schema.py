@@ -109,7 +109,7 @@ def test_text_in_a_numeric_column_at_fit_is_an_error(cls):
     df = df.astype({"k": object})
     df.loc[[3, 5, 8], "k"] = ["?", "n/a", "?"]
     with pytest.raises(ValueError, match=r"column 'k' holds numbers but also text in rows 3, 5, 8 "
-                       r"\('\?', 'n/a', '\?'\)"):
+                       r"\('\?', 'n/a'\): .*cast the column to 'category'"):  # each value once
         cls().fit(df, y)
     # an object column of numbers (every cell parses) is numeric; one of text is categorical
     df.loc[[3, 5, 8], "k"] = ["1", 2, "3.5"]

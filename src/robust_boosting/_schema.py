@@ -64,6 +64,16 @@ def _listing(items) -> str:
     return shown + (f" and {len(items) - _SHOW} more" if len(items) > _SHOW else "")
 
 
+def _values(values) -> str:
+    """The distinct values of ``values`` (repr, first-seen order), each listed once."""
+    return _listing(dict.fromkeys(repr(v) for v in values))
+
+
+#: The advice of the mixed numbers-and-text error that only a Python user can follow
+#: (the command line strips it: a CSV user cannot set a dtype).
+CAST_HINT = ", or cast the column to 'category' to make it categorical"
+
+
 def _verb(mask) -> str:
     return "holds" if np.count_nonzero(mask) == 1 else "hold"
 
@@ -203,9 +213,8 @@ class FeatureSchema:
                 else:
                     raise ValueError(
                         f"column {name!r} holds numbers but also text in "
-                        f"{_rows(X.index, text)} ({_listing(repr(v) for v in col[text][:_SHOW])}): "
-                        "fix those cells (leave them empty if missing), or cast the column to "
-                        "'category' to make it categorical."
+                        f"{_rows(X.index, text)} ({_values(col[text])}): "
+                        f"fix those cells (leave them empty if missing){CAST_HINT}."
                     )
             else:
                 raise TypeError(
@@ -293,7 +302,7 @@ class FeatureSchema:
             if text.any():
                 raise ValueError(
                     f"column {name!r} is numeric but {_rows(index, text)} {_verb(text)} text "
-                    f"({_listing(repr(v) for v in col[text][:_SHOW])}): fix those cells "
+                    f"({_values(col[text])}): fix those cells "
                     "(leave them empty if missing)."
                 )
             return numbers

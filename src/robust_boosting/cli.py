@@ -546,6 +546,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except (KeyError, ValueError, TypeError, OSError, ImportError) as exc:
         message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
+        from ._schema import CAST_HINT
+
+        # a CSV user cannot set a dtype: in a CSV file a column is categorical when none
+        # of its cells is a number
+        message = str(message).replace(
+            CAST_HINT, ", or, if the column is categorical, make sure none of its cells is "
+                       "a number (e.g. write 'n1' for 1)")
         print(f"robust-boosting {args.command}: error: {message}", file=sys.stderr)
         return 2
 

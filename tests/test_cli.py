@@ -441,3 +441,13 @@ def test_mixed_column_error_gives_cli_advice_and_lists_a_value_once(tmp_path, ca
     assert err.count("'abc'") == 1, err
     assert "cast" not in err and "category'" not in err, err
     assert "none of its cells is a number" in err, err
+
+
+def test_fit_of_a_numeric_only_algorithm_names_the_text_column(tmp_path, capsys):
+    path = tmp_path / "text.csv"
+    path.write_text("a,c,target\n" + "".join(f"{i},{'xy'[i % 2]},{'ab'[i % 2]}\n"
+                                              for i in range(12)))
+    assert main(["fit", str(path), "--label", "target", "--algorithm", "svm", "--model",
+                 str(tmp_path / "m.skops")]) == 2
+    err = capsys.readouterr().err
+    assert "column 'c'" in err and "SVC" in err and "could not convert" not in err, err

@@ -259,6 +259,21 @@ def _cmd_fit(args: argparse.Namespace) -> int:
     if args.rounds is not None:
         params["n_estimators"] = args.rounds
     est = make_estimator(args.algorithm, params, random_state=args.seed)
+    if not type(est).__module__.startswith("robust_boosting"):
+        import pandas as pd
+
+        text = [str(c) for c in X.columns if not (pd.api.types.is_numeric_dtype(X[c])
+                                                  or pd.api.types.is_bool_dtype(X[c]))]
+        if text:
+            from ._schema import _listing
+
+            raise ValueError(
+                f"algorithm {args.algorithm!r} ({type(est).__name__}) takes numeric columns "
+                f"only, but column{'s' if len(text) > 1 else ''} "
+                f"{_listing(map(repr, text))} of {args.csv!r} "
+                f"{'hold' if len(text) > 1 else 'holds'} text: use one of robust-boosting's "
+                f"algorithms (they take categorical columns), or drop or encode "
+                f"{'those columns' if len(text) > 1 else 'that column'}")
     start = time.perf_counter()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

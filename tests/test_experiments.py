@@ -676,3 +676,18 @@ def test_progress_is_a_bar_on_a_terminal_and_log_lines_otherwise():
     out = log.getvalue().splitlines()
     assert out[0].startswith("[1/3] a: test error 0.2500") and out[1].startswith("[3/3] c: FAILED")
     assert len(out) == 2
+
+
+def test_closing_the_store_leaves_no_wal_or_shm_files(tmp_path):
+    from robust_boosting.experiments import ResultStore
+
+    path = tmp_path / "r.sqlite"
+    other = ResultStore(path)  # e.g. a worker's connection, still open
+    store = ResultStore(path)
+    store.add_run("x", {}, 1)
+    store.close()  # another connection is open: no error, the log stays for it
+    assert (tmp_path / "r.sqlite-wal").exists()
+    other.close()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r.sqlite"]
+    with ResultStore(path, readonly=True) as ro:
+        assert len(ro._con.execute("SELECT * FROM runs").fetchall()) == 1

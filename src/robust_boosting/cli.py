@@ -382,6 +382,12 @@ def _cmd_benchmark(args: argparse.Namespace) -> int:
                                 command=command)
             print(f"report written to {path}")
     finally:
+        if client is None:
+            # the joblib workers keep the store open; ending them lets close() fold the
+            # write-ahead log back into the file (no -wal/-shm files left beside it)
+            from joblib.externals.loky import get_reusable_executor
+
+            get_reusable_executor().shutdown(wait=True)
         store.close()
         if client is not None:
             cluster = getattr(client, "cluster", None)

@@ -283,7 +283,19 @@ class ResultStore:
         return df
 
     def close(self) -> None:
-        """Close the connection."""
+        """Close the connection, leaving no ``-wal``/``-shm`` files beside the store.
+
+        A writable store checkpoints its write-ahead log into the database and switches
+        the file back to the rollback journal; if another process still has the store
+        open (a run in progress elsewhere), the switch is left to the last one to close.
+        """
+        if not self.readonly:
+            try:
+                self._con.execute("PRAGMA busy_timeout=200")
+                self._con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                self._con.execute("PRAGMA journal_mode=DELETE")
+            except sqlite3.DatabaseError:
+                pass  # another connection is open: it keeps the log
         self._con.close()
 
     def __enter__(self) -> ResultStore:

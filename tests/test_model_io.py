@@ -77,3 +77,19 @@ def test_load_model_refuses_foreign_types(tmp_path):
               "feature_columns": ["a", "b"], "extra": Foreign()}, path)
     with pytest.raises(ValueError, match="not robust-boosting's"):
         rb.load_model(path)
+
+
+def test_trusted_pickles_of_an_estimator_load_and_other_shapes_are_named(tmp_path):
+    import joblib
+
+    X, y = _data(2)
+    est = rb.AdaBoostClassifier(n_estimators=3).fit(X, y)
+    joblib.dump(est, tmp_path / "bare.joblib")
+    loaded = rb.load_model(tmp_path / "bare.joblib", trust_pickle=True)
+    np.testing.assert_array_equal(loaded.predict_proba(X), est.predict_proba(X))
+    joblib.dump([1, 2], tmp_path / "list.joblib")
+    with pytest.raises(ValueError, match="holds a list, which is neither an estimator"):
+        rb.load_model(tmp_path / "list.joblib", trust_pickle=True)
+    joblib.dump(rb.AdaBoostClassifier(), tmp_path / "unfitted.joblib")
+    with pytest.raises(ValueError, match="unfitted AdaBoostClassifier"):
+        rb.load_model(tmp_path / "unfitted.joblib", trust_pickle=True)

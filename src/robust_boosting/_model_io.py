@@ -203,9 +203,15 @@ def load_bundle(path: str | os.PathLike[str], *, trust_pickle: bool = False) -> 
     """
     path = os.fspath(path)
     bundle = _read(path, trust_pickle)
+    if callable(getattr(bundle, "predict", None)) and callable(getattr(bundle, "fit", None)):
+        # a bare estimator (e.g. a trusted pickle of a fitted model): its columns are its own
+        columns = getattr(bundle, "feature_names_in_", None)
+        bundle = {"model": bundle, "label": None,
+                  "feature_columns": [] if columns is None else [str(c) for c in columns]}
     if not isinstance(bundle, dict):
-        raise ValueError(f"model file {path!r} is not a model saved by 'robust-boosting fit' "
-                         f"(it holds a {type(bundle).__name__}, not a bundle)")
+        raise ValueError(f"model file {path!r} holds a {type(bundle).__name__}, which is "
+                         f"neither an estimator nor a model saved by save_model or "
+                         f"'robust-boosting fit'")
     for key in ("model", "label", "feature_columns"):
         if key not in bundle:
             raise ValueError(f"model file {path!r} is not a model saved by 'robust-boosting "

@@ -691,3 +691,20 @@ def test_closing_the_store_leaves_no_wal_or_shm_files(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["r.sqlite"]
     with ResultStore(path, readonly=True) as ro:
         assert len(ro._con.execute("SELECT * FROM runs").fetchall()) == 1
+
+
+def test_progress_gives_no_eta_until_a_task_after_the_first_has_finished(monkeypatch):
+    """The first task includes the numba compile: an ETA from it alone would be far off."""
+    import io
+
+    from robust_boosting.experiments import runner
+
+    clock = iter([0.0, 30.0, 30.0, 31.0, 31.0, 32.0])  # start, then (first_done/now) pairs
+    monkeypatch.setattr(runner.time, "perf_counter", lambda: next(clock))
+    log = io.StringIO()
+    progress = runner.Progress(10, stream=log, bar=False)
+    row = {"test_error": 0.1, "total_time": 1.0, "task_id": "t"}
+    progress.update(row)
+    assert progress.eta() == float("inf") and "ETA ?" in log.getvalue()
+    progress.update(row)
+    assert progress.eta() == pytest.approx((32.0 - 30.0) / 1 * 8)

@@ -355,17 +355,25 @@ class Progress:
         self.done = 0
         self.failed = 0
         self.start = time.perf_counter()
+        self.first_done: float | None = None
 
     def eta(self) -> float:
-        """Seconds left, from the mean time per finished task so far."""
-        if self.done == 0:
+        """Seconds left, from the mean time per task since the first one finished.
+
+        The first task's time includes compiling the numba kernels on a fresh install
+        (tens of seconds), so no ETA is given (``inf``, shown as ``?``) until a task after
+        the first has finished.
+        """
+        if self.done < 2 or self.first_done is None:
             return math.inf
-        elapsed = time.perf_counter() - self.start
-        return elapsed / self.done * (self.total - self.done)
+        elapsed = time.perf_counter() - self.first_done
+        return elapsed / (self.done - 1) * (self.total - self.done)
 
     def update(self, row: dict[str, Any], task: Task | None = None) -> None:
         """Count one finished (or failed) task and show it."""
         self.done += 1
+        if self.first_done is None:
+            self.first_done = time.perf_counter()
         failed = "error" in row
         self.failed += failed
         if self.quiet or ("skipped" in row and not self.bar):

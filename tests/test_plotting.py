@@ -445,3 +445,20 @@ def test_make_figures_commands_parse(monkeypatch):
         assert cmd[:2] == ["robust-boosting", "plot"]
         args = parser.parse_args(cmd[1:])
         assert args.out == f"docs/figures/{fig.file}"
+
+
+def test_error_vs_noise_has_error_bars():
+    import matplotlib
+    import pandas as pd
+    from matplotlib.container import ErrorbarContainer
+
+    from robust_boosting.plotting.results import plot_error_vs_noise
+
+    matplotlib.use("Agg")
+    df = pd.DataFrame({"dataset": ["d"] * 4, "rate": [0.0, 0.0, 0.2, 0.2],
+                       "variant": ["a"] * 4, "test_error": [0.1, 0.2, 0.3, 0.5]})
+    fig = plot_error_vs_noise(df)
+    bars = [c for c in fig.axes[0].containers if isinstance(c, ErrorbarContainer)]
+    assert len(bars) == 1
+    segments = bars[0].lines[2][0].get_segments()
+    assert [round(seg[1][1] - seg[0][1], 6) for seg in segments] == [10.0, 20.0]  # 2 x sem (%)

@@ -80,6 +80,8 @@ def plot_error_vs_noise(df: pd.DataFrame, *, value: str = "test_error",
                         algorithm: str = "variant", title: str | None = None) -> Figure:
     """Mean test error against the noise rate, one panel per data set (SPLBoost Fig. 4).
 
+    Error bars are one standard error of the mean over the repetitions.
+
     Parameters
     ----------
     df : DataFrame
@@ -94,7 +96,10 @@ def plot_error_vs_noise(df: pd.DataFrame, *, value: str = "test_error",
     fig : matplotlib.figure.Figure
     """
     _check(df, ["dataset", "rate", algorithm, value])
-    means = df.groupby(["dataset", algorithm, "rate"])[value].mean().reset_index()
+    grouped = df.groupby(["dataset", algorithm, "rate"])[value]
+    means = grouped.mean().reset_index()
+    # standard error of the mean over the repetitions (0 for a single one)
+    means["sem"] = grouped.sem().fillna(0.0).to_numpy()
     datasets = sorted(means["dataset"].unique())
     algs = list(dict.fromkeys(df[algorithm]))
     fig, axes = _grid(len(datasets))
@@ -103,7 +108,8 @@ def plot_error_vs_noise(df: pd.DataFrame, *, value: str = "test_error",
         for i, a in enumerate(algs):
             s = sub[sub[algorithm] == a].sort_values("rate")
             if len(s):
-                ax.plot(100 * s["rate"], 100 * s[value], label=a, **_style(i))
+                ax.errorbar(100 * s["rate"], 100 * s[value], yerr=100 * s["sem"], label=a,
+                            capsize=2, **_style(i))
         _panel(ax, d, "noise rate (%)", "test error (%)")
     _shared_legend(fig, axes, 5)
     if title:

@@ -451,3 +451,59 @@ def test_fit_of_a_numeric_only_algorithm_names_the_text_column(tmp_path, capsys)
                  str(tmp_path / "m.skops")]) == 2
     err = capsys.readouterr().err
     assert "column 'c'" in err and "SVC" in err and "could not convert" not in err, err
+
+
+def test_fit_defaults_to_splboost_cv_and_writes_label_issues(tmp_path, csv_files, capsys):
+    """No --algorithm fits SPLBoostClassifierCV; --label-issues writes every row, most
+    suspect first, with its line, given label, suggested label and score."""
+    from robust_boosting import SPLBoostClassifierCV
+    from robust_boosting._model_io import load_bundle
+
+    _, _, df = csv_files
+    noisy = df.copy()
+    flipped = [5, 17, 40, 77, 101]
+    noisy.loc[flipped, "target"] = np.where(noisy.loc[flipped, "target"] == "yes", "no", "yes")
+    train = tmp_path / "noisy.csv"
+    noisy.to_csv(train, index=False)
+    model, issues = tmp_path / "m.skops", tmp_path / "issues.csv"
+    assert main(["fit", str(train), "--label", "target", "--model", str(model),
+                 "--rounds", "30", "--label-issues", str(issues)]) == 0
+    out = capsys.readouterr().out
+    est = load_bundle(model)["model"]
+    assert isinstance(est, SPLBoostClassifierCV)
+    assert f"{len(est.label_issues_)} suspect label(s) of {len(df)}" in out
+    table = pd.read_csv(issues)
+    assert list(table.columns) == ["line", "given_label", "suggested_label", "score", "suspect"]
+    assert len(table) == len(df) and sorted(table["line"]) == list(range(2, len(df) + 2))
+    assert (np.diff(table["score"].to_numpy()) <= 0).all()
+    row = table.set_index("line").loc[np.arange(len(df)) + 2]
+    assert (row["given_label"].to_numpy() == noisy["target"].to_numpy()).all()
+    assert np.array_equal(row["score"].to_numpy(), est.label_issue_scores_)
+    assert (row["suggested_label"].to_numpy() == est.suggested_labels_).all()
+    assert sorted(np.flatnonzero(row["suspect"].to_numpy())) == sorted(est.label_issues_)
+    # the flipped rows are among the most suspect, and the suggestion undoes the flip
+    top = set(table["line"].head(15) - 2)
+    assert len(top & set(flipped)) >= 4
+    for i in flipped:
+        if i in top:
+            assert row["suggested_label"].iloc[i] == df["target"].iloc[i]
+
+
+def test_label_issues_needs_an_algorithm_that_ranks_labels(tmp_path, csv_files, capsys):
+    train, _, _ = csv_files
+    assert main(["fit", str(train), "--label", "target", "--algorithm", "adaboost",
+                 "--model", str(tmp_path / "m.skops"),
+                 "--label-issues", str(tmp_path / "i.csv")]) == 2
+    assert "--label-issues needs an algorithm" in capsys.readouterr().err
+    assert not (tmp_path / "i.csv").exists()
+
+
+def test_fit_help_lists_the_algorithms(capsys):
+    from robust_boosting.experiments.algorithms import ALGORITHMS
+
+    with pytest.raises(SystemExit):
+        main(["fit", "--help"])
+    out = "".join(capsys.readouterr().out.split())  # argparse wraps lines at hyphens
+    assert "default:splboost-cv" in out
+    for name in ALGORITHMS:
+        assert name in out

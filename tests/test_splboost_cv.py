@@ -88,6 +88,15 @@ def test_label_issue_scores_rank_flipped_samples_first(noisy_fit):
     assert np.mean(est.predict(X) == y) > 0.95  # clean labels recovered
 
 
+def test_suggested_labels_are_the_out_of_fold_models_choice(noisy_fit):
+    X, y, y_noisy, flipped, est = noisy_fit
+    np.testing.assert_array_equal(est.suggested_labels_,
+                                  est.classes_[np.argmax(est.oof_proba_, axis=1)])
+    # most suspects' suggestions undo the flip: the true label comes back
+    suspects = est.label_issues_[flipped[est.label_issues_]]
+    assert np.mean(est.suggested_labels_[suspects] == y[suspects]) > 0.9
+
+
 def test_clean_separated_data_exclude_nothing(separated):
     X, y = separated
     est = SPLBoostClassifierCV(random_state=0, **FAST).fit(X, y)

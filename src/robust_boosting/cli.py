@@ -259,6 +259,11 @@ def _cmd_fit(args: argparse.Namespace) -> int:
     if args.rounds is not None:
         params["n_estimators"] = args.rounds
     est = make_estimator(args.algorithm, params, random_state=args.seed)
+    from .splboost_cv import SPLBoostClassifierCV
+
+    if args.label_issues is not None and not isinstance(est, SPLBoostClassifierCV):
+        raise ValueError(f"--label-issues needs an algorithm that ranks suspect labels and "
+                         f"suggests corrections (splboost-cv); {args.algorithm!r} does not")
     if not type(est).__module__.startswith("robust_boosting"):
         import pandas as pd
 
@@ -285,7 +290,29 @@ def _cmd_fit(args: argparse.Namespace) -> int:
     err = 1.0 - float(est.score(X, y))
     print(f"fitted {args.algorithm} on {len(y)} samples x {X.shape[1]} features in "
           f"{seconds:.2f}s (training error {err:.2%}); model saved to {args.model}")
+    if hasattr(est, "label_issues_"):
+        print(f"{len(est.label_issues_)} suspect label(s) of {len(y)} (estimated noise rate "
+              f"{est.noise_rate_:.1%})")
+    if args.label_issues is not None:
+        _write_label_issues(est, df.index, y, args.label_issues)
+        print(f"label issues (every row, most suspect first) written to {args.label_issues}")
     return 0
+
+
+def _write_label_issues(est, lines, y, path) -> None:
+    """Write one row per training row, most suspect first (ties by line): its CSV line
+    number, the given label, the label the out-of-fold model prefers, the label-issue score
+    and whether confident learning counts it as a suspect."""
+    import numpy as np
+    import pandas as pd
+
+    suspect = np.zeros(len(y), dtype=bool)
+    suspect[est.label_issues_] = True
+    table = pd.DataFrame({"line": np.asarray(lines), "given_label": y,
+                          "suggested_label": est.suggested_labels_,
+                          "score": est.label_issue_scores_, "suspect": suspect})
+    order = np.lexsort((table["line"].to_numpy(), -table["score"].to_numpy()))
+    table.iloc[order].to_csv(path, index=False)
 
 
 def _cmd_predict(args: argparse.Namespace) -> int:
@@ -466,8 +493,16 @@ def build_parser() -> argparse.ArgumentParser:
                          "cells are missing values. Algorithms: " + ", ".join(ALGORITHMS) + ".")
     fit.add_argument("csv", help="CSV file with a header row")
     fit.add_argument("--label", required=True, help="name of the label column")
-    fit.add_argument("--algorithm", default="splboost-hard",
-                     help="registry name (default: splboost-hard)")
+    fit.add_argument("--algorithm", default="splboost-cv",
+                     help="registry name (default: splboost-cv, SPLBoostClassifierCV: tree depth "
+                     "and rounds cross-validated, suspect labels left out); one of: "
+                     + ", ".join(ALGORITHMS))
+    fit.add_argument("--label-issues", metavar="FILE",
+                     help="write a CSV of every training row, most suspect label first: its "
+                     "line number (the header is line 1), the given label, the suggested label "
+                     "(the class the out-of-fold model prefers), the score (1 - out-of-fold "
+                     "probability of the given label) and whether it is a suspect "
+                     "(splboost-cv only)")
     fit.add_argument("--param", action="append", metavar="NAME=VALUE",
                      help="estimator parameter (JSON value), repeatable, e.g. --param age=2.5")
     fit.add_argument("--rounds", type=int, help="number of boosting rounds (n_estimators)")

@@ -492,6 +492,11 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         Confident-learning estimate of the fraction of wrong training labels.
     label_issues_ : ndarray of int
         The suspects of confident learning (whatever ``remove_label_issues``).
+    suggested_labels_ : ndarray of shape (n_samples,)
+        For every training sample, the class the out-of-fold model prefers
+        (``classes_[argmax oof_proba_[i]]``, in the original label values): the
+        suggested correction of a suspect label. It equals the given label
+        where the out-of-fold model agrees with it.
     excluded_samples_ : ndarray of int
         Training samples the final model down-weighted or ignored: the
         suspects (with ``remove_label_issues``) and those the self-paced
@@ -615,6 +620,7 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         self.label_issue_scores_ = 1.0 - oof[np.arange(n), y_idx]
         self.noise_rate_ = estimate_noise_rate(oof, y_idx)
         self.label_issues_ = np.flatnonzero(find_label_issues(oof, y_idx, only_misclassified=False))
+        self.suggested_labels_ = classes[np.argmax(oof, axis=1)]
 
         self.cv_results_ = self._results_table(candidates, scores, best_round)
         self.best_index_ = best

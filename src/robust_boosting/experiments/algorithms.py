@@ -141,6 +141,11 @@ def _spl(reg: str, desc: str) -> AlgorithmSpec:
 ALGORITHMS: dict[str, AlgorithmSpec] = {
     s.name: s
     for s in [
+        AlgorithmSpec("splboost-cv", "robust_boosting.splboost_cv:SPLBoostClassifierCV",
+                      boosting=False,
+                      description="SPLBoostClassifierCV: self-paced LogitBoost trees, depth and "
+                                  "rounds cross-validated, suspect labels (confident learning) "
+                                  "left out of the final fit"),
         AlgorithmSpec("adaboost", "robust_boosting.adaboost:AdaBoostClassifier",
                       description="discrete AdaBoost (SAMME)"),
         _spl("hard", "hard"),

@@ -58,7 +58,8 @@ def test_binary_splboost_unchanged():
     # the margin of the binary path is y F
     F = a.decision_function(X)
     yy = 2.0 * y - 1.0
-    v = np.where(np.exp(-yy * F) < 2.0, 1.0 - np.exp(-yy * F) / 2.0, 0.0)
+    age = a.final_age_  # the age in force at the end (it may have grown, age_growth)
+    v = np.where(np.exp(-yy * F) < age, 1.0 - np.exp(-yy * F) / age, 0.0)
     assert a.age_ == 2.0
     np.testing.assert_allclose(a.self_paced_weights_, v, atol=1e-12)
 

@@ -65,8 +65,14 @@ def test_latent_objective_never_increases_after_warm_start(seed, age, regularize
     """Theorem 1: SPLBoost is MM on sum_i F_age(exp(-y_i F(x_i)))."""
     model = _latent_objective_case(seed, age, regularizer, n)
     objective = model.latent_objective_[model.warm_start_rounds_:]
+    ages = model.ages_[model.warm_start_rounds_:]
     assert np.all(np.isfinite(model.latent_objective_))
-    assert np.all(np.diff(objective) <= 1e-12 * np.maximum(1.0, np.abs(objective[:-1])))
+    # Theorem 1 is for a fixed age: no increase between rounds of the same age
+    # (the growing age, age_growth, changes the objective itself where it grows)
+    same_age = ages[1:] == ages[:-1]
+    rises = np.diff(objective) > 1e-12 * np.maximum(1.0, np.abs(objective[:-1]))
+    assert not np.any(rises & same_age)
+    assert np.all(np.diff(ages) >= 0)
 
 
 def test_latent_objective_can_increase_without_self_paced_weights():
@@ -216,3 +222,62 @@ def test_pickle_round_trip_and_bit_identical_refit(noisy_binary):
     c = SPLBoostClassifier(DecisionTreeClassifier(max_depth=2, max_features=1), n_estimators=40,
                            regularizer="linear", random_state=8).fit(X, y)
     assert not np.array_equal(c.decision_function(X), a.decision_function(X))
+
+
+def _separable_case():
+    """wisconsin, 70/30 split (seed 1), 20 % flips: with the fixed default age the kept
+    samples become separable by one stump after 8 rounds."""
+    from sklearn.model_selection import train_test_split
+
+    from robust_boosting.datasets import load_dataset
+    from robust_boosting.noise import flip_labels
+
+    X, y = load_dataset("wisconsin", return_X_y=True)
+    X, X_test, y, y_test = train_test_split(X, y, test_size=0.3, stratify=y, random_state=1)
+    return X, flip_labels(y, 0.2, random_state=1)[0], X_test, y_test
+
+
+def test_growing_age_goes_on_where_the_fixed_age_stops():
+    """The default lets more samples in (a growing age) where the paper's fixed age stops
+    with a learner perfect on the kept samples; before the first increase both fits agree
+    bit for bit."""
+    X, y, X_test, y_test = _separable_case()
+    with pytest.warns(BoostingStoppedWarning, match="perfect only on the samples"):
+        fixed = SPLBoostClassifier(age_growth=None, random_state=1).fit(X, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", BoostingStoppedWarning)
+        grown = SPLBoostClassifier(random_state=1).fit(X, y)
+    k = len(fixed.estimators_)
+    assert k < 20 and fixed.final_age_ == fixed.age_ and np.all(fixed.ages_ == fixed.age_)
+    assert len(grown.estimators_) == grown.n_estimators == 100
+    assert grown.stopping_reason_ == "reached n_estimators"
+    np.testing.assert_array_equal(grown.estimator_weights_[:k], fixed.estimator_weights_)
+    np.testing.assert_array_equal(grown.latent_objective_[:k], fixed.latent_objective_)
+    # the age grew right after the round the fixed fit stopped at, and never shrank
+    assert grown.ages_[k - 1] == grown.age_ < grown.ages_[k] <= grown.final_age_
+    assert np.all(np.diff(grown.ages_) >= 0)
+    assert grown.n_selected_[k] > fixed.n_selected_[-1]
+    assert grown.score(X_test, y_test) >= fixed.score(X_test, y_test) - 0.02
+
+
+def test_age_growth_is_checked():
+    X, y = make_classification(60, 4, random_state=0)
+    for bad, err in ((1.0, ValueError), (0.5, ValueError), ("x", TypeError), (np.nan, ValueError)):
+        with pytest.raises(err, match="age_growth"):
+            SPLBoostClassifier(age_growth=bad).fit(X, y)
+
+
+def test_grown_age_lets_a_dropped_sample_back_in():
+    from robust_boosting.self_paced import DropFractionRegularizer, get_regularizer
+
+    loss = np.array([0.5, 1.0, 3.0, 50.0])
+    for name in ("hard", "linear", "polynomial", "mixture"):
+        reg = get_regularizer(name)
+        v = reg.weight(loss, 2.0)
+        dropped = v == 0
+        assert dropped.any() and not dropped.all()
+        age = reg.grown_age(loss, v, 2.0, 2.0)
+        assert age == 2.0 * max(2.0, loss[dropped].min())
+        assert np.any(reg.weight(loss, age)[dropped] > 0)
+    # with the age read as the dropped fraction, letting more in means a smaller fraction
+    assert DropFractionRegularizer().grown_age(loss, None, 0.4, 2.0) == 0.2

@@ -140,7 +140,10 @@ class RoundResult:
 
     ``output`` is the learner's raw output ``h`` on the training set (``(n,)``
     or ``(n, K)``); the ensemble adds ``coef * h``. ``stop`` names a reason to
-    stop after this round; ``keep=False`` rejects the learner.
+    stop after this round; ``keep=False`` rejects the learner. ``separable``
+    says the stop is because the learner is perfect on the samples of
+    non-negligible weight but not on all: a weighting policy that has weighed
+    samples out may let more in instead (:meth:`WeightPolicy.admit_more`).
     """
 
     estimator: Any
@@ -150,6 +153,7 @@ class RoundResult:
     stop: str | None = None
     keep: bool = True
     info: dict = field(default_factory=dict)
+    separable: bool = False
 
 
 @dataclass
@@ -273,6 +277,15 @@ class WeightPolicy:
 
     def end_round(self, state: BoostingState, step: Step) -> None:
         """Called after the round's learner has been added."""
+
+    def admit_more(self, state: BoostingState, step: Step) -> bool:
+        """The round's learner separates the samples of non-negligible weight: let more in?
+
+        Called at the current scores when a round ends with ``RoundResult.separable``.
+        True means the policy changed its factors so that more samples have weight,
+        and boosting goes on instead of stopping; the default never does.
+        """
+        return False
 
     def results(self) -> dict:
         """Fitted quantities to publish on the estimator (names without the trailing ``_``)."""
@@ -615,6 +628,8 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
             if result is None:
                 break
             if not result.keep:
+                if result.separable and policy.admit_more(state, step):
+                    continue  # no learner this round; the next sees more samples
                 ens.stopping_reason = result.stop or f"weak learner rejected at round {t + 1}"
                 break
             ens.estimators.append(result.estimator)
@@ -624,7 +639,7 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
             state.raw = candidate
             step.accept(state, result)
             policy.end_round(state, step)
-            if result.stop:
+            if result.stop and not (result.separable and policy.admit_more(state, step)):
                 ens.stopping_reason = result.stop
                 break
         step.finalize(ens)

@@ -88,6 +88,9 @@ class SelfPacedMixin:
         if self.inner_iterations != "auto":
             check_number("inner_iterations", self.inner_iterations, low=1, low_open=False,
                           integer=True)
+        growth = getattr(self, "age_growth", None)
+        if growth is not None:
+            check_number("age_growth", growth, low=1)
         regularizer = get_regularizer(self.regularizer, self.regularizer_params)
         if isinstance(regularizer, DropFractionRegularizer) and (
                 isinstance(self.age, str) or not 0 <= self.age < 1):
@@ -104,6 +107,9 @@ class SelfPacedMixin:
             warm_start_rounds=self.warm_start_rounds,
             warm_start_age=float(self.warm_start_age),
             inner_iterations=self.inner_iterations,
+            # only estimators whose step can separate the kept samples (the discrete
+            # step, SPLBoostClassifier) have the parameter; the others never need it
+            age_growth=getattr(self, "age_growth", None),
         )
 
     @property

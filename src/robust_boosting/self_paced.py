@@ -74,6 +74,17 @@ class SPRegularizer:
         """The SP-regularizer ``f(v; age)`` whose minimiser of ``v*loss + f`` is :meth:`weight`."""
         raise NotImplementedError(f"{type(self).__name__} has no closed-form penalty.")
 
+    def grown_age(self, loss: NDArray[np.float64], v: NDArray[np.float64], age: float,
+                  growth: float) -> float:
+        """A larger age that lets samples with ``v = 0`` back in (self-paced learning's growing
+        age, Kumar, Packer & Koller 2010): ``growth * max(age, smallest loss with v = 0)``.
+
+        Every regularizer whose ``v*`` is 0 exactly from the age on (hard, linear,
+        polynomial, mixture) gives the samples of loss below the new age a positive weight.
+        """
+        dropped = loss[v == 0]
+        return growth * max(age, float(dropped.min())) if dropped.size else age
+
     def __repr__(self) -> str:
         params = ", ".join(f"{k}={v!r}" for k, v in vars(self).items())
         return f"{type(self).__name__}({params})"
@@ -283,6 +294,10 @@ class DropFractionRegularizer(SPRegularizer):
         v.ravel()[self._dropped(loss.ravel(), age)] = 0.0
         return v
 
+    def grown_age(self, loss, v, age, growth):
+        """The age is the fraction dropped: letting more in divides it by ``growth``."""
+        return age / growth
+
     def latent_loss(self, loss, age):
         loss = _arr(loss)
         flat = loss.ravel()
@@ -446,7 +461,19 @@ class SelfPacedPolicy(WeightPolicy):
     rounds the age is ``max(warm_start_age, age)``; ``warm_start_rounds="auto"``
     is :func:`default_warm_start_rounds` of the number of classes the loop boosts.
 
-    Published quantities: ``self_paced_weights`` (final ``v``),
+    When a round's weak learner is perfect on the samples with ``v > 0`` but not
+    on all (the kept set has become separable, so the next round would see the
+    same weights and fit the same learner), the age grows instead of boosting
+    stopping: it becomes ``age_growth`` times the larger of the age and the
+    smallest loss among the dropped samples (:meth:`SPRegularizer.grown_age`),
+    repeated until some dropped sample has ``v > 0`` again. This is the growing
+    age of self-paced learning (Kumar, Packer & Koller, NIPS 2010: "increase
+    lambda so that more samples are included"). ``age_growth=None`` keeps the
+    SPLBoost paper's fixed age, and boosting stops there with a recorded reason.
+
+    Published quantities: ``self_paced_weights`` (final ``v``), ``final_age``
+    (the age after any growth), ``ages`` (per round, the age of its latent
+    objective: the age in force after the warm start),
     ``latent_objective`` (per round, ``sum_i s_i F_age(loss_i)`` with the
     normalised ``sample_weight`` ``s`` and the final age, so values are
     comparable across warm and regular rounds), ``n_selected`` (per round, the
@@ -457,23 +484,26 @@ class SelfPacedPolicy(WeightPolicy):
 
     def __init__(self, regularizer: SPRegularizer, age: float,
                  warm_start_rounds: int | str = 3, warm_start_age: float = 1e6,
-                 inner_iterations: int | str = 1):
+                 inner_iterations: int | str = 1, age_growth: float | None = None):
         self.regularizer = regularizer
         self.age = age
         self.warm_start_rounds = warm_start_rounds
         self.warm_start_age = warm_start_age
         self.inner_iterations = inner_iterations
+        self.age_growth = age_growth
 
     def age_at(self, round_index: int) -> float:
         """Age used in round ``round_index`` (0-based) of the run :meth:`start` began."""
         if round_index < self._warm_rounds:
-            return max(self.warm_start_age, self.age)
-        return self.age
+            return max(self.warm_start_age, self._age)
+        return self._age
 
     def start(self, state, step):
         self._warm_rounds = (default_warm_start_rounds(state.n_classes)
                              if self.warm_start_rounds == "auto" else int(self.warm_start_rounds))
         self.v = np.ones(state.sample_weight.shape[0])
+        self._age = self.age  # grows within the run (admit_more); the parameter does not
+        self._ages: list[float] = []
         self._objective: list[float] = []
         self._n_selected: list[int] = []
         self._passes: list[int] = []
@@ -495,14 +525,38 @@ class SelfPacedPolicy(WeightPolicy):
         raw, loss = self._loss_at
         if raw is not state.raw:  # the loop committed other scores than the last candidate
             loss = step.sample_loss(state.margins)
-        latent = self.regularizer.latent_loss(loss, self.age)
+        latent = self.regularizer.latent_loss(loss, self._age)
         self._objective.append(fdot(state.sample_weight, latent))
         self._n_selected.append(int(np.count_nonzero(self.v)))
         self._passes.append(self._last_passes)
+        self._ages.append(self._age)
+
+    #: most age increases one call of admit_more tries before giving up
+    MAX_GROWTH_STEPS = 60
+
+    def admit_more(self, state, step):
+        """Grow the age until a dropped sample (``v = 0``, positive ``sample_weight``) is
+        back in; False (boosting stops) with ``age_growth=None`` or when none can be."""
+        if self.age_growth is None:
+            return False
+        loss = step.sample_loss(state.margins)
+        out = (self.v == 0) & (state.sample_weight > 0)
+        if not out.any():
+            return False
+        age = self.age_at(state.round)
+        for _ in range(self.MAX_GROWTH_STEPS):
+            age = self.regularizer.grown_age(loss, self.v, age, self.age_growth)
+            v = self.regularizer.weight(loss, age)
+            if np.any(v[out] > 0):
+                self._age, self.v = age, v
+                return True
+        return False
 
     def results(self):
         return {
             "age": self.age,
+            "final_age": self._age,
+            "ages": np.asarray(self._ages),
             "warm_start_rounds": self._warm_rounds,
             "self_paced_weights": self.v.copy(),
             "latent_objective": np.asarray(self._objective),

@@ -29,7 +29,8 @@ class SPLBoostClassifier(SelfPacedMixin, BaseBoostingClassifier):
 
     This is a majorization-minimization algorithm on the latent objective
     ``sum_i F_age(exp(-y_i F(x_i)))`` (Theorem 1), recorded per round in
-    ``latent_objective_``; after the warm-start rounds it never increases.
+    ``latent_objective_``; after the warm-start rounds it never increases while
+    the age is fixed (it may jump where the age grows, see ``ages_``).
     With ``age=inf`` (hard weighting) SPLBoost is exactly discrete AdaBoost.
     For ``K > 2`` classes the step is SAMME and the loss compared with
     ``age`` is ``2/K`` times the SAMME exponential loss of Zhu et al. (2009),
@@ -79,6 +80,19 @@ class SPLBoostClassifier(SelfPacedMixin, BaseBoostingClassifier):
         enough); ``"auto"`` repeats until ``v`` stops changing (at most 50).
     learning_rate : float, default=1.0
         Shrinks each coefficient (Theorem 1 assumes 1).
+    age_growth : float > 1 or None, default=2.0
+        What happens when the kept samples become separable: a round's weak
+        learner is perfect on every sample with ``v > 0`` but not on all, so the
+        next round would see the same weights and fit the same learner. With a
+        number, the age grows to ``age_growth`` times the larger of the age and
+        the smallest loss of a dropped sample (repeated until a dropped sample
+        is back in) and boosting goes on: self-paced learning's growing age
+        (Kumar, Packer & Koller, "Self-paced learning for latent variable
+        models", NIPS 2010), which lets more samples in rather than ending the
+        fit. The learner of that round is kept with the coefficient its error on
+        all samples supports. ``None`` keeps the paper's fixed age: boosting
+        stops there, with the reason in ``stopping_reason_``. Before the first
+        increase the fit is the fixed-age fit, bit for bit.
     random_state : int, RandomState or None, default=None
         Seeds the weak learners.
 
@@ -86,6 +100,10 @@ class SPLBoostClassifier(SelfPacedMixin, BaseBoostingClassifier):
     ----------
     age_ : float
         The age used after the warm start (``age``, or the value ``"auto"`` chose).
+    final_age_ : float
+        The age at the end of the fit: ``age_`` unless it grew (``age_growth``).
+    ages_ : ndarray of shape (n_rounds,)
+        The age of each round's ``latent_objective_`` entry (``age_`` until it grows).
     warm_start_rounds_ : int
         The number of warm-start rounds used.
     self_paced_weights_ : ndarray of shape (n_samples,)
@@ -109,7 +127,8 @@ class SPLBoostClassifier(SelfPacedMixin, BaseBoostingClassifier):
                  regularizer: str | SPRegularizer | Callable = "hard",
                  regularizer_params: dict | None = None, warm_start_rounds: int | str = "auto",
                  warm_start_age: float = 1e6, inner_iterations: int | str = 1,
-                 learning_rate: float = 1.0, random_state=None):
+                 learning_rate: float = 1.0, age_growth: float | None = 2.0,
+                 random_state=None):
         self.estimator = estimator
         self.n_estimators = n_estimators
         self.age = age
@@ -119,6 +138,7 @@ class SPLBoostClassifier(SelfPacedMixin, BaseBoostingClassifier):
         self.warm_start_age = warm_start_age
         self.inner_iterations = inner_iterations
         self.learning_rate = learning_rate
+        self.age_growth = age_growth
         self.random_state = random_state
 
     def _make_step(self):

@@ -68,7 +68,9 @@ class DiscreteStep(Step):
       supports: ``alpha`` computed from ``err_all`` (if ``err_all`` is below
       chance; else the learner is discarded), and the loop stops, because the
       next round would see the same weights up to a common factor and refit
-      the same learner.
+      the same learner, unless the weighting policy lets more samples in
+      (``RoundResult.separable``; SPLBoost's growing age,
+      :meth:`~robust_boosting.self_paced.SelfPacedPolicy.admit_more`).
     """
 
     native_multiclass = True
@@ -104,14 +106,14 @@ class DiscreteStep(Step):
                 ),
                 keep=False,
             )
-        stop = None
+        stop, separable = None, False
         if err < ERROR_FLOOR:
             err_all = float(weighted_miss(state.sample_weight, pred, state.y_idx))
             if err_all < ERROR_FLOOR:
                 stop = f"perfect weak learner at round {state.round + 1} (weighted training error 0)"
             elif err_all >= chance - ERROR_FLOOR:
                 return RoundResult(
-                    learner, None, 0.0, err, keep=False,
+                    learner, None, 0.0, err, keep=False, separable=True,
                     stop=(
                         f"the weak learner of round {state.round + 1} is perfect only on the "
                         f"samples with non-negligible weight and no better than chance on all "
@@ -124,10 +126,11 @@ class DiscreteStep(Step):
                     f"with non-negligible weight (error {err_all:.4g} on all samples); it was "
                     "kept with the coefficient that error supports and boosting stopped"
                 )
-                err = err_all
+                err, separable = err_all, True
         e = max(err, ERROR_FLOOR)
         alpha = self.learning_rate * 0.5 * (np.log((1.0 - e) / e) + np.log(n_classes - 1.0))
-        return RoundResult(learner, _class_output(pred, n_classes), alpha, err, stop=stop)
+        return RoundResult(learner, _class_output(pred, n_classes), alpha, err, stop=stop,
+                           separable=separable)
 
     def output(self, estimator, X, n_classes: int) -> np.ndarray:
         return _class_output(estimator.predict(X), n_classes)

@@ -130,7 +130,9 @@ def _spl(reg: str, desc: str) -> AlgorithmSpec:
     return AlgorithmSpec(
         f"splboost-{reg}",
         "robust_boosting.splboost:SPLBoostClassifier",
-        {"regularizer": reg},
+        # the paper's algorithm: a fixed age (the estimator's default grows it when the
+        # kept samples become separable)
+        {"regularizer": reg, "age_growth": None},
         {"age": SPLBOOST_AGE_GRID},
         description=f"SPLBoost with the {desc} SP-regularizer; age tuned in [1, 6] by CV",
     )

@@ -97,8 +97,9 @@ def _fit(model: Any, X, y) -> Any:
 def _spl(args: argparse.Namespace, age: float):
     from ..splboost import SPLBoostClassifier
 
+    # the paper's figures: its fixed age (no growth when the kept samples become separable)
     return SPLBoostClassifier(n_estimators=args.rounds, age=age, regularizer=args.regularizer,
-                              random_state=args.seed)
+                              age_growth=None, random_state=args.seed)
 
 
 def _comparison_models(rounds: int, seed: int) -> dict[str, Any]:

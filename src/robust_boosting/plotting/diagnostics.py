@@ -554,7 +554,10 @@ def _fit_quietly(model: Any, X: ArrayLike, y: ArrayLike) -> Any:
 
 
 def _age_point(estimator, age, X_train, y_train, X_test, y_test) -> dict:
-    model = _fit_quietly(clone(estimator).set_params(age=age), X_train, y_train)
+    params = {"age": age}
+    if "age_growth" in estimator.get_params(deep=False):
+        params["age_growth"] = None  # the figure's age is the paper's fixed age
+    model = _fit_quietly(clone(estimator).set_params(**params), X_train, y_train)
     excluded = _excluded_mask(model, np.asarray(y_train).shape[0])
     return {
         "age": float(age),
@@ -580,7 +583,8 @@ def error_vs_age(
     Parameters
     ----------
     estimator : SPLBoostClassifier (unfitted)
-        Cloned and refitted with ``age`` set to each value of ``ages``.
+        Cloned and refitted with ``age`` set to each value of ``ages`` (and
+        ``age_growth=None``, the paper's fixed age, where it has that parameter).
     X_train, y_train : array-like
         Training data (noisy labels).
     X_test, y_test : array-like

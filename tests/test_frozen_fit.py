@@ -55,6 +55,7 @@ def _other_value(est, name, value):
         "warm_start_rounds": 0,
         "warm_start_age": 3.0,
         "inner_iterations": "auto",
+        "age_growth": None if value is not None else 3.0,
         "error_goal": 0.3,
         "max_margin": 0.2,
         "margin_sigma": 0.5,

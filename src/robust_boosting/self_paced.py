@@ -75,9 +75,10 @@ class SPRegularizer:
         raise NotImplementedError(f"{type(self).__name__} has no closed-form penalty.")
 
     def grown_age(self, loss: NDArray[np.float64], v: NDArray[np.float64], age: float,
-                  growth: float) -> float:
+                  growth: float) -> float | None:
         """A larger age that lets samples with ``v = 0`` back in (self-paced learning's growing
-        age, Kumar, Packer & Koller 2010): ``growth * max(age, smallest loss with v = 0)``.
+        age, Kumar, Packer & Koller 2010): ``growth * max(age, smallest loss with v = 0)``;
+        None where the regularizer's age cannot grow.
 
         Every regularizer whose ``v*`` is 0 exactly from the age on (hard, linear,
         polynomial, mixture) gives the samples of loss below the new age a positive weight.
@@ -295,8 +296,9 @@ class DropFractionRegularizer(SPRegularizer):
         return v
 
     def grown_age(self, loss, v, age, growth):
-        """The age is the fraction dropped: letting more in divides it by ``growth``."""
-        return age / growth
+        """None: the age is the fraction to drop, the user's estimate of the noise rate,
+        and it stays as given (boosting stops where the kept samples become separable)."""
+        return None
 
     def latent_loss(self, loss, age):
         loss = _arr(loss)
@@ -546,6 +548,8 @@ class SelfPacedPolicy(WeightPolicy):
         age = self.age_at(state.round)
         for _ in range(self.MAX_GROWTH_STEPS):
             age = self.regularizer.grown_age(loss, self.v, age, self.age_growth)
+            if age is None:
+                return False
             v = self.regularizer.weight(loss, age)
             if np.any(v[out] > 0):
                 self._age, self.v = age, v

@@ -92,7 +92,9 @@ class SPLBoostClassifier(SelfPacedMixin, BaseBoostingClassifier):
         fit. The learner of that round is kept with the coefficient its error on
         all samples supports. ``None`` keeps the paper's fixed age: boosting
         stops there, with the reason in ``stopping_reason_``. Before the first
-        increase the fit is the fixed-age fit, bit for bit.
+        increase the fit is the fixed-age fit, bit for bit. The age of
+        ``regularizer="drop_fraction"`` (a fraction to drop, the user's estimate of
+        the noise rate) never grows.
     random_state : int, RandomState or None, default=None
         Seeds the weak learners.
 

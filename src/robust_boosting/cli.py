@@ -464,7 +464,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="flip training labels of a bundled data set and compare AdaBoost with SPLBoost",
         description=_cmd_demo.__doc__ + f" The first run of the package compiles its numba "
         f"kernels (about {COMPILE_SECONDS} s, cached on disk afterwards); later runs of the "
-        "demo take about 8 s on 2 cores.",
+        "demo take about 3 s on 2 cores.",
     )
     demo.add_argument("--dataset", default="wdbc", help="bundled data set (default: wdbc)")
     demo.add_argument("--noise", type=float, default=0.2,

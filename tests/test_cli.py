@@ -352,12 +352,20 @@ def test_end_to_end_categorical_csv(tmp_path, mixed_csv, capsys):
     assert main(["predict", str(tmp_path / "badcell.csv"), "--model", str(model)]) == 2
     assert "column 'z' is numeric but row 2 holds text ('?')" in _one_line_error(capsys)
 
-    # a category unseen at fit: one line naming the column, the value and the line
+    # a category no training row had: a missing value by default ...
     unseen = part.copy()
     unseen.iloc[3, 1] = "hexagon"
     unseen.to_csv(tmp_path / "unseen.csv", index=False)
-    assert main(["predict", str(tmp_path / "unseen.csv"), "--model", str(model)]) == 2
-    assert ("column 'shape' has the category 'hexagon' unseen at fit in row 5"
+    assert main(["predict", str(tmp_path / "unseen.csv"), "--model", str(model),
+                 "--output", str(out)]) == 0
+    missing = part.copy()
+    missing.iloc[3, 1] = np.nan
+    assert list(pd.read_csv(out)["prediction"]) == list(fitted.predict(missing))
+    capsys.readouterr()
+    # ... or one line naming the column, the value and the line
+    assert main(["predict", str(tmp_path / "unseen.csv"), "--model", str(model),
+                 "--unknown-categories", "error"]) == 2
+    assert ("column 'shape' has the category 'hexagon', which no training row had, in row 5"
             in _one_line_error(capsys))
 
     # an extra column: one line

@@ -80,10 +80,12 @@ def test_every_estimator_takes_a_typed_frame(cls):
 def test_predict_errors_name_the_column_and_rows(cls):
     df, y = mixed_frame()
     model = _fit(cls, df, y)
+    model.feature_schema_.unknown_categories = "error"
     cases = []
     unseen = df.copy()
     unseen.loc[[4, 9], "shape"] = "hexagon"
-    cases.append((unseen, "column 'shape' has the category 'hexagon' unseen at fit in rows 4, 9"))
+    cases.append((unseen, "column 'shape' has the category 'hexagon', which no training row "
+                  "had, in rows 4, 9 ("))
     text = df.astype({"x": object})
     text.loc[7, "x"] = "?"
     cases.append((text, "column 'x' is numeric but row 7 holds text ('?')"))
@@ -329,3 +331,58 @@ def test_numeric_frame_schema_keeps_dtypes_and_checks_kinds():
         model.predict(text)
     arr = rb.AdaBoostClassifier(n_estimators=3).fit(num.to_numpy(), y)
     assert arr.feature_schema_.names == ["x0", "x1"] and arr.feature_schema_.all_numeric
+
+
+def _takes_missing(model) -> bool:
+    return model._allows_nan(fitted=True) if hasattr(model, "_allows_nan") else True
+
+
+@pytest.mark.parametrize("cls", BOOSTERS + TREES)
+def test_unknown_categories_are_missing_by_default(cls):
+    """A category no training row had, undeclared or declared by the dtype but unused, is
+    predicted as a missing value (bit for bit); with unknown_categories='error', or a model
+    that cannot take missing values, it is an error naming the column and rows."""
+    df, y = mixed_frame()
+    train = df.assign(size=df["size"].where(df["size"] != "L", "M"))  # "L" declared, unused
+    model = _fit(cls, train, y)
+    assert model.feature_schema_.observed[2] == [True, True, False]
+    assert model.feature_schema_.unknown_categories == "missing"
+    new = df.copy()
+    new.loc[[4, 9], "shape"] = "hexagon"  # undeclared
+    as_missing = new.copy()
+    as_missing.loc[[4, 9], "shape"] = np.nan
+    as_missing.loc[df["size"] == "L", "size"] = np.nan
+    if not _takes_missing(model):  # RILBoost's SVMs
+        with pytest.raises(ValueError, match="does not handle missing values"):
+            model.predict(new)
+        return
+    for method in ("predict", "predict_proba", "decision_function"):
+        if hasattr(model, method):
+            np.testing.assert_array_equal(getattr(model, method)(new),
+                                          getattr(model, method)(as_missing))
+    model.feature_schema_.unknown_categories = "error"
+    with pytest.raises(ValueError, match=r"column 'shape' has the category 'hexagon', which no "
+                                         r"training row had, in rows 4, 9"):
+        model.predict(new)
+    with pytest.raises(ValueError, match=r"column 'size' has the category 'L'"):
+        model.predict(df)
+    with pytest.raises(ValueError, match="unknown_categories must be one of"):
+        model.feature_schema_.unknown_categories = "ignore"
+
+
+def test_cross_validation_with_a_rare_category_gives_finite_scores():
+    """A category in one fold only: cross_val_score and GridSearchCV score every fold."""
+    from sklearn.model_selection import GridSearchCV, KFold, cross_val_score
+
+    df, y = mixed_frame(n=120)
+    df.loc[[7], "shape"] = "comet"  # in one row, hence one test fold, only
+    df["size"] = df["size"].cat.add_categories(["XL"])
+    df.loc[[30, 31], "size"] = "XL"  # a category dtype: declared in every fold's training part
+    cv = KFold(3, shuffle=True, random_state=0)
+    scores = cross_val_score(rb.AdaBoostClassifier(n_estimators=5, random_state=0), df, y,
+                             cv=cv, error_score="raise")
+    assert np.all(np.isfinite(scores)) and scores.mean() > 0.6
+    search = GridSearchCV(rb.SPLBoostClassifier(n_estimators=5, random_state=0),
+                          {"age": [1.5, 3.0]}, cv=cv).fit(df, y)
+    assert np.all(np.isfinite(search.cv_results_["mean_test_score"]))
+    assert search.best_params_["age"] in (1.5, 3.0)

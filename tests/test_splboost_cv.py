@@ -337,6 +337,10 @@ def test_dataframe_with_categorical_column_and_missing_values():
     assert clf.score(frame, y) > 0.9
     assert np.all(np.isfinite(clf.predict_proba(frame)))
     unseen = frame.assign(colour=pd.Categorical(["white"] * n))
+    # an unknown category is a missing value (the trees' missing-value branch) ...
+    np.testing.assert_array_equal(clf.predict_proba(unseen),
+                                  clf.predict_proba(frame.assign(colour=np.nan)))
+    clf.feature_schema_.unknown_categories = "error"  # ... or, if asked for, an error
     with pytest.raises(ValueError, match="colour"):
         clf.predict(unseen)
     with pytest.raises(ValueError):

@@ -21,10 +21,17 @@ The fitted estimator keeps the schema as ``feature_schema_`` (and the names as
 ``feature_names_in_``). At predict, :meth:`FeatureSchema.encode` checks the frame
 against it: the same columns in the same order (a missing, extra or misplaced column is
 an error naming it), each column of its fitted kind, numbers in numeric columns, and no
-category unseen at fit. **Unseen categories are an error** naming the column, the
-values and the rows (LightGBM and scikit-learn's histogram boosting treat them as
-missing instead; a model that never saw a category has nothing to say about it, and
-treating it as missing would replace a value silently). Every error is one line.
+category of the wrong kind. **Unknown categories are missing values by default**, as
+in scikit-learn's ``HistGradientBoostingClassifier`` and LightGBM: a category that no
+training row had (one not declared at fit, or one the ``category`` dtype declared but
+no training row used) is encoded as missing at predict, and the histogram trees send
+it down the branch they learned for missing values. That is what makes
+cross-validation and grid search work when a rare category falls into one fold only.
+The policy is the fitted schema's ``unknown_categories``: set it to ``"error"``
+(``model.feature_schema_.unknown_categories = "error"``, or ``robust-boosting predict
+--unknown-categories error``) to make such a category a ValueError naming the column,
+the values and the rows. A model whose weak learner does not handle missing values
+raises that error whatever the policy. Every error is one line.
 
 The model works on the encoded array: numeric and boolean columns as float64,
 categorical columns as their category's code (``0 .. n_categories - 1``), missing
@@ -50,6 +57,9 @@ CATEGORICAL = "categorical"
 
 #: at most this many rows and values are listed in an error message
 _SHOW = 5
+
+#: what FeatureSchema.encode does with a category no training row had
+UNKNOWN_CATEGORY_POLICIES = ("missing", "error")
 
 
 def is_frame(X: Any) -> bool:
@@ -150,13 +160,39 @@ class FeatureSchema:
     categories : list of (list or None)
         The categories of each categorical column (code ``j`` is ``categories[f][j]``),
         None for the other columns.
+    observed : list of (list of bool or None), optional
+        For each categorical column, whether each category occurred in the training
+        rows (default: all of them). A declared category no training row had is
+        *unknown* at predict, like one that was not declared.
+
+    Attributes
+    ----------
+    unknown_categories : {"missing", "error"}
+        What :meth:`encode` does with an unknown category at predict: ``"missing"``
+        (default) encodes it as a missing value, ``"error"`` raises a ValueError naming
+        the column, the values and the rows.
     """
 
-    def __init__(self, names, kinds, dtypes, categories) -> None:
+    def __init__(self, names, kinds, dtypes, categories, observed=None) -> None:
         self.names = list(names)
         self.kinds = list(kinds)
         self.dtypes = list(dtypes)
         self.categories = list(categories)
+        self.observed = ([None if c is None else [True] * len(c) for c in self.categories]
+                         if observed is None else [None if o is None else list(o)
+                                                   for o in observed])
+        self.unknown_categories = "missing"
+
+    @property
+    def unknown_categories(self) -> str:
+        return getattr(self, "_unknown_categories", "missing")  # older files: the default
+
+    @unknown_categories.setter
+    def unknown_categories(self, value: str) -> None:
+        if value not in UNKNOWN_CATEGORY_POLICIES:
+            raise ValueError(f"unknown_categories must be one of "
+                             f"{', '.join(map(repr, UNKNOWN_CATEGORY_POLICIES))}, got {value!r}.")
+        self._unknown_categories = value
 
     def __repr__(self) -> str:
         cols = ", ".join(
@@ -187,14 +223,17 @@ class FeatureSchema:
         """
         import pandas as pd
 
-        names, kinds, dtypes, categories = [], [], [], []
+        names, kinds, dtypes, categories, observed = [], [], [], [], []
         for j, name in enumerate(X.columns):
             col = X.iloc[:, j]
             dtype = col.dtype
-            cats = None
+            cats = seen = None
             if isinstance(dtype, pd.CategoricalDtype):
                 kind = CATEGORICAL
                 cats = [_plain(v) for v in dtype.categories]
+                codes = col.cat.codes.to_numpy()
+                seen = np.bincount(codes[codes >= 0], minlength=len(cats)) > 0
+                seen = [bool(b) for b in seen]
             elif _is_bool_dtype(dtype):
                 kind = BOOL
             elif _is_numeric_dtype(dtype):
@@ -225,7 +264,8 @@ class FeatureSchema:
             kinds.append(kind)
             dtypes.append(str(dtype))
             categories.append(cats)
-        schema = cls(names, kinds, dtypes, categories)
+            observed.append(seen)
+        schema = cls(names, kinds, dtypes, categories, observed)
         if not schema.all_numeric and not all(isinstance(n, str) for n in names):
             raise TypeError(
                 "a DataFrame with boolean, text or categorical columns needs string column "
@@ -262,22 +302,25 @@ class FeatureSchema:
             "feature_names_in_."
         )
 
-    def encode(self, X, *, check_columns: bool = True) -> np.ndarray:
+    def encode(self, X, *, check_columns: bool = True, allow_missing: bool = True) -> np.ndarray:
         """The frame ``X`` as the model's float64 array (checked against the schema).
 
         Numeric and boolean columns become their values (0/1), categorical columns their
-        category codes; missing values become NaN. Raises a one-line ValueError naming
-        the column and the rows for a cell that is not a number in a numeric column, a
-        category unseen at fit, or a column of the wrong kind.
+        category codes; missing values become NaN, and so do unknown categories (no
+        training row had them) under ``unknown_categories="missing"``. Raises a one-line
+        ValueError naming the column and the rows for a cell that is not a number in a
+        numeric column, a column of the wrong kind, or an unknown category when the
+        policy is ``"error"`` or the model cannot take missing values
+        (``allow_missing=False``).
         """
         if check_columns:
             self.check_columns(X)
         out = np.empty(X.shape, dtype=np.float64, order="F")
         for j, name in enumerate(self.names):
-            out[:, j] = self._encode_column(X.iloc[:, j], name, j, X.index)
+            out[:, j] = self._encode_column(X.iloc[:, j], name, j, X.index, allow_missing)
         return out
 
-    def _encode_column(self, col, name, j, index) -> np.ndarray:
+    def _encode_column(self, col, name, j, index, allow_missing: bool = True) -> np.ndarray:
         import pandas as pd
 
         kind = self.kinds[j]
@@ -322,16 +365,20 @@ class FeatureSchema:
         present = col.notna().to_numpy()
         values = col.to_numpy(dtype=object)
         codes = pd.Index(self.categories[j], dtype=object).get_indexer(values)
+        observed = getattr(self, "observed", None)  # None: a schema of an older version
+        seen = (np.asarray(observed[j], dtype=bool) if observed and observed[j] is not None
+                else np.ones(len(self.categories[j]), dtype=bool))
+        unknown = present & ((codes < 0) | ~seen[np.maximum(codes, 0)])
         out = codes.astype(np.float64)
-        out[codes < 0] = np.nan
-        unseen = present & (codes < 0)
-        if unseen.any():
-            new = sorted({repr(_plain(v)) for v in values[unseen]})
+        out[(codes < 0) | unknown] = np.nan
+        if unknown.any() and (self.unknown_categories == "error" or not allow_missing):
+            new = sorted({repr(_plain(v)) for v in values[unknown]})
+            why = ("unknown_categories='error'" if allow_missing
+                   else "this model's weak learner does not handle missing values")
             raise ValueError(
                 f"column {name!r} has the categor{'y' if len(new) == 1 else 'ies'} "
-                f"{_listing(new)} unseen at fit in {_rows(index, unseen)}: a model cannot "
-                "predict from a category it never saw; map it to a known one, or leave the "
-                "cell empty (missing)."
+                f"{_listing(new)}, which no training row had, in {_rows(index, unknown)} "
+                f"({why}): map it to a known category, or leave the cell empty (missing)."
             )
         return out
 

@@ -48,7 +48,7 @@ def validated_X(estimator, X, y="no_validation", *, reset: bool, allow_nan: bool
             raise ValueError(
                 f"{type(estimator).__name__} was fitted on a DataFrame with boolean or "
                 f"categorical columns ({schema!r}); pass a DataFrame with those columns.")
-        X_num = schema.encode(X, check_columns=not reset)
+        X_num = schema.encode(X, check_columns=not reset, allow_missing=allow_nan)
         _check_finite(estimator, X_num, allow_nan, allow_inf, schema.names, X.index)
         if not reset:
             return X_num
@@ -62,7 +62,7 @@ def validated_X(estimator, X, y="no_validation", *, reset: bool, allow_nan: bool
         # numeric column, categories, booleans) is an error naming the column and rows
         for j, dtype in enumerate(X.dtypes):
             if not _is_plain_numeric(dtype):
-                schema._encode_column(X.iloc[:, j], schema.names[j], j, X.index)
+                schema._encode_column(X.iloc[:, j], schema.names[j], j, X.index, allow_nan)
     out = _validate(estimator, X, y, reset=reset, y_numeric=y_numeric)
     X_out = out[0] if isinstance(out, tuple) else out
     names = list(X.columns) if frame else None

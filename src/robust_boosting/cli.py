@@ -200,7 +200,7 @@ def _features(df, label=None, model=None):
     """The feature columns of ``df`` (every column but the label), as a DataFrame.
 
     The estimator itself reads and checks the columns (its typed schema: numeric,
-    boolean and categorical columns, text in a numeric column, unseen categories,
+    boolean and categorical columns, text in a numeric column, unknown categories,
     missing values); the command adds nothing. With ``model`` (predict), the columns
     are matched by name: they are put in the model's order (the CSV's order does not
     matter) and a missing or extra column is a one-line error from the model's schema.
@@ -324,8 +324,12 @@ def _cmd_predict(args: argparse.Namespace) -> int:
     bundle = load_bundle(args.model, trust_pickle=args.trust_pickle)
     df = _read_csv(args.csv)
     label = bundle["label"]
-    X = _features(df, label=label, model=bundle["model"])
-    pred = bundle["model"].predict(X)
+    model = bundle["model"]
+    schema = getattr(model, "feature_schema_", None)
+    if schema is not None:  # the command's policy for categories no training row had
+        schema.unknown_categories = args.unknown_categories
+    X = _features(df, label=label, model=model)
+    pred = model.predict(X)
     out = pd.DataFrame({args.column: pred})
     if args.output == "-":
         out.to_csv(sys.stdout, index=False)
@@ -522,6 +526,10 @@ def build_parser() -> argparse.ArgumentParser:
                       help="also accept a pickle/joblib model file; loading a pickle can run "
                       "arbitrary code, so only use this for files you trust")
     pred.add_argument("--output", default="-", help="output CSV (default: stdout)")
+    pred.add_argument("--unknown-categories", choices=["missing", "error"], default="missing",
+                      help="a text value that no training row had in its column: treat it as "
+                      "a missing value (default; the trees send it the way they learned for "
+                      "missing values), or stop with an error naming the lines")
     pred.add_argument("--column", default="prediction", help="name of the prediction column")
     pred.set_defaults(func=_cmd_predict)
 

@@ -55,14 +55,16 @@ def test_delta_picks_the_best_positive_epsilon_and_reports_draws():
 
 @pytest.mark.parametrize(("paper_sign", "difference", "values", "expected"), [
     (+1, True, [0.03, 0.031, 0.029, 0.03], "reproduced"),       # same sign, significant
-    (+1, True, [0.03, -0.02, 0.01, -0.005], "not reproduced"),  # same sign, not significant
-    (+1, True, [-0.03, -0.031, -0.029, -0.03], "not reproduced"),  # opposite, significant
-    (+1, True, [-0.03, 0.02, -0.01, 0.005], "not reproduced"),  # opposite, not significant
-    (-1, True, [0.0, 0.0, 0.0], "not reproduced"),              # exactly 0 is not the sign
+    (+1, True, [0.03, -0.02, 0.01, -0.005], "inconclusive"),    # same sign, not significant
+    (+1, True, [-0.03, -0.031, -0.029, -0.03], "contradicted"),  # opposite, significant
+    (-1, True, [0.03, 0.031, 0.029, 0.03], "contradicted"),     # the other way round
+    (+1, True, [-0.03, 0.02, -0.01, 0.005], "inconclusive"),    # opposite, not significant
+    (-1, True, [0.0, 0.0, 0.0], "inconclusive"),                # exactly 0: p = 1
     (+1, False, [0.03, -0.02, 0.01, -0.005], "reproduced"),     # no difference claimed, none
-    (+1, False, [0.03, 0.031, 0.029, 0.03], "partly"),
-    (+1, False, [-0.03, -0.031, -0.029, -0.03], "not reproduced"),
-    (+1, True, [0.02], "partly"),                               # one unit: no test
+    (+1, False, [0.03, 0.031, 0.029, 0.03], "contradicted"),    # a difference where none is
+    (+1, False, [-0.03, -0.031, -0.029, -0.03], "contradicted"),  # claimed, either sign
+    (+1, True, [0.02], "inconclusive"),                         # one unit: no test
+    (+1, True, [np.nan], "not testable offline"),               # no unit at all
 ])
 def test_verdict_rule_uses_sign_and_two_sided_significance(paper_sign, difference, values,
                                                            expected):
@@ -73,7 +75,41 @@ def test_verdict_partly_when_the_papers_size_is_outside_our_interval():
     stats = mean_se([0.03, 0.031, 0.029, 0.03])
     assert verdict(+1, True, *stats, paper_effect=0.03) == "reproduced"
     assert verdict(+1, True, *stats, paper_effect=0.12) == "partly"
-    assert verdict(-1, True, *stats, paper_effect=-0.12) == "not reproduced"
+    assert verdict(-1, True, *stats, paper_effect=-0.12) == "contradicted"
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.floats(-1, 1), min_size=2, max_size=30), st.sampled_from([-1, 1]),
+       st.booleans())
+def test_every_verdict_follows_the_written_rule(values, sign, difference):
+    """The rule as written in VERDICT_RULE, recomputed from t and p, on any input."""
+    from robust_boosting.experiments.analysis import ALPHA, VERDICTS
+
+    m, se, n = mean_se(values)
+    t, p = two_sided_t(m, se, n)
+    got = verdict(sign, difference, m, se, n)
+    assert got in VERDICTS
+    if not np.isfinite(p):
+        assert got == "inconclusive"
+    elif not difference:
+        assert got == ("contradicted" if p < ALPHA else "reproduced")
+    elif p >= ALPHA:
+        assert got == "inconclusive"
+    else:
+        assert got == ("reproduced" if np.sign(m) == sign else "contradicted")
+
+
+def test_detectable_difference_is_found_with_80_percent_power():
+    """A true difference of the detectable size is significant in about 80 % of samples."""
+    from robust_boosting.experiments.analysis import detectable_difference
+
+    rng = np.random.default_rng(0)
+    n, sd = 10, 1.0
+    mdd = detectable_difference(sd / np.sqrt(n), n)
+    assert mdd == pytest.approx((2.262 + 0.883) * sd / np.sqrt(n), rel=1e-3)
+    hits = [two_sided_t(*mean_se(rng.normal(mdd, sd, n)))[1] < 0.05 for _ in range(4000)]
+    assert np.mean(hits) == pytest.approx(0.8, abs=0.04)
+    assert np.isnan(detectable_difference(0.1, 1))
 
 
 def test_two_sided_t_sees_significance_in_both_directions():
@@ -82,8 +118,8 @@ def test_two_sided_t_sees_significance_in_both_directions():
     assert t_up > 0 > t_dn and p_up == pytest.approx(p_dn) and p_up < 0.001
 
 
-def test_rilboost_claims_opposite_sign_is_not_reproduced():
-    """Every bundled set worse than AdaBoost: Table 5's positive t is not reproduced."""
+def test_rilboost_claims_opposite_sign_is_contradicted():
+    """Every bundled set worse than AdaBoost: Table 5's positive t is contradicted."""
     rows = []
     for i, d in enumerate(["rilboost-pima", "rilboost-wine", "rilboost-ecoli",
                            "rilboost-haberman"]):
@@ -92,7 +128,7 @@ def test_rilboost_claims_opposite_sign_is_not_reproduced():
     t5 = [c for c in claims if c["location"] == "Sec. 5, Table 5" and "n = 20" in c["claim"]]
     assert len(t5) == 2
     for c in t5:
-        assert c["verdict"] == "not reproduced"
+        assert c["verdict"] == "contradicted"
         assert "t = -" in c["test"] and "p = " in c["test"]
         assert "± " in c["ours"] and "(n=4)" in c["ours"]
 
@@ -120,7 +156,7 @@ def test_savage_report_tables_carry_se_and_n_and_the_ordering_verdict(tmp_path):
     assert "± " in md and "reps=2" in md and "(n=5)" in md
     rows = savage_claims(df)
     order = next(r for r in rows if "ordering" in r["claim"])
-    assert order["verdict"] == "not reproduced"  # ours is the reverse of the paper's order
+    assert order["verdict"] == "contradicted"  # ours is the reverse of the paper's order
 
 
 def test_write_claims_from_stores(tmp_path):
@@ -144,13 +180,16 @@ def test_write_claims_from_stores(tmp_path):
     assert main(["report", "--claims", str(tmp_path)]) == 0
     path = tmp_path / "claims.md"
     text = path.read_text()
-    assert "## Verdict rule" in text and "not reproduced" in text
-    assert "not testable offline" in text
+    assert "## Verdict rule" in text and "not reproduced" not in text
+    assert "not testable offline" in text and "contradicted" in text
+    summary = text[text.index("## Summary"):text.index("## Verdict rule")]
+    assert "Contradicted (the published result does not hold in our runs):" in summary
+    assert "ordering SavageBoost < LogitBoost" in summary
     assert text.count("\n| ") >= 10
 
 
 def test_sensitivity_rows_pair_each_reading_with_adaboost_of_the_same_learner():
-    from robust_boosting.experiments.report import sensitivity_rows, sensitivity_summary
+    from robust_boosting.experiments.analysis import sensitivity_rows, sensitivity_summary
 
     rng = np.random.default_rng(1)
     rows = []
@@ -207,3 +246,48 @@ def test_readonly_store_reads_rows_still_in_the_write_ahead_log(tmp_path):
                 reader.add({"task_id": "t2"})
     with pytest.raises(ValueError, match="not found"):
         ResultStore(tmp_path / "missing.sqlite", readonly=True)
+
+
+def test_inconclusive_rows_print_the_detectable_difference():
+    from robust_boosting.experiments.claims import _row
+
+    row = _row("P", "L", "c", "1.00", [0.01, -0.02, 0.015, -0.01], sign=+1)
+    assert row["verdict"] == "inconclusive"
+    assert "detectable at 80 % power: ±" in row["test"]
+    row = _row("P", "L", "c", "1.00", [0.03, 0.031, 0.029, 0.03], sign=+1)
+    assert row["verdict"] == "reproduced" and "detectable" not in row["test"]
+
+
+def test_summary_counts_every_verdict_and_names_the_contradicted():
+    from robust_boosting.experiments.claims import summary_lines, verdict_counts
+
+    rows = [{"paper": "P", "location": f"L{i}", "claim": f"claim {i}", "paper_value": "1",
+             "ours": "2", "test": "t", "verdict": v}
+            for i, v in enumerate(["reproduced", "contradicted", "inconclusive",
+                                   "inconclusive", "not testable offline"])]
+    assert verdict_counts(rows) == {"contradicted": 1, "inconclusive": 2, "partly": 0,
+                                    "reproduced": 1, "not testable offline": 1}
+    text = "\n".join(summary_lines(rows))
+    assert text.startswith("5 claims: 1 contradicted, 2 inconclusive, 0 partly, 1 reproduced")
+    assert "claim 1" in text and "claim 0" not in text
+    with pytest.raises(ValueError, match="not reproduced"):
+        verdict_counts([{**rows[0], "verdict": "not reproduced"}])
+
+
+def test_claims_and_report_do_not_import_each_other():
+    """One direction: report -> claims -> analysis; claims never imports report."""
+    import ast
+    import inspect
+
+    import robust_boosting.experiments.analysis as analysis
+    import robust_boosting.experiments.claims as claims
+
+    def imported(module):
+        names = set()
+        for node in ast.walk(ast.parse(inspect.getsource(module))):
+            if isinstance(node, ast.ImportFrom):
+                names.add((node.module or "").split(".")[-1])
+        return names
+
+    assert "report" not in imported(claims)
+    assert not {"report", "claims"} & imported(analysis)

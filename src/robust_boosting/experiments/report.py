@@ -14,12 +14,12 @@ point) and every table of means gives ``mean ± standard error (n)``:
 
 :func:`write_claims` reads every committed store of a results directory and writes one
 table of the papers' checkable claims (:mod:`robust_boosting.experiments.claims`), each
-with a verdict by the rule :data:`VERDICT_RULE`.
+with a verdict by the rule :data:`VERDICT_RULE`. The statistics, the rule and the tables
+both share live in :mod:`robust_boosting.experiments.analysis`, below both modules.
 """
 
 from __future__ import annotations
 
-import math
 import os
 from pathlib import Path
 
@@ -27,150 +27,51 @@ import numpy as np
 import pandas as pd
 
 from . import published
+from .analysis import (
+    VERDICT_RULE,
+    _md_table,
+    _reps,
+    fmt_mse,
+    fmt_test,
+    load_results,
+    mean_se,
+    rilboost_deltas,
+    sensitivity_rows,
+    sensitivity_summary,
+    t_test,
+    two_sided_t,
+    verdict,
+    weak_learner_text,
+)
 from .store import ResultStore
 
 __all__ = ["VERDICT_RULE", "mean_se", "rilboost_deltas", "savageboost_table", "t_test",
            "two_sided_t", "verdict", "write_report"]
 
-#: Significance level of every comparison with a paper.
-ALPHA = 0.05
 
-#: The one rule behind every verdict of the reports and of ``claims.md``.
-VERDICT_RULE = (
-    "Each claim is a signed difference d (ours: mean ± standard error over n independent "
-    "units, the unit named in the row), tested two-sided against 0 with Student's t at the "
-    "5 % level (t = d / se, n - 1 degrees of freedom; t and p are printed). The paper's "
-    "claim is the sign of its number and whether it claims a difference (a significant "
-    "test, or a number presented as an advantage) or no difference (a non-significant "
-    "test, or words such as 'comparable' or 'no significant difference').\n"
-    "- Claim of a difference: **reproduced** = same sign and p < 0.05 (and, where the "
-    "paper gives the size of the difference, that size inside our 95 % confidence "
-    "interval); **partly** = same sign and p < 0.05 but the paper's size outside our 95 % "
-    "interval; **not reproduced** = p >= 0.05 or the opposite sign (d = 0 counts as "
-    "opposite).\n"
-    "- Claim of no difference: **reproduced** = p >= 0.05; **partly** = p < 0.05 with the "
-    "paper's sign; **not reproduced** = p < 0.05 with the opposite sign, or with any sign "
-    "when the paper gives none.\n"
-    "- An ordering (A < B < C) is the worst verdict of its consecutive pairs.\n"
-    "- With fewer than two units no test is possible: same sign = partly, opposite = not "
-    "reproduced.\n"
-    "- **not testable offline**: the data or the setting is not available here."
-)
 
-_ORDER = {"not reproduced": 0, "partly": 1, "reproduced": 2}
 
 
 # ---------------------------------------------------------------------------
 # statistics
 # ---------------------------------------------------------------------------
-def mean_se(values) -> tuple[float, float, int]:
-    """Mean, standard error (``sd / sqrt(n)``, ddof 1) and the number of finite values."""
-    x = np.asarray(values, dtype=float)
-    x = x[np.isfinite(x)]
-    n = len(x)
-    if n == 0:
-        return float("nan"), float("nan"), 0
-    se = float(x.std(ddof=1) / np.sqrt(n)) if n > 1 else float("nan")
-    return float(x.mean()), se, n
 
 
-def two_sided_t(mean: float, se: float, n: int) -> tuple[float, float]:
-    """``t = mean / se`` and its two-sided p-value with ``n - 1`` degrees of freedom."""
-    from scipy import stats
-
-    if n < 2 or not np.isfinite(se) or not np.isfinite(mean):
-        return float("nan"), float("nan")
-    if se == 0:
-        return (0.0, 1.0) if mean == 0 else (math.copysign(math.inf, mean), 0.0)
-    t = mean / se
-    return float(t), float(2 * stats.t.sf(abs(t), n - 1))
 
 
-def verdict(paper_sign: float, paper_claims_difference: bool, mean: float, se: float,
-            n: int, paper_effect: float | None = None) -> str:
-    """The verdict of :data:`VERDICT_RULE` for our ``mean ± se`` over ``n`` units.
-
-    ``paper_effect``: the size of the paper's difference on our scale, if it gives one.
-    """
-    from scipy import stats
-
-    s = np.sign(paper_sign)
-    if not np.isfinite(mean):
-        return "not testable offline"
-    same = np.sign(mean) == s and mean != 0
-    t, p = two_sided_t(mean, se, n)
-    if not np.isfinite(p):
-        return "partly" if same else "not reproduced"
-    significant = p < ALPHA
-    if paper_claims_difference:
-        if not (same and significant):
-            return "not reproduced"
-        if paper_effect is not None and np.isfinite(paper_effect):
-            half = stats.t.ppf(1 - ALPHA / 2, n - 1) * se
-            if abs(paper_effect - mean) > half:
-                return "partly"
-        return "reproduced"
-    if not significant:
-        return "reproduced"
-    return "partly" if same else "not reproduced"
 
 
-def worst(verdicts) -> str:
-    """The worst of several verdicts (for an ordering)."""
-    v = [x for x in verdicts if x in _ORDER]
-    return min(v, key=_ORDER.get) if v else "not testable offline"
 
 
-def fmt_mse(mean: float, se: float, n: int, scale: float = 1.0, digits: int = 2) -> str:
-    """``"12.34 ± 0.56 (n=10)"``."""
-    if not np.isfinite(mean):
-        return "-"
-    se_text = f"{scale * se:.{digits}f}" if np.isfinite(se) else "n/a"
-    return f"{scale * mean:.{digits}f} ± {se_text} (n={n})"
 
 
-def fmt_test(mean: float, se: float, n: int) -> str:
-    """``"t = 2.10, p = 0.041"``."""
-    t, p = two_sided_t(mean, se, n)
-    if not np.isfinite(t):
-        return "no test (n < 2)"
-    return f"t = {t:.2f}, p = {p:.3g}"
 
 
-def t_test(values) -> tuple[float, float, float, int]:
-    """One-sample t-test against 0 as in the RILBoost paper (Demsar 2006).
-
-    Returns
-    -------
-    t, ci_low, ci_high, M : float, float, float, int
-        ``t = mean * sqrt(M) / sd`` and the 95 % confidence interval of the mean.
-    """
-    from scipy import stats
-
-    m, se, n = mean_se(values)
-    if n < 2:
-        return float("nan"), float("nan"), float("nan"), n
-    t, _ = two_sided_t(m, se, n)
-    half = stats.t.ppf(1 - ALPHA / 2, n - 1) * se
-    return float(t), float(m - half), float(m + half), n
 
 
 # ---------------------------------------------------------------------------
 # formatting
 # ---------------------------------------------------------------------------
-def _md_table(df: pd.DataFrame, index: bool = True, floatfmt: str = "{:.2f}") -> str:
-    """A DataFrame as a GitHub Markdown table (no tabulate dependency)."""
-    d = df.reset_index() if index else df
-    cols = [str(c) for c in d.columns]
-
-    def fmt(v):
-        if isinstance(v, float | np.floating):
-            return "" if np.isnan(v) else floatfmt.format(v)
-        return str(v).replace("|", "\\|").replace("\n", " ")
-
-    lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
-    lines += ["| " + " | ".join(fmt(v) for v in row) + " |" for row in d.itertuples(index=False)]
-    return "\n".join(lines)
 
 
 def _save(fig, path: Path) -> str:
@@ -191,25 +92,6 @@ def _mse_table(df: pd.DataFrame, rows: list[str], col: str, value: str = "test_e
     return cells.unstack(col)
 
 
-def weak_learner_text(df: pd.DataFrame) -> str:
-    """The weak learners of the results, named (the estimators' defaults spelled out)."""
-    names = {"hist-stump": "histogram stump (depth 1)", None: "the estimator's default"}
-    out = []
-    for wl, sub in df.groupby(df["weak_learner"].astype(object).where(
-            df["weak_learner"].notna(), None), dropna=False):
-        algs = sorted(set(sub["algorithm"]))
-        if wl is None or (isinstance(wl, float) and np.isnan(wl)):
-            if any(a.startswith("rilboost") for a in algs):
-                text = "RBF SVM (scikit-learn SVC)"
-            else:
-                text = "histogram stump (depth 1; a regression stump for LogitBoost/RBoost)"
-        elif str(wl).startswith("hist-") and str(wl)[5:].isdigit():
-            text = (f"histogram tree of depth {str(wl)[5:]} (entropy criterion; a regression "
-                    "tree of that depth, squared error, for LogitBoost/RBoost)")
-        else:
-            text = names.get(wl, str(wl))
-        out.append(f"{text}: {', '.join(algs)}")
-    return "; ".join(out)
 
 
 def tuning_text(df: pd.DataFrame) -> str:
@@ -276,10 +158,6 @@ def _chosen_params(df: pd.DataFrame, skip=("n_estimators", "age")) -> list[str]:
 # ---------------------------------------------------------------------------
 # protocol tables
 # ---------------------------------------------------------------------------
-def _reps(df: pd.DataFrame) -> str:
-    reps = df.groupby(["dataset", "variant"] + (["rate"] if "rate" in df else []))[
-        "repetition"].nunique()
-    return f"{reps.min()}" if reps.min() == reps.max() else f"{reps.min()}-{reps.max()}"
 
 
 def protocol_table(kind: str, df: pd.DataFrame) -> list[str]:
@@ -477,37 +355,8 @@ def _savage_section(df: pd.DataFrame, out: Path, prefix: str) -> list[str]:
     return md
 
 
-_READINGS = {"savageboost": "ours", "savageboost-literal": "literal",
-             "savageboost-reversed": "sign-reversed", "adaboost": "AdaBoost"}
 
 
-def sensitivity_rows(df: pd.DataFrame) -> list[dict]:
-    """Per (reading, weak learner, learning rate): per rate the mean error over data sets
-    (``"error"``: mean, se, n) and its paired difference from AdaBoost with the same weak
-    learner (``"minus"``), each data set's error the mean over folds and repetitions."""
-    d = df.assign(lr=df["params"].map(lambda p: float(p.get("learning_rate", 1.0))
-                                      if isinstance(p, dict) else 1.0),
-                  wl=df["weak_learner"].fillna("default"))
-    per = d.groupby(["algorithm", "wl", "lr", "rate", "dataset"])["test_error"].mean()
-    ada = per.xs("adaboost", level="algorithm") if "adaboost" in set(d["algorithm"]) else None
-    out = []
-    keys = sorted(per.groupby(level=["algorithm", "wl", "lr"]).groups,
-                  key=lambda k: (k[0] == "adaboost", k[0], k[1], -k[2]))
-    for alg, wl, lr in keys:
-        sub = per.loc[(alg, wl, lr)]
-        row = {"algorithm": alg, "reading": _READINGS.get(alg, alg), "weak learner": wl,
-               "learning rate": lr, "rates": {}}
-        for rate in sorted(d["rate"].unique()):
-            if rate not in sub.index.get_level_values("rate"):
-                continue
-            s = sub.xs(rate, level="rate")
-            cell = {"error": mean_se(s)}
-            if alg != "adaboost" and ada is not None and (wl, 1.0, rate) in ada.index.droplevel(
-                    "dataset"):
-                cell["minus"] = mean_se((s - ada.loc[(wl, 1.0, rate)]).dropna())
-            row["rates"][float(rate)] = cell
-        out.append(row)
-    return out
 
 
 def _savage_sensitivity_section(df: pd.DataFrame, out: Path, prefix: str) -> list[str]:
@@ -544,96 +393,13 @@ def _savage_sensitivity_section(df: pd.DataFrame, out: Path, prefix: str) -> lis
     return md
 
 
-def sensitivity_summary(df: pd.DataFrame, rate: float = 0.4) -> str:
-    """Which readings beat AdaBoost significantly at ``rate`` (one sentence)."""
-    hits, total, gains = [], 0, []
-    for r in sensitivity_rows(df):
-        cell = r["rates"].get(float(rate), {})
-        if "minus" not in cell:
-            continue
-        total += 1
-        m, se, n = cell["minus"]
-        t, p = two_sided_t(m, se, n)
-        if m < 0 and p < ALPHA:
-            gains.append(-100 * m)
-            hits.append(f"{r['reading']} with {r['weak learner']} at learning rate "
-                        f"{r['learning rate']:g} ({100 * m:+.2f} points, p = {p:.2g})")
-    if not total:
-        return ""
-    pub = published.SAVAGEBOOST_TABLE4.get(round(float(rate), 2), {})
-    paper_gap = (pub["adaboost"][1] - pub["savageboost"][1]) if pub else float("nan")
-    if not hits:
-        return (f"None of the {total} variants has a significantly lower error than "
-                f"AdaBoost at {100 * rate:g} %.")
-    return (f"{len(hits)} of the {total} variants have a significantly lower error than "
-            f"AdaBoost at {100 * rate:g} %: " + "; ".join(hits) + f". The largest gain, "
-            f"{max(gains):.1f} points, is to be set against the paper's {paper_gap:.1f}.")
 
 
 # ---------------------------------------------------------------------------
 # RILBoost
 # ---------------------------------------------------------------------------
-def rilboost_deltas(df: pd.DataFrame, strategy: str = "minimax") -> pd.DataFrame:
-    """``Delta = max_{eps > 0} mean ACC(eps) - mean ACC(0)`` per data set, n and variant.
-
-    RILBoost paper, Tables 2-4 and 8: the maximum runs over the *positive* epsilons of
-    the grid only (epsilon = 0 is the AdaBoost it is compared with), so Delta is negative
-    when every epsilon > 0 is worse than AdaBoost. Besides Delta, the epsilon that
-    attains the maximum and the paired standard error of ``ACC(eps*) - ACC(0)`` over the
-    random draws (the same training set is used for every epsilon of a draw) are
-    returned; taking the maximum biases Delta upwards.
-
-    Returns
-    -------
-    deltas : DataFrame
-        Columns ``dataset``, ``n_train``, ``gamma`` (the kernel parameter, "default" if
-        not set), ``I``, ``II`` (Delta), ``eps_I``, ``eps_II`` (the maximising epsilon),
-        ``se_I``, ``se_II`` and ``draws_I``, ``draws_II`` (NaN where missing; the standard
-        error is NaN for a single draw).
-    """
-    from ..plotting.results import _rilboost_frame
-
-    r = _rilboost_frame(df)
-    r = r[(r["strategy"] == strategy) & r["mixing"].isin([0.0, 1.0])]
-    r = r.assign(variant=np.where(r["mixing"] == 1.0, "I", "II"))
-    columns = ["dataset", "n_train", "gamma", "I", "II", "eps_I", "eps_II", "se_I", "se_II",
-               "draws_I", "draws_II"]
-    rows = []
-    for (d, n, gm, v), g in r.groupby(["dataset", "n_train", "gamma", "variant"]):
-        delta = _delta(g)
-        if delta is not None:
-            rows.append({"dataset": d, "n_train": n, "gamma": gm, "variant": v, **delta})
-    if not rows:
-        return pd.DataFrame(columns=columns)
-    out = pd.DataFrame(rows).pivot_table(index=["dataset", "n_train", "gamma"],
-                                         columns="variant",
-                                         values=["delta", "eps", "se", "draws"], dropna=False)
-    flat = pd.DataFrame({"dataset": out.index.get_level_values(0),
-                         "n_train": out.index.get_level_values(1),
-                         "gamma": out.index.get_level_values(2)})
-    for v in ("I", "II"):
-        for key, name in (("delta", v), ("eps", f"eps_{v}"), ("se", f"se_{v}"),
-                          ("draws", f"draws_{v}")):
-            flat[name] = out[(key, v)].to_numpy() if (key, v) in out else np.nan
-    return flat[columns][flat[["I", "II"]].notna().any(axis=1)].reset_index(drop=True)
 
 
-def _delta(g: pd.DataFrame) -> dict | None:
-    """Delta, eps*, paired se and draws of one (data set, n, kernel, variant, mixing)."""
-    s = g.groupby("epsilon")["accuracy"].mean()
-    pos = s[s.index > 0]
-    if 0.0 not in s.index or pos.empty:
-        return None
-    best = float(pos.idxmax())
-    se, draws = np.nan, g["repetition"].nunique() if "repetition" in g else 1
-    if "repetition" in g:
-        paired = g.pivot_table(index="repetition", columns="epsilon",
-                               values="accuracy")[[0.0, best]].dropna()
-        if len(paired) > 1:
-            diff = paired[best] - paired[0.0]
-            se = float(diff.std(ddof=1) / np.sqrt(len(diff)))
-        draws = len(paired)
-    return {"delta": float(pos.max() - s.loc[0.0]), "eps": best, "se": se, "draws": draws}
 
 
 def _paper_delta(dataset: str, n: int, variant: str, table=None, strategy=None):
@@ -784,17 +550,6 @@ _SECTIONS = {
 }
 
 
-def load_results(results) -> tuple[pd.DataFrame, list, list]:
-    """``(frame, runs, failures)`` of a results path, ResultStore or frame."""
-    if isinstance(results, pd.DataFrame):
-        return results, [], []
-    store = results if isinstance(results, ResultStore) else None
-    if store is None:  # reading a report never modifies the store's file
-        store = ResultStore(results, readonly=True)
-    df, runs, failures = store.to_frame(), store.runs(), store.failures()
-    if not isinstance(results, ResultStore):
-        store.close()
-    return df, runs, failures
 
 
 def write_report(results: str | os.PathLike[str] | ResultStore | pd.DataFrame,

@@ -640,20 +640,6 @@ def test_ctrl_c_exits_130_with_one_line_and_the_run_resumes(tmp_path):
         assert store.done_ids() == expected
 
 
-def test_first_use_note_only_when_the_kernels_are_not_cached(monkeypatch, capsys):
-    from robust_boosting import cli
-
-    monkeypatch.setattr(cli, "_kernels_cached", lambda: False)
-    cli._first_use_note()
-    err = capsys.readouterr().err
-    assert "compiling the numba kernels on first use" in err and "cached" in err
-    monkeypatch.setattr(cli, "_kernels_cached", lambda: True)
-    cli._first_use_note()
-    assert capsys.readouterr().err == ""
-    monkeypatch.undo()
-    assert cli._kernels_cached()  # the test session has compiled (and cached) them
-
-
 def test_progress_is_a_bar_on_a_terminal_and_log_lines_otherwise():
     import io
 
@@ -694,7 +680,7 @@ def test_closing_the_store_leaves_no_wal_or_shm_files(tmp_path):
 
 
 def test_progress_gives_no_eta_until_a_task_after_the_first_has_finished(monkeypatch):
-    """The first task includes the numba compile: an ETA from it alone would be far off."""
+    """The first task includes one-off start-up costs (imports, data loading): an ETA from it alone would be far off."""
     import io
 
     from robust_boosting.experiments import runner

@@ -1,4 +1,4 @@
-"""The numba kernels of the boosting loop against their numpy definitions."""
+"""The compiled kernels of the boosting loop against their numpy definitions."""
 
 import numpy as np
 import pytest
@@ -91,24 +91,15 @@ def test_exp_many_within_one_ulp_of_numpy_and_special_values():
     np.testing.assert_array_equal(got, [1.0, 1.0, np.inf, 0.0, np.nan, np.inf, 0.0, 1.0])
 
 
-def test_xlogx_kernels_match_the_c_library_log():
-    from numba import njit
-
-    from robust_boosting._tree_kernels import _xlogx, xlogx_many
-
-    @njit
-    def scalar(v, out):
-        for i in range(v.shape[0]):
-            out[i] = _xlogx(v[i])
+def test_xlogx_kernel_matches_the_c_library_log():
+    """The split scans' ``x log x`` (its own log reduction) is within 2 ulp of numpy's."""
+    from robust_boosting._tree_kernels import xlogx_many
 
     rng = np.random.default_rng(1)
     v = np.concatenate([np.exp(rng.uniform(-700, 700, 100_000)), rng.uniform(0, 3, 100_000),
                         [0.0, -1.0, 1.0, 2.0, 0.5, np.sqrt(2.0), np.sqrt(0.5), 1e-310]])
     out = np.empty_like(v)
-    xlogx_many(v, np.empty(len(v), dtype=np.int64), out)
-    twin = np.empty_like(v)
-    scalar(v, twin)
-    np.testing.assert_array_equal(out.view(np.int64), twin.view(np.int64))  # bit for bit
+    xlogx_many(v, out)
     normal = v >= np.finfo(float).tiny
     ref = v[normal] * np.log(v[normal])
     nz = ref != 0

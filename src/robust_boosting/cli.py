@@ -11,34 +11,6 @@ from collections.abc import Sequence
 
 __all__ = ["main"]
 
-#: Measured first-use compile time of the numba kernels (shared 2-core machine), in help.
-COMPILE_SECONDS = 30
-
-
-def _kernels_cached() -> bool:
-    """Whether numba's on-disk cache holds most of the package's compiled kernels."""
-    try:
-        from numba.core.registry import CPUDispatcher
-
-        from . import _loop_kernels, _tree_kernels
-
-        paths = [v._cache._cache_file._index_path
-                 for m in (_loop_kernels, _tree_kernels) for v in vars(m).values()
-                 if isinstance(v, CPUDispatcher)]
-    except Exception:  # noqa: BLE001 - numba internals changed: say nothing
-        return True
-    import os
-
-    return 2 * sum(os.path.exists(p) for p in paths) >= len(paths)
-
-
-def _first_use_note() -> None:
-    """Say once, on stderr, that the first run compiles the numba kernels."""
-    if not _kernels_cached():
-        print("robust-boosting: compiling the numba kernels on first use (about "
-              f"{COMPILE_SECONDS} s; they are cached on disk afterwards)", file=sys.stderr)
-
-
 def _cmd_demo(args: argparse.Namespace) -> int:
     """Flip a fraction of the training labels of a bundled set; compare AdaBoost and SPLBoost."""
     from sklearn.model_selection import train_test_split
@@ -47,7 +19,6 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     from .datasets import load_dataset
     from .noise import flip_labels
 
-    _first_use_note()
     X, y = load_dataset(args.dataset, return_X_y=True)
     X_train, X_test, y_train, y_test = train_test_split(
         X, y, test_size=0.3, stratify=y, random_state=args.seed
@@ -242,7 +213,6 @@ def _cmd_fit(args: argparse.Namespace) -> int:
     from .experiments.algorithms import make_estimator
 
     df = _read_csv(args.csv)
-    _first_use_note()
     if args.label not in df.columns:
         raise ValueError(f"label column {args.label!r} not in {args.csv!r}; columns: "
                          f"{', '.join(map(str, df.columns))}")
@@ -389,7 +359,6 @@ def _cmd_benchmark(args: argparse.Namespace) -> int:
         from .experiments.runner import dask_client
 
         client = dask_client(args.dask_scheduler, args.dask_local)
-    _first_use_note()
     store = ResultStore(results)
     try:
         store.add_run(cfg.name, cfg.to_dict(), len(tasks))
@@ -466,9 +435,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo = sub.add_parser(
         "demo",
         help="flip training labels of a bundled data set and compare AdaBoost with SPLBoost",
-        description=_cmd_demo.__doc__ + f" The first run of the package compiles its numba "
-        f"kernels (about {COMPILE_SECONDS} s, cached on disk afterwards); later runs of the "
-        "demo take about 3 s on 2 cores.",
+        description=_cmd_demo.__doc__ + " It takes about 3 s on 2 cores.",
     )
     demo.add_argument("--dataset", default="wdbc", help="bundled data set (default: wdbc)")
     demo.add_argument("--noise", type=float, default=0.2,

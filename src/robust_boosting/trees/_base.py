@@ -26,7 +26,7 @@ from .._validation import (
     rescaled_weights,
     validated_X,
 )
-from .binning import BinMapper, BinnedData, _numba_threads
+from .binning import BinMapper, BinnedData, _kernel_threads
 from .growing import HistTree, _Grower
 
 _CRITERIA_CLS = {"gini": _k.GINI, "entropy": _k.ENTROPY}
@@ -179,7 +179,7 @@ class _BaseHistTree(BaseEstimator):
             raise TypeError("prepare_data takes numeric data; fit the estimator on the "
                             "DataFrame itself (its categorical columns are then encoded).")
         mapper = BinMapper(max_bins=self.max_bins)
-        with _numba_threads(self.n_jobs):
+        with _kernel_threads(self.n_jobs):
             return mapper.fit_transform(X, n_categories=n_categories)
 
     def _validate_X_y(self, X, y):
@@ -226,7 +226,7 @@ class _BaseHistTree(BaseEstimator):
         return self._fit(X, y, sample_weight)
 
     def _fit(self, X, y, sample_weight):
-        with _numba_threads(self.n_jobs) as n_threads:
+        with _kernel_threads(self.n_jobs) as n_threads:
             grower, binned, inactive, ybar = self._prepare_grower(X, y, sample_weight, n_threads)
             grower.grow(grower.root_tot)
         self._finish_fit(grower, binned, inactive, ybar)
@@ -413,7 +413,7 @@ class _BaseHistTree(BaseEstimator):
         """
         check_is_fitted(self, "tree_")
         t = self.tree_
-        with _numba_threads(self.n_jobs) as n_threads:
+        with _kernel_threads(self.n_jobs) as n_threads:
             if isinstance(X, BinnedData):
                 if X.n_features != self.n_features_in_:
                     raise ValueError(
@@ -432,12 +432,12 @@ class _BaseHistTree(BaseEstimator):
                 if t.has_categorical:
                     _k.apply_binned_table(
                         X.codes_t, t.feature, t.routing_table(self.bin_mapper_.missing_bin_),
-                        t.children_left, t.children_right, np.arange(X.n_samples), out)
+                        t.children_left, t.children_right, np.arange(X.n_samples, dtype=np.int32), out)
                     return out
                 args = (X.codes_t, t.feature, t.threshold_bin, t.missing_go_left,
                         t.children_left, t.children_right, self.bin_mapper_.missing_bin_)
                 if n_threads > 1 and X.n_samples >= _PARALLEL_MIN_PREDICT:
-                    _k.apply_binned_par(*args, out)
+                    _k.apply_binned_par(*args, out, n_threads)
                 else:
                     _k.apply_binned(*args, 0, X.n_samples, out)
                 return out
@@ -451,7 +451,7 @@ class _BaseHistTree(BaseEstimator):
             args = (X, t.feature, t.threshold, t.missing_go_left, t.children_left,
                     t.children_right)
             if n_threads > 1 and X.shape[0] >= _PARALLEL_MIN_PREDICT:
-                _k.apply_raw_par(*args, out)
+                _k.apply_raw_par(*args, out, n_threads)
             else:
                 _k.apply_raw(*args, 0, X.shape[0], out)
             return out

@@ -2,8 +2,8 @@
 
 :class:`BinMapper` finds at most 255 quantile bins per feature plus one bin for
 missing values; :class:`BinnedData` holds the codes (feature-major) with the
-mapper that made them. The numba thread helpers used by the whole package live
-here too.
+mapper that made them. The thread-count helpers of the compiled kernels, used
+by the whole package, live here too.
 """
 
 from __future__ import annotations
@@ -13,7 +13,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-import numba
+import threading
+
+import joblib
 import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.utils import check_array, check_random_state
@@ -27,10 +29,26 @@ from .. import _tree_kernels as _k
 # --------------------------------------------------------------------------
 # helpers
 # --------------------------------------------------------------------------
+_THREADS = threading.local()
+
+
+def _max_threads() -> int:
+    """The cores this process may use (CPU affinity and container limits included)."""
+    return max(1, int(joblib.cpu_count()))
+
+
+def current_threads() -> int:
+    """Threads the compiled kernels use now: the innermost :func:`_kernel_threads`
+    block of this thread, else every core this process may use."""
+    n = getattr(_THREADS, "n", None)
+    return _max_threads() if n is None else n
+
+
 def _n_threads(n_jobs: int | None) -> int:
-    max_threads = numba.config.NUMBA_NUM_THREADS
+    """Thread count for ``n_jobs`` (None: the current setting, -1: every core)."""
+    max_threads = _max_threads()
     if n_jobs is None:
-        return numba.get_num_threads()
+        return current_threads()
     if n_jobs < 0:
         n = max_threads + 1 + n_jobs
     else:
@@ -39,18 +57,15 @@ def _n_threads(n_jobs: int | None) -> int:
 
 
 @contextmanager
-def _numba_threads(n_jobs: int | None) -> Iterator[int]:
-    """Set the numba thread count for the duration of a block."""
+def _kernel_threads(n_jobs: int | None) -> Iterator[int]:
+    """Set the compiled kernels' thread count (of this Python thread) for a block."""
     n = _n_threads(n_jobs)
-    old = numba.get_num_threads()
-    if n == old:
-        yield n
-        return
-    numba.set_num_threads(n)
+    old = getattr(_THREADS, "n", None)
+    _THREADS.n = n
     try:
         yield n
     finally:
-        numba.set_num_threads(old)
+        _THREADS.n = old
 
 
 def _feature_names(X: Any) -> np.ndarray | None:
@@ -300,7 +315,8 @@ class BinMapper(BaseEstimator):
             )
         self._check_codes(X)
         codes = np.empty(X.shape, dtype=np.uint8, order="F")
-        _k.bin_matrix(X, self._thr_flat, self._thr_off, self.missing_bin_, codes.T)
+        _k.bin_matrix(X, self._thr_flat, self._thr_off, self.missing_bin_, codes.T,
+                      current_threads())
         return BinnedData(codes, self, names)
 
     def fit_transform(self, X: Any, y: Any = None, *,

@@ -1,7 +1,7 @@
 """Growing: a histogram tree from weighted binned data (the fitted :class:`HistTree`).
 
 :class:`_Grower` grows depth-first or best-first from weighted histograms
-computed by the numba kernels of :mod:`robust_boosting._tree_kernels`, using
+computed by the compiled kernels of :mod:`robust_boosting._tree_kernels`, using
 histogram subtraction for the larger child of each split.
 """
 
@@ -110,7 +110,7 @@ class HistTree:
 
 
 class _Grower:
-    """Grows one tree from binned codes (Python control, numba kernels)."""
+    """Grows one tree from binned codes (Python control, compiled kernels)."""
 
     def __init__(
         self, codes_t, n_bins, missing_bin, idx, ow, oc, owy, is_reg, n_stat, crit,
@@ -135,7 +135,7 @@ class _Grower:
         self.min_cnt = float(min_samples_leaf)
         self.min_w = float(min_weight)
         self.tol_scale = tol_scale
-        self.parallel = n_threads > 1
+        self.n_threads = int(n_threads)
         # (ow, oc, owy) per row of the data, zero weight for inactive rows: see _fit
         self.dense_root = None
         n_act = len(idx)
@@ -242,9 +242,7 @@ class _Grower:
         self.scores.fill(-np.inf)
         work = (end - start) * self.n_features + _SCAN_WORK * self.total_bins * (
             int(find_small) + int(find_large))
-        kernel = (
-            _k.node_pair_par if self.parallel and work >= _PARALLEL_MIN_WORK else _k.node_pair_ser
-        )
+        n_threads = self.n_threads if work >= _PARALLEL_MIN_WORK else 1
         ow, oc, owy = self.ow, self.oc, self.owy
         dense = False
         if start == 0 and end == len(self.idx):  # the root, before any partition
@@ -254,11 +252,11 @@ class _Grower:
                 ow, oc, owy = self.dense_root
                 end = self.codes_t.shape[1]
             dense = end == self.codes_t.shape[1]
-        kernel(
+        _k.node_pair_par(
             self.codes_t, self.idx, ow, oc, owy, self.is_reg, self.crit,
             dense, start, end, self.n_bins, self.missing_bin, parent_hist, small_hist, large_hist,
             do_sub, small_tot, large_tot, find_small, find_large, self.min_cnt, self.min_w,
-            self.scores, self.bins, self.mls, self.scratch,
+            self.scores, self.bins, self.mls, self.scratch, n_threads,
         )
         if self.cat_features.size:
             if find_small:

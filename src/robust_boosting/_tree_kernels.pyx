@@ -1,0 +1,1489 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+# cython: initializedcheck=False, nonecheck=False, cpow=True
+"""Compiled kernels of the histogram decision tree (private).
+
+Built by ``pip install .`` (Cython, OpenMP where the compiler has it), so a new
+install has nothing to compile at run time.
+
+Conventions shared by every kernel:
+
+* ``codes`` is the *transposed* binned matrix, shape ``(n_features, n_samples)``,
+  C-contiguous ``uint8``; the missing-value bin is ``missing_bin`` (the same for
+  every feature) and the non-missing bins of feature ``f`` are ``0 .. n_bins[f]-1``.
+* ``idx`` (``int32``) lists the rows with non-zero weight; every node owns the
+  contiguous slice ``idx[start:end]``.  ``ow`` (``float64``) and ``oc``
+  (``int32`` class codes, classification) or ``owy`` (``float64`` weight times
+  centred target, regression) are stored in the same node order, so histogram
+  building reads them sequentially.
+* A histogram has shape ``(n_features, missing_bin + 1, n_stat)`` (``float64``).
+  Classification: ``n_stat = n_classes + 1`` (class weights, then the count);
+  regression: ``n_stat = 3`` (weight, weighted target, count).  The count
+  channel is present only when ``min_samples_leaf > 1`` needs it.
+* Split scores are "higher is better" and the impurity decrease of a split is
+  ``score(left) + score(right) - score(parent)``:
+
+  - gini: ``sum_k w_k**2 / W``
+  - entropy: ``sum_k w_k log w_k - W log W``
+  - squared error: ``S**2 / W``
+
+Ties are broken towards the lowest bin (and missing values to the right before
+missing values to the left) inside a feature, and towards the lowest feature
+index between features.  Histograms are built per group of features by a
+single thread, so results do not depend on the number of threads.  No kernel
+is compiled with fast-math or fused multiply-add contraction, so the arithmetic
+is IEEE double precision in the order written here.
+"""
+
+from cython.parallel cimport prange
+from libc.math cimport INFINITY, floor, isfinite, isnan
+from libc.stdint cimport int32_t, int64_t, uint8_t
+from libc.stdlib cimport free, malloc
+from libc.string cimport memcpy
+
+import numpy as np
+
+ctypedef fused floating:
+    float
+    double
+
+GINI = 0
+ENTROPY = 1
+SQUARED_ERROR = 2
+
+DEF C_GINI = 0
+DEF C_ENTROPY = 1
+DEF C_SQUARED = 2
+
+#: features histogrammed together in one pass over a node's samples
+GROUP = 4
+DEF C_GROUP = 4
+
+DEF BIN_CHUNK = 1024
+DEF PRED_CHUNK = 16384
+DEF SUB_RTOL = 1e-12
+
+
+# --------------------------------------------------------------------------
+# Binning
+# --------------------------------------------------------------------------
+cdef inline uint8_t _bin_one(double x, const double* thr, int64_t a, int64_t b,
+                             int missing_bin) noexcept nogil:
+    cdef int64_t base, m, half
+    if isnan(x):
+        return <uint8_t>missing_bin
+    if b == a:
+        return 0
+    base = a
+    m = b - a
+    while m > 1:
+        half = m >> 1
+        if thr[base + half] < x:
+            base = base + half
+        m -= half
+    return <uint8_t>(base - a + (1 if thr[base] < x else 0))
+
+
+def bin_matrix(const floating[:, :] X, const double[::1] thr, const int64_t[::1] thr_off,
+               int missing_bin, uint8_t[:, ::1] out, int n_threads=1):
+    """Write the bin code of ``X[i, f]`` into ``out[f, i]``.
+
+    A value goes to the number of thresholds strictly below it, so
+    ``x <= thr[b]`` if and only if ``code(x) <= b``.  NaN goes to ``missing_bin``.
+    """
+    cdef Py_ssize_t n = X.shape[0]
+    cdef Py_ssize_t n_features = X.shape[1]
+    cdef Py_ssize_t n_chunks = (n + BIN_CHUNK - 1) // BIN_CHUNK
+    cdef Py_ssize_t c, lo, hi, f, i
+    cdef const double* t = &thr[0] if thr.shape[0] > 0 else NULL
+    if n == 0:
+        return
+    with nogil:
+        for c in prange(n_chunks, num_threads=max(1, n_threads), schedule="static"):
+            lo = c * BIN_CHUNK
+            hi = min(n, lo + BIN_CHUNK)
+            for f in range(n_features):
+                for i in range(lo, hi):
+                    out[f, i] = _bin_one(<double>X[i, f], t, thr_off[f], thr_off[f + 1],
+                                         missing_bin)
+
+
+# --------------------------------------------------------------------------
+# Split scores
+# --------------------------------------------------------------------------
+# Coefficients of the minimax polynomial for log((1 + s) / (1 - s)) = 2 s + s R(s**2)
+# (R(z) = LG1 z + LG2 z**2 + ... + LG7 z**7 on |s| <= 3 - 2 sqrt 2), the classic
+# reduction of Cody & Waite used by most C libraries; error below 1 ulp.
+DEF LG1 = 6.666666666666735130e-01
+DEF LG2 = 3.999999999940941908e-01
+DEF LG3 = 2.857142874366239149e-01
+DEF LG4 = 2.222219843214978396e-01
+DEF LG5 = 1.818357216161805012e-01
+DEF LG6 = 1.531383769920937332e-01
+DEF LG7 = 1.479819860511658591e-01
+DEF LN2_HI = 6.93147180369123816490e-01
+DEF LN2_LO = 1.90821492927058770002e-10
+DEF SQRT2_MANT = 0x6A09E  # top 20 mantissa bits of sqrt(2)
+DEF TINY = 2.2250738585072014e-308  # smallest normal double
+
+cdef extern from *:
+    """
+    #define RB_MANT_MASK 0x000FFFFFFFFFFFFFLL
+    """
+    int64_t RB_MANT_MASK
+
+
+cdef inline double _log_reduced(double m, double k) noexcept nogil:
+    """``log(m * 2**k)`` for ``m`` in ``[sqrt(2)/2, sqrt(2))``."""
+    cdef double f = m - 1.0
+    cdef double s = f / (2.0 + f)
+    cdef double z = s * s
+    cdef double w = z * z
+    cdef double t1 = w * (LG2 + w * (LG4 + w * LG6))
+    cdef double t2 = z * (LG1 + w * (LG3 + w * (LG5 + w * LG7)))
+    cdef double r = t2 + t1
+    cdef double hfsq = 0.5 * f * f
+    return k * LN2_HI - ((hfsq - (s * (hfsq + r) + k * LN2_LO)) - f)
+
+
+cdef inline double _xlogx(double x) noexcept nogil:
+    """``x log x`` (0 for ``x <= 0``), within about 2 ulp of the C library's.
+
+    ``x`` (clamped below at the smallest normal double) is written ``m * 2**k`` with
+    ``m`` in ``[sqrt(2)/2, sqrt(2))`` from its bits, then :func:`_log_reduced`.
+    """
+    cdef double y, m
+    cdef int64_t ix, up
+    if not x > 0.0:
+        return 0.0
+    y = x if x > TINY else TINY
+    memcpy(&ix, &y, 8)
+    up = 1 if ((ix >> 32) & 0x000FFFFF) >= SQRT2_MANT else 0
+    cdef double k = <double>((ix >> 52) + up - 1023)
+    ix = (ix & RB_MANT_MASK) | ((0x3FF - up) << 52)
+    memcpy(&m, &ix, 8)
+    return x * _log_reduced(m, k)
+
+
+def xlogx_many(const double[::1] v, double[::1] out):
+    """``out[i] = v[i] * log(v[i])`` (0 where ``v[i] <= 0``), as the split scans compute it."""
+    cdef Py_ssize_t i
+    for i in range(v.shape[0]):
+        out[i] = _xlogx(v[i])
+
+
+cdef double _node_score(const double* tot, int n_stat, int crit) noexcept nogil:
+    cdef double w, s, a
+    cdef int k
+    if crit == C_SQUARED:
+        w = tot[0]
+        if w <= 0.0:
+            return 0.0
+        return tot[1] * tot[1] / w
+    w = 0.0
+    s = 0.0
+    for k in range(n_stat - 1):
+        a = tot[k]
+        if a < 0.0:
+            a = 0.0
+        w += a
+        if crit == C_GINI:
+            s += a * a
+        else:
+            s += _xlogx(a)
+    if w <= 0.0:
+        return 0.0
+    if crit == C_GINI:
+        return s / w
+    return s - _xlogx(w)
+
+
+def node_score(const double[::1] tot, int n_stat, int crit):
+    """Score of a whole node from its totals (see module docstring)."""
+    return _node_score(&tot[0], n_stat, crit)
+
+
+cdef inline bint _candidate(const double* cum, const double* tot, const double* miss,
+                            bint add_miss, int n_val, bint has_cnt, int crit, double min_cnt,
+                            double min_w, double* score, double* w_left,
+                            double* w_right) noexcept nogil:
+    """Score of the split (left = cum [+ miss], right = the rest); False if invalid.
+
+    ``tot`` holds the node totals (``n_val`` values then the exact count);
+    ``cum`` and ``miss`` are histogram rows (with a count if ``has_cnt``).
+    """
+    cdef double cl, cr, wl, wr, sl, sr, a, c
+    cdef int k
+    if has_cnt:
+        cl = cum[n_val]
+        if add_miss:
+            cl += miss[n_val]
+        cr = tot[n_val] - cl
+        if cl < min_cnt or cr < min_cnt:
+            return False
+    if crit == C_SQUARED:
+        wl = cum[0]
+        sl = cum[1]
+        if add_miss:
+            wl += miss[0]
+            sl += miss[1]
+        wr = tot[0] - wl
+        sr = tot[1] - sl
+        if wl <= 0.0 or wr <= 0.0 or wl < min_w or wr < min_w:
+            return False
+        score[0] = sl * sl / wl + sr * sr / wr
+        w_left[0] = wl
+        w_right[0] = wr
+        return True
+    wl = 0.0
+    wr = 0.0
+    sl = 0.0
+    sr = 0.0
+    for k in range(n_val):
+        a = cum[k]
+        if add_miss:
+            a += miss[k]
+        c = tot[k] - a
+        if a < 0.0:
+            a = 0.0
+        if c < 0.0:
+            c = 0.0
+        wl += a
+        wr += c
+        if crit == C_GINI:
+            sl += a * a
+            sr += c * c
+        else:
+            sl += _xlogx(a)
+            sr += _xlogx(c)
+    if wl <= 0.0 or wr <= 0.0 or wl < min_w or wr < min_w:
+        return False
+    if crit == C_GINI:
+        score[0] = sl / wl + sr / wr
+    else:
+        score[0] = sl - _xlogx(wl) + sr - _xlogx(wr)
+    w_left[0] = wl
+    w_right[0] = wr
+    return True
+
+
+cdef inline bint _bin_empty(const double* hb, int n_val, bint has_cnt,
+                            bint is_reg) noexcept nogil:
+    cdef int k
+    if has_cnt:
+        return hb[n_val] == 0.0
+    if is_reg:
+        return hb[0] == 0.0
+    for k in range(n_val):
+        if hb[k] != 0.0:
+            return False
+    return True
+
+
+cdef double _best_split_binary(const double* h, int ns, int nb, const double* tot, int crit,
+                               double min_w, int* out_bin, bint* out_ml) noexcept nogil:
+    """:func:`_best_split_feature` for two classes, no counts and no missing values
+    (the boosters' common case; the same arithmetic in the same order as
+    :func:`_candidate`, so the same split is chosen)."""
+    cdef double t0 = tot[0]
+    cdef double t1 = tot[1]
+    cdef double a0 = 0.0
+    cdef double a1 = 0.0
+    cdef double h0, h1, l0, l1, r0, r1, wl, wr, sc
+    cdef double best = -INFINITY
+    cdef int best_bin = -1
+    cdef double best_wl = 0.0
+    cdef double best_wr = 0.0
+    cdef bint entropy = crit == C_ENTROPY
+    cdef int b
+    for b in range(nb):
+        h0 = h[b * ns]
+        h1 = h[b * ns + 1]
+        if b > 0 and h0 == 0.0 and h1 == 0.0:
+            continue  # same partition as bin b - 1, which ranks first
+        a0 += h0
+        a1 += h1
+        l0 = a0 if a0 > 0.0 else 0.0
+        l1 = a1 if a1 > 0.0 else 0.0
+        r0 = t0 - a0
+        r1 = t1 - a1
+        if r0 < 0.0:
+            r0 = 0.0
+        if r1 < 0.0:
+            r1 = 0.0
+        wl = 0.0 + l0 + l1
+        wr = 0.0 + r0 + r1
+        if wl <= 0.0 or wr <= 0.0 or wl < min_w or wr < min_w:
+            continue
+        if entropy:
+            sc = (0.0 + _xlogx(l0) + _xlogx(l1)) - _xlogx(wl) + (
+                0.0 + _xlogx(r0) + _xlogx(r1)) - _xlogx(wr)
+        else:
+            sc = (0.0 + l0 * l0 + l1 * l1) / wl + (0.0 + r0 * r0 + r1 * r1) / wr
+        if sc > best:
+            best = sc
+            best_bin = b
+            best_wl = wl
+            best_wr = wr
+    # no missing value reached this node: unseen NaN follows the heavier side
+    out_bin[0] = best_bin
+    out_ml[0] = best_bin >= 0 and best_wl >= best_wr
+    return best
+
+
+cdef double _best_split_squared(const double* h, int ns, int nb, const double* tot,
+                                double min_w, int* out_bin, bint* out_ml) noexcept nogil:
+    """:func:`_best_split_feature` for regression with no counts and no missing values."""
+    cdef double best = -INFINITY
+    cdef int best_bin = -1
+    cdef double best_wl = 0.0
+    cdef double best_wr = 0.0
+    cdef double wl = 0.0
+    cdef double sl = 0.0
+    cdef double hw, wr, sr, sc
+    cdef int b
+    for b in range(nb):
+        hw = h[b * ns]
+        if b > 0 and hw == 0.0:
+            continue  # same partition as bin b - 1, which ranks first
+        wl += hw
+        sl += h[b * ns + 1]
+        wr = tot[0] - wl
+        sr = tot[1] - sl
+        if wl <= 0.0 or wr <= 0.0 or wl < min_w or wr < min_w:
+            continue
+        sc = sl * sl / wl + sr * sr / wr
+        if sc > best:
+            best = sc
+            best_bin = b
+            best_wl = wl
+            best_wr = wr
+    out_bin[0] = best_bin
+    out_ml[0] = best_bin >= 0 and best_wl >= best_wr
+    return best
+
+
+cdef double _best_split_feature(const double* h, int ns, int nb, int missing_bin,
+                                const double* tot, int n_val, bint has_cnt, bint is_reg,
+                                int crit, double min_cnt, double min_w, double* cum,
+                                int* out_bin, bint* out_ml) noexcept nogil:
+    """Best split of one feature from its histogram ``h`` (bins x ``ns`` stats).
+
+    Returns the score (``-inf`` if no valid split) and writes the bin and the
+    missing-value direction.
+    """
+    cdef const double* miss = h + missing_bin * ns
+    cdef bint has_miss = not _bin_empty(miss, n_val, has_cnt, is_reg)
+    cdef int s, b
+    cdef double best, sc, wl, wr
+    cdef int best_bin
+    cdef bint best_ml
+    cdef double best_wl, best_wr
+    cdef const double* hb
+    if not (has_cnt or has_miss):
+        if is_reg:
+            return _best_split_squared(h, ns, nb, tot, min_w, out_bin, out_ml)
+        if n_val == 2:
+            return _best_split_binary(h, ns, nb, tot, crit, min_w, out_bin, out_ml)
+    for s in range(ns):
+        cum[s] = 0.0
+    best = -INFINITY
+    best_bin = -1
+    best_ml = False
+    best_wl = 0.0
+    best_wr = 0.0
+    for b in range(nb):
+        hb = h + b * ns
+        if b > 0 and _bin_empty(hb, n_val, has_cnt, is_reg):
+            continue  # same partition as bin b - 1, which ranks first
+        for s in range(ns):
+            cum[s] += hb[s]
+        if _candidate(cum, tot, miss, False, n_val, has_cnt, crit, min_cnt, min_w,
+                      &sc, &wl, &wr) and sc > best:
+            best = sc
+            best_bin = b
+            best_ml = False
+            best_wl = wl
+            best_wr = wr
+        if has_miss:
+            if _candidate(cum, tot, miss, True, n_val, has_cnt, crit, min_cnt, min_w,
+                          &sc, &wl, &wr) and sc > best:
+                best = sc
+                best_bin = b
+                best_ml = True
+    if best_bin >= 0 and not has_miss:
+        # no missing value reached this node: unseen NaN follows the heavier side
+        best_ml = best_wl >= best_wr
+    out_bin[0] = best_bin
+    out_ml[0] = best_ml
+    return best
+
+
+# --------------------------------------------------------------------------
+# Histograms
+# --------------------------------------------------------------------------
+cdef inline void _zero_hist(double* h, int ns, int nb, int missing_bin) noexcept nogil:
+    cdef int i
+    for i in range(nb * ns):
+        h[i] = 0.0
+    for i in range(ns):
+        h[missing_bin * ns + i] = 0.0
+
+
+cdef void _build_hist_group(int f0, const uint8_t* codes, Py_ssize_t n_rows, int n_features,
+                            const int32_t* idx, const double* ow, const int32_t* oc,
+                            const double* owy, bint is_reg, bint has_cnt, bint dense,
+                            Py_ssize_t start, Py_ssize_t end, const int32_t* n_bins,
+                            int missing_bin, double* hist, int ns,
+                            double* spare) noexcept nogil:
+    """Histograms of features ``f0 .. f0 + GROUP - 1`` over the node ``idx[start:end]``.
+
+    One pass reads each sample's index and statistics once for the ``GROUP``
+    features.  Features past the last one are histogrammed into ``spare``
+    (thrown away), so every pass has the same shape.  ``dense``: the node is
+    every row in order (``idx[q] == q``), which saves the indirection.  The
+    count channel (last) exists only if ``has_cnt``.
+    """
+    cdef Py_ssize_t hsz = (missing_bin + 1) * ns
+    cdef double* ha = hist + f0 * hsz
+    cdef double* hb = hist + (f0 + 1) * hsz if f0 + 1 < n_features else spare
+    cdef double* hc = hist + (f0 + 2) * hsz if f0 + 2 < n_features else spare + hsz
+    cdef double* hd = hist + (f0 + 3) * hsz if f0 + 3 < n_features else spare + 2 * hsz
+    cdef const uint8_t* ra = codes + f0 * n_rows
+    cdef const uint8_t* rb = codes + (f0 + 1) * n_rows if f0 + 1 < n_features else ra
+    cdef const uint8_t* rc = codes + (f0 + 2) * n_rows if f0 + 2 < n_features else ra
+    cdef const uint8_t* rd = codes + (f0 + 3) * n_rows if f0 + 3 < n_features else ra
+    _zero_hist(ha, ns, n_bins[f0], missing_bin)
+    _zero_hist(hb, ns, n_bins[f0 + 1] if f0 + 1 < n_features else missing_bin, missing_bin)
+    _zero_hist(hc, ns, n_bins[f0 + 2] if f0 + 2 < n_features else missing_bin, missing_bin)
+    _zero_hist(hd, ns, n_bins[f0 + 3] if f0 + 3 < n_features else missing_bin, missing_bin)
+    cdef const int32_t* ids = idx + start
+    cdef const double* ws = ow + start
+    cdef Py_ssize_t n = end - start
+    cdef int cnt = ns - 1
+    cdef Py_ssize_t q, i
+    cdef double w, v
+    cdef Py_ssize_t c
+    cdef const double* ys
+    cdef const int32_t* cs
+    if is_reg:
+        ys = owy + start
+        for q in range(n):
+            i = q if dense else ids[q]
+            w = ws[q]
+            v = ys[q]
+            ha[ra[i] * ns] += w
+            ha[ra[i] * ns + 1] += v
+            hb[rb[i] * ns] += w
+            hb[rb[i] * ns + 1] += v
+            hc[rc[i] * ns] += w
+            hc[rc[i] * ns + 1] += v
+            hd[rd[i] * ns] += w
+            hd[rd[i] * ns + 1] += v
+            if has_cnt:
+                ha[ra[i] * ns + 2] += 1.0
+                hb[rb[i] * ns + 2] += 1.0
+                hc[rc[i] * ns + 2] += 1.0
+                hd[rd[i] * ns + 2] += 1.0
+        return
+    cs = oc + start
+    if has_cnt:
+        for q in range(n):
+            i = q if dense else ids[q]
+            w = ws[q]
+            c = cs[q]
+            ha[ra[i] * ns + c] += w
+            ha[ra[i] * ns + cnt] += 1.0
+            hb[rb[i] * ns + c] += w
+            hb[rb[i] * ns + cnt] += 1.0
+            hc[rc[i] * ns + c] += w
+            hc[rc[i] * ns + cnt] += 1.0
+            hd[rd[i] * ns + c] += w
+            hd[rd[i] * ns + cnt] += 1.0
+    elif dense:
+        for q in range(n):
+            w = ws[q]
+            c = cs[q]
+            ha[ra[q] * ns + c] += w
+            hb[rb[q] * ns + c] += w
+            hc[rc[q] * ns + c] += w
+            hd[rd[q] * ns + c] += w
+    else:
+        for q in range(n):
+            i = ids[q]
+            w = ws[q]
+            c = cs[q]
+            ha[ra[i] * ns + c] += w
+            hb[rb[i] * ns + c] += w
+            hc[rc[i] * ns + c] += w
+            hd[rd[i] * ns + c] += w
+
+
+cdef inline void _subtract_bin(const double* ph, const double* sh, double* lh, int ns,
+                               int n_val, bint has_cnt, bint is_reg) noexcept nogil:
+    """``lh = ph - sh`` for one bin.  Without exact counts, values that are
+    rounding residue (at most ``SUB_RTOL`` of the parent's) become exactly 0,
+    so that bins empty in the larger child stay empty."""
+    cdef int s, k
+    cdef double w, v
+    if has_cnt:
+        if ph[n_val] == sh[n_val]:
+            for s in range(ns):
+                lh[s] = 0.0
+        else:
+            for s in range(ns):
+                lh[s] = ph[s] - sh[s]
+    elif is_reg:
+        w = ph[0] - sh[0]
+        if w <= SUB_RTOL * ph[0]:
+            lh[0] = 0.0
+            lh[1] = 0.0
+        else:
+            lh[0] = w
+            lh[1] = ph[1] - sh[1]
+    else:
+        for k in range(n_val):
+            v = ph[k] - sh[k]
+            lh[k] = v if v > SUB_RTOL * ph[k] else 0.0
+
+
+cdef struct NodeArgs:
+    const uint8_t* codes
+    Py_ssize_t n_rows
+    int n_features
+    const int32_t* idx
+    const double* ow
+    const int32_t* oc
+    const double* owy
+    bint is_reg
+    int crit
+    bint dense
+    Py_ssize_t start
+    Py_ssize_t end
+    const int32_t* n_bins
+    int missing_bin
+    int ns
+    const double* parent_hist
+    double* small_hist
+    double* large_hist
+    bint do_sub
+    const double* small_tot
+    const double* large_tot
+    int n_val
+    bint find_small
+    bint find_large
+    double min_cnt
+    double min_w
+    double* scores     # (2, n_features)
+    int32_t* bins      # (2, n_features)
+    uint8_t* mls       # (2, n_features)
+    double* scratch    # (n_features, >= ns)
+    int scratch_stride
+
+
+cdef void _node_group(int g, NodeArgs* a) noexcept nogil:
+    cdef int f0 = C_GROUP * g
+    cdef int nf = a.n_features
+    cdef int last = f0 + C_GROUP if f0 + C_GROUP < nf else nf
+    cdef Py_ssize_t hsz = (a.missing_bin + 1) * a.ns
+    cdef bint has_cnt = a.ns > a.n_val
+    cdef double* spare = NULL
+    cdef int f, b, nb, bi
+    cdef bint ml
+    cdef double sc
+    cdef const double* ph
+    cdef const double* sh
+    cdef double* lh
+    if last - f0 < C_GROUP:
+        spare = <double*>malloc((C_GROUP - 1) * hsz * sizeof(double))
+    _build_hist_group(f0, a.codes, a.n_rows, nf, a.idx, a.ow, a.oc, a.owy, a.is_reg, has_cnt,
+                      a.dense, a.start, a.end, a.n_bins, a.missing_bin, a.small_hist, a.ns,
+                      spare)
+    if spare != NULL:
+        free(spare)
+    for f in range(f0, last):
+        nb = a.n_bins[f]
+        if a.do_sub:
+            ph = a.parent_hist + f * hsz
+            sh = a.small_hist + f * hsz
+            lh = a.large_hist + f * hsz
+            for b in range(nb):
+                _subtract_bin(ph + b * a.ns, sh + b * a.ns, lh + b * a.ns, a.ns, a.n_val,
+                              has_cnt, a.is_reg)
+            _subtract_bin(ph + a.missing_bin * a.ns, sh + a.missing_bin * a.ns,
+                          lh + a.missing_bin * a.ns, a.ns, a.n_val, has_cnt, a.is_reg)
+        if a.find_small:
+            sc = _best_split_feature(a.small_hist + f * hsz, a.ns, nb, a.missing_bin,
+                                     a.small_tot, a.n_val, has_cnt, a.is_reg, a.crit,
+                                     a.min_cnt, a.min_w, a.scratch + f * a.scratch_stride,
+                                     &bi, &ml)
+            a.scores[f] = sc
+            a.bins[f] = bi
+            a.mls[f] = ml
+        if a.find_large:
+            sc = _best_split_feature(a.large_hist + f * hsz, a.ns, nb, a.missing_bin,
+                                     a.large_tot, a.n_val, has_cnt, a.is_reg, a.crit,
+                                     a.min_cnt, a.min_w, a.scratch + f * a.scratch_stride,
+                                     &bi, &ml)
+            a.scores[nf + f] = sc
+            a.bins[nf + f] = bi
+            a.mls[nf + f] = ml
+
+
+cdef inline const double* _ptr3(const double[:, :, ::1] h) noexcept nogil:
+    return &h[0, 0, 0] if h.shape[0] > 0 and h.shape[1] > 0 and h.shape[2] > 0 else NULL
+
+
+cdef void _node_args(NodeArgs* a, const uint8_t[:, ::1] codes, const int32_t[::1] idx,
+                     const double[::1] ow, const int32_t[::1] oc, const double[::1] owy,
+                     bint is_reg, int crit, bint dense, Py_ssize_t start, Py_ssize_t end,
+                     const int32_t[::1] n_bins, int missing_bin,
+                     const double[:, :, ::1] parent_hist, double[:, :, ::1] small_hist,
+                     double[:, :, ::1] large_hist, bint do_sub, const double[::1] small_tot,
+                     const double[::1] large_tot, bint find_small, bint find_large,
+                     double min_cnt, double min_w, double[:, ::1] scores,
+                     int32_t[:, ::1] bins, uint8_t[:, ::1] mls, double[:, ::1] scratch):
+    a.codes = &codes[0, 0]
+    a.n_rows = codes.shape[1]
+    a.n_features = codes.shape[0]
+    a.idx = &idx[0] if idx.shape[0] > 0 else NULL
+    a.ow = &ow[0] if ow.shape[0] > 0 else NULL
+    a.oc = &oc[0] if oc.shape[0] > 0 else NULL
+    a.owy = &owy[0] if owy.shape[0] > 0 else NULL
+    a.is_reg = is_reg
+    a.crit = crit
+    a.dense = dense
+    a.start = start
+    a.end = end
+    a.n_bins = &n_bins[0]
+    a.missing_bin = missing_bin
+    a.ns = small_hist.shape[2]
+    a.parent_hist = _ptr3(parent_hist)
+    a.small_hist = <double*>_ptr3(small_hist)
+    a.large_hist = <double*>_ptr3(large_hist)
+    a.do_sub = do_sub
+    a.small_tot = &small_tot[0]
+    a.large_tot = &large_tot[0]
+    a.n_val = small_tot.shape[0] - 1
+    a.find_small = find_small
+    a.find_large = find_large
+    a.min_cnt = min_cnt
+    a.min_w = min_w
+    a.scores = &scores[0, 0]
+    a.bins = &bins[0, 0]
+    a.mls = &mls[0, 0]
+    a.scratch = &scratch[0, 0]
+    a.scratch_stride = scratch.shape[1]
+
+
+def node_pair_par(const uint8_t[:, ::1] codes, const int32_t[::1] idx, const double[::1] ow,
+                  const int32_t[::1] oc, const double[::1] owy, bint is_reg, int crit,
+                  bint dense, Py_ssize_t start, Py_ssize_t end, const int32_t[::1] n_bins,
+                  int missing_bin, const double[:, :, ::1] parent_hist,
+                  double[:, :, ::1] small_hist, double[:, :, ::1] large_hist, bint do_sub,
+                  const double[::1] small_tot, const double[::1] large_tot, bint find_small,
+                  bint find_large, double min_cnt, double min_w, double[:, ::1] scores,
+                  int32_t[:, ::1] bins, uint8_t[:, ::1] mls, double[:, ::1] scratch,
+                  int n_threads=1):
+    """Build the histogram of ``idx[start:end]`` (the smaller child), derive the
+    larger sibling by subtraction from the parent if ``do_sub``, and find the
+    best split of each feature for the requested children (in parallel over
+    groups of ``GROUP`` features, ``n_threads`` threads).  ``dense``: the node
+    is every row in order."""
+    cdef NodeArgs a
+    cdef int g
+    cdef int n_groups = (codes.shape[0] + C_GROUP - 1) // C_GROUP
+    _node_args(&a, codes, idx, ow, oc, owy, is_reg, crit, dense, start, end, n_bins,
+               missing_bin, parent_hist, small_hist, large_hist, do_sub, small_tot, large_tot,
+               find_small, find_large, min_cnt, min_w, scores, bins, mls, scratch)
+    with nogil:
+        if n_threads > 1 and n_groups > 1:
+            for g in prange(n_groups, num_threads=n_threads, schedule="dynamic"):
+                _node_group(g, &a)
+        else:
+            for g in range(n_groups):
+                _node_group(g, &a)
+
+
+def node_pair_ser(const uint8_t[:, ::1] codes, const int32_t[::1] idx, const double[::1] ow,
+                  const int32_t[::1] oc, const double[::1] owy, bint is_reg, int crit,
+                  bint dense, Py_ssize_t start, Py_ssize_t end, const int32_t[::1] n_bins,
+                  int missing_bin, const double[:, :, ::1] parent_hist,
+                  double[:, :, ::1] small_hist, double[:, :, ::1] large_hist, bint do_sub,
+                  const double[::1] small_tot, const double[::1] large_tot, bint find_small,
+                  bint find_large, double min_cnt, double min_w, double[:, ::1] scores,
+                  int32_t[:, ::1] bins, uint8_t[:, ::1] mls, double[:, ::1] scratch):
+    """Serial twin of :func:`node_pair_par` for small nodes."""
+    cdef NodeArgs a
+    cdef int g
+    _node_args(&a, codes, idx, ow, oc, owy, is_reg, crit, dense, start, end, n_bins,
+               missing_bin, parent_hist, small_hist, large_hist, do_sub, small_tot, large_tot,
+               find_small, find_large, min_cnt, min_w, scores, bins, mls, scratch)
+    with nogil:
+        for g in range((codes.shape[0] + C_GROUP - 1) // C_GROUP):
+            _node_group(g, &a)
+
+
+# --------------------------------------------------------------------------
+# Categorical splits
+# --------------------------------------------------------------------------
+cdef double _categorical_split(const double* h, int ns, int nb, int missing_bin,
+                               const double* tot, int n_val, bint has_cnt, bint is_reg,
+                               int crit, double min_cnt, double min_w, double* cum,
+                               uint8_t* left, int* out_k, bint* out_ml) noexcept nogil:
+    """Best split of a categorical feature into a set of categories and the rest.
+
+    LightGBM-style category partitioning (Ke et al. 2017; Fisher 1958): the
+    non-empty categories (bins) of the node are ordered by their statistic (the
+    mean target for regression, the share of class 1 for two classes; for K > 2
+    classes each class's share in turn, keeping the best of the K orderings) and
+    every prefix of that order is scored as a threshold split would be (with
+    missing values on either side), by :func:`_best_split_feature`. Ties keep
+    the lower category code first (a stable sort), so the result is
+    deterministic.
+    """
+    cdef int b, m, q, r, o, k, s, n_orders, cls, bk
+    cdef double w, kv, sc, best
+    cdef bint ml
+    cdef int best_k = -1
+    cdef bint best_ml = False
+    cdef int* present = <int*>malloc((nb + 1) * sizeof(int))
+    cdef int* order = <int*>malloc((nb + 1) * sizeof(int))
+    cdef int* best_order = <int*>malloc((nb + 1) * sizeof(int))
+    cdef double* key = <double*>malloc((nb + 1) * sizeof(double))
+    cdef double* h2 = <double*>malloc((missing_bin + 1) * ns * sizeof(double))
+    cdef const double* hb
+    m = 0
+    for b in range(nb):
+        left[b] = 0
+        if not _bin_empty(h + b * ns, n_val, has_cnt, is_reg):
+            present[m] = b
+            m += 1
+    best = -INFINITY
+    if m >= 1:
+        for q in range((missing_bin + 1) * ns):
+            h2[q] = 0.0
+        for s in range(ns):
+            h2[missing_bin * ns + s] = h[missing_bin * ns + s]
+        n_orders = 1 if (is_reg or n_val == 2) else n_val
+        for o in range(n_orders):
+            for q in range(m):
+                hb = h + present[q] * ns
+                if is_reg:
+                    key[q] = hb[1] / hb[0] if hb[0] > 0.0 else 0.0
+                else:
+                    w = 0.0
+                    for k in range(n_val):
+                        w += hb[k]
+                    cls = 1 if n_val == 2 else o
+                    key[q] = hb[cls] / w if w > 0.0 else 0.0
+            # stable insertion sort of 0..m-1 by key (a mergesort's order)
+            for q in range(m):
+                kv = key[q]
+                r = q
+                while r > 0 and key[order[r - 1]] > kv:
+                    order[r] = order[r - 1]
+                    r -= 1
+                order[r] = q
+            for q in range(m):
+                for s in range(ns):
+                    h2[q * ns + s] = h[present[order[q]] * ns + s]
+            sc = _best_split_feature(h2, ns, m, missing_bin, tot, n_val, has_cnt, is_reg, crit,
+                                     min_cnt, min_w, cum, &bk, &ml)
+            if sc > best:
+                best = sc
+                best_k = bk
+                best_ml = ml
+                for q in range(m):
+                    best_order[q] = present[order[q]]
+        for q in range(best_k + 1):
+            left[best_order[q]] = 1
+    free(present)
+    free(order)
+    free(best_order)
+    free(key)
+    free(h2)
+    out_k[0] = best_k
+    out_ml[0] = best_ml
+    return best
+
+
+def categorical_split(const double[:, ::1] h, int nb, int missing_bin, const double[::1] tot,
+                      int n_val, bint has_cnt, bint is_reg, int crit, double min_cnt,
+                      double min_w, double[::1] cum, uint8_t[::1] left):
+    """Best set split of one categorical feature from its histogram ``h`` (bins x stats).
+
+    Returns ``(score, n_left - 1, missing_left)`` (score ``-inf`` if no valid
+    split) and writes ``left[c] = 1`` for the categories that go left.
+    """
+    cdef int k
+    cdef bint ml
+    cdef double sc = _categorical_split(&h[0, 0], h.shape[1], nb, missing_bin, &tot[0], n_val,
+                                        has_cnt, is_reg, crit, min_cnt, min_w, &cum[0],
+                                        &left[0], &k, &ml)
+    return sc, k, ml
+
+
+def categorical_splits(const double[:, :, ::1] hist, const int32_t[::1] cat_features,
+                       const int32_t[::1] n_bins, int missing_bin, const double[::1] tot,
+                       int crit, double min_cnt, double min_w, bint is_reg, double[::1] scores,
+                       int32_t[::1] bins, uint8_t[::1] mls, uint8_t[:, ::1] left_sets,
+                       double[:, ::1] scratch):
+    """:func:`categorical_split` of every feature in ``cat_features`` from a node's
+    histogram (shape ``(n_features, missing_bin + 1, n_stat)``), overwriting that
+    feature's entries of ``scores``, ``bins`` and ``mls`` (one row of the grower's
+    arrays) and writing its left set to ``left_sets[f]``."""
+    cdef int n_val = tot.shape[0] - 1
+    cdef int ns = hist.shape[2]
+    cdef bint has_cnt = ns > n_val
+    cdef int j, f, k
+    cdef bint ml
+    for j in range(cat_features.shape[0]):
+        f = cat_features[j]
+        scores[f] = _categorical_split(&hist[f, 0, 0], ns, n_bins[f], missing_bin, &tot[0],
+                                       n_val, has_cnt, is_reg, crit, min_cnt, min_w,
+                                       &scratch[f, 0], &left_sets[f, 0], &k, &ml)
+        bins[f] = k
+        mls[f] = ml
+
+
+# --------------------------------------------------------------------------
+# Partition and totals
+# --------------------------------------------------------------------------
+cdef Py_ssize_t _partition_table(const uint8_t* row, int32_t* idx, double* ow, int32_t* oc,
+                                 double* owy, bint is_reg, Py_ssize_t start, Py_ssize_t end,
+                                 const uint8_t* table, int32_t* buf_i, double* buf_w,
+                                 int32_t* buf_c, double* buf_y, double* left_tot,
+                                 double* right_tot, int ns) noexcept nogil:
+    cdef int cnt = ns - 1
+    cdef int s
+    cdef Py_ssize_t q, nl, nr, gi
+    cdef int32_t i, k
+    cdef double w, wl, wr, v, vl
+    cdef int32_t* ids = idx + start
+    cdef double* ws = ow + start
+    cdef double* ys = NULL
+    cdef int32_t* cs = NULL
+    for s in range(ns):
+        left_tot[s] = 0.0
+        right_tot[s] = 0.0
+    if is_reg:
+        ys = owy + start
+    else:
+        cs = oc + start
+    nl = 0
+    nr = 0
+    # branch-free: write to both sides, advance one (the side is unpredictable)
+    for q in range(end - start):
+        i = ids[q]
+        gi = table[row[i]]
+        w = ws[q]
+        wl = w * gi
+        wr = w - wl
+        ids[nl] = i
+        buf_i[nr] = i
+        ws[nl] = w
+        buf_w[nr] = w
+        if is_reg:
+            v = ys[q]
+            ys[nl] = v
+            buf_y[nr] = v
+            vl = v * gi
+            left_tot[0] += wl
+            right_tot[0] += wr
+            left_tot[1] += vl
+            right_tot[1] += v - vl
+        else:
+            k = cs[q]
+            cs[nl] = k
+            buf_c[nr] = k
+            left_tot[k] += wl
+            right_tot[k] += wr
+        nl += gi
+        nr += 1 - gi
+    for q in range(nr):
+        ids[nl + q] = buf_i[q]
+        ws[nl + q] = buf_w[q]
+        if is_reg:
+            ys[nl + q] = buf_y[q]
+        else:
+            cs[nl + q] = buf_c[q]
+    left_tot[cnt] = nl
+    right_tot[cnt] = nr
+    return start + nl
+
+
+cdef Py_ssize_t _partition(const uint8_t* row, int32_t* idx, double* ow, int32_t* oc,
+                           double* owy, bint is_reg, Py_ssize_t start, Py_ssize_t end,
+                           int split_bin, bint missing_left, int missing_bin, int32_t* buf_i,
+                           double* buf_w, int32_t* buf_c, double* buf_y, double* left_tot,
+                           double* right_tot, int ns) noexcept nogil:
+    cdef uint8_t table[256]
+    cdef int b
+    for b in range(missing_bin):
+        table[b] = b <= split_bin
+    table[missing_bin] = missing_left
+    return _partition_table(row, idx, ow, oc, owy, is_reg, start, end, table, buf_i, buf_w,
+                            buf_c, buf_y, left_tot, right_tot, ns)
+
+
+cdef inline int32_t* _iptr(int32_t[::1] a) noexcept nogil:
+    return &a[0] if a.shape[0] > 0 else NULL
+
+
+cdef inline double* _dptr(double[::1] a) noexcept nogil:
+    return &a[0] if a.shape[0] > 0 else NULL
+
+
+def partition(const uint8_t[:, ::1] codes, int32_t[::1] idx, double[::1] ow, int32_t[::1] oc,
+              double[::1] owy, bint is_reg, Py_ssize_t start, Py_ssize_t end, int feat,
+              int split_bin, bint missing_left, int missing_bin, int32_t[::1] buf_i,
+              double[::1] buf_w, int32_t[::1] buf_c, double[::1] buf_y, double[::1] left_tot,
+              double[::1] right_tot):
+    """Stable in-place partition of ``idx[start:end]`` (and the node-ordered
+    statistics) into left then right (left: code ``<= split_bin``, missing codes
+    by ``missing_left``); also sums the children's statistics.
+
+    Returns the position where the right child starts.
+    """
+    return _partition(&codes[feat, 0], _iptr(idx), _dptr(ow), _iptr(oc), _dptr(owy), is_reg,
+                      start, end, split_bin, missing_left, missing_bin, _iptr(buf_i),
+                      _dptr(buf_w), _iptr(buf_c), _dptr(buf_y), &left_tot[0], &right_tot[0],
+                      left_tot.shape[0])
+
+
+def partition_table(const uint8_t[:, ::1] codes, int32_t[::1] idx, double[::1] ow,
+                    int32_t[::1] oc, double[::1] owy, bint is_reg, Py_ssize_t start,
+                    Py_ssize_t end, int feat, const uint8_t[::1] table, int32_t[::1] buf_i,
+                    double[::1] buf_w, int32_t[::1] buf_c, double[::1] buf_y,
+                    double[::1] left_tot, double[::1] right_tot):
+    """:func:`partition` for any split of the codes: a row goes left iff
+    ``table[code]`` is 1 (``table`` has ``missing_bin + 1`` entries; categorical
+    splits pass their set of left categories, plus the missing-value direction)."""
+    return _partition_table(&codes[feat, 0], _iptr(idx), _dptr(ow), _iptr(oc), _dptr(owy),
+                            is_reg, start, end, &table[0], _iptr(buf_i), _dptr(buf_w),
+                            _iptr(buf_c), _dptr(buf_y), &left_tot[0], &right_tot[0],
+                            left_tot.shape[0])
+
+
+def leaves_of_partition(const int32_t[::1] idx, const int64_t[::1] starts,
+                        const int64_t[::1] ends, const int32_t[::1] leaf_ids,
+                        int32_t[::1] out):
+    """``out[idx[starts[j]:ends[j]]] = leaf_ids[j]`` for every leaf ``j``."""
+    cdef Py_ssize_t j, q
+    cdef int32_t v
+    with nogil:
+        for j in range(starts.shape[0]):
+            v = leaf_ids[j]
+            for q in range(starts[j], ends[j]):
+                out[idx[q]] = v
+
+
+# --------------------------------------------------------------------------
+# Prediction
+# --------------------------------------------------------------------------
+cdef inline int32_t _leaf_of_binned(const uint8_t* codes, Py_ssize_t n_rows,
+                                    const int32_t* feature, const int32_t* split_bin,
+                                    const uint8_t* missing_left, const int32_t* left,
+                                    const int32_t* right, int missing_bin,
+                                    Py_ssize_t i) noexcept nogil:
+    cdef int32_t node = 0
+    cdef int v
+    cdef bint go_left
+    while left[node] >= 0:
+        v = codes[feature[node] * n_rows + i]
+        if v == missing_bin:
+            go_left = missing_left[node] != 0
+        else:
+            go_left = v <= split_bin[node]
+        node = left[node] if go_left else right[node]
+    return node
+
+
+def leaf_of_binned(const uint8_t[:, ::1] codes, const int32_t[::1] feature,
+                   const int32_t[::1] split_bin, const uint8_t[::1] missing_left,
+                   const int32_t[::1] left, const int32_t[::1] right, int missing_bin,
+                   Py_ssize_t i):
+    """The leaf reached by column ``i`` of ``codes`` (n_features, n_samples)."""
+    return _leaf_of_binned(&codes[0, 0], codes.shape[1], &feature[0], &split_bin[0],
+                           &missing_left[0], &left[0], &right[0], missing_bin, i)
+
+
+def apply_binned_rows(const uint8_t[:, ::1] codes, const int32_t[::1] feature,
+                      const int32_t[::1] split_bin, const uint8_t[::1] missing_left,
+                      const int32_t[::1] left, const int32_t[::1] right, int missing_bin,
+                      const int32_t[::1] rows, int32_t[::1] out):
+    """``out[r] = leaf of column r of codes`` for every ``r`` in ``rows``."""
+    cdef Py_ssize_t q, i
+    with nogil:
+        for q in range(rows.shape[0]):
+            i = rows[q]
+            out[i] = _leaf_of_binned(&codes[0, 0], codes.shape[1], &feature[0], &split_bin[0],
+                                     &missing_left[0], &left[0], &right[0], missing_bin, i)
+
+
+def apply_binned(const uint8_t[:, ::1] codes, const int32_t[::1] feature,
+                 const int32_t[::1] split_bin, const uint8_t[::1] missing_left,
+                 const int32_t[::1] left, const int32_t[::1] right, int missing_bin,
+                 Py_ssize_t lo, Py_ssize_t hi, int32_t[::1] out):
+    """Leaf index of columns ``lo:hi`` of ``codes`` (n_features, n_samples)."""
+    cdef Py_ssize_t i
+    if hi <= lo:
+        return
+    with nogil:
+        for i in range(lo, hi):
+            out[i] = _leaf_of_binned(&codes[0, 0], codes.shape[1], &feature[0], &split_bin[0],
+                                     &missing_left[0], &left[0], &right[0], missing_bin, i)
+
+
+def apply_binned_par(const uint8_t[:, ::1] codes, const int32_t[::1] feature,
+                     const int32_t[::1] split_bin, const uint8_t[::1] missing_left,
+                     const int32_t[::1] left, const int32_t[::1] right, int missing_bin,
+                     int32_t[::1] out, int n_threads=1):
+    """Parallel (over chunks of samples) :func:`apply_binned` of all samples."""
+    cdef Py_ssize_t n = codes.shape[1]
+    cdef Py_ssize_t n_chunks = (n + PRED_CHUNK - 1) // PRED_CHUNK
+    cdef Py_ssize_t c, i, lo, hi
+    if n == 0:
+        return
+    with nogil:
+        for c in prange(n_chunks, num_threads=max(1, n_threads), schedule="static"):
+            lo = c * PRED_CHUNK
+            hi = min(n, lo + PRED_CHUNK)
+            for i in range(lo, hi):
+                out[i] = _leaf_of_binned(&codes[0, 0], n, &feature[0], &split_bin[0],
+                                         &missing_left[0], &left[0], &right[0], missing_bin,
+                                         i)
+
+
+cdef inline int32_t _leaf_of_raw(const floating[:, :] X, Py_ssize_t i, const int32_t* feature,
+                                 const double* threshold, const uint8_t* missing_left,
+                                 const int32_t* left, const int32_t* right) noexcept nogil:
+    cdef int32_t node = 0
+    cdef double x
+    cdef bint go_left
+    while left[node] >= 0:
+        x = X[i, feature[node]]
+        if isnan(x):
+            go_left = missing_left[node] != 0
+        else:
+            go_left = x <= threshold[node]
+        node = left[node] if go_left else right[node]
+    return node
+
+
+def apply_raw(const floating[:, :] X, const int32_t[::1] feature, const double[::1] threshold,
+              const uint8_t[::1] missing_left, const int32_t[::1] left,
+              const int32_t[::1] right, Py_ssize_t lo, Py_ssize_t hi, int32_t[::1] out):
+    """Leaf index of rows ``lo:hi`` of raw ``X``: left iff ``x <= threshold``;
+    NaN follows ``missing_left``."""
+    cdef Py_ssize_t i
+    if hi <= lo:
+        return
+    with nogil:
+        for i in range(lo, hi):
+            out[i] = _leaf_of_raw(X, i, &feature[0], &threshold[0], &missing_left[0], &left[0],
+                                  &right[0])
+
+
+def apply_raw_par(const floating[:, :] X, const int32_t[::1] feature,
+                  const double[::1] threshold, const uint8_t[::1] missing_left,
+                  const int32_t[::1] left, const int32_t[::1] right, int32_t[::1] out,
+                  int n_threads=1):
+    """Parallel (over chunks of samples) :func:`apply_raw` of all rows."""
+    cdef Py_ssize_t n = X.shape[0]
+    cdef Py_ssize_t n_chunks = (n + PRED_CHUNK - 1) // PRED_CHUNK
+    cdef Py_ssize_t c, i, lo, hi
+    if n == 0:
+        return
+    with nogil:
+        for c in prange(n_chunks, num_threads=max(1, n_threads), schedule="static"):
+            lo = c * PRED_CHUNK
+            hi = min(n, lo + PRED_CHUNK)
+            for i in range(lo, hi):
+                out[i] = _leaf_of_raw(X, i, &feature[0], &threshold[0], &missing_left[0],
+                                      &left[0], &right[0])
+
+
+# --------------------------------------------------------------------------
+# Prediction with categorical splits
+# --------------------------------------------------------------------------
+def apply_binned_table(const uint8_t[:, ::1] codes, const int32_t[::1] feature,
+                       const uint8_t[:, ::1] table, const int32_t[::1] left,
+                       const int32_t[::1] right, const int32_t[::1] rows, int32_t[::1] out):
+    """``out[r] = leaf of column r of codes`` for every ``r`` in ``rows``, for a tree
+    given as routing tables: at node ``n`` a code ``c`` goes left iff ``table[n, c]``
+    (see :meth:`~robust_boosting.trees.HistTree.routing_table`; any split kind)."""
+    cdef Py_ssize_t q, i
+    cdef int32_t node
+    with nogil:
+        for q in range(rows.shape[0]):
+            i = rows[q]
+            node = 0
+            while left[node] >= 0:
+                if table[node, codes[feature[node], i]]:
+                    node = left[node]
+                else:
+                    node = right[node]
+            out[i] = node
+
+
+def apply_raw_cat(const floating[:, :] X, const int32_t[::1] feature,
+                  const double[::1] threshold, const uint8_t[::1] missing_left,
+                  const uint8_t[::1] is_cat, const uint8_t[:, ::1] bits,
+                  const int32_t[::1] left, const int32_t[::1] right, int32_t[::1] out):
+    """:func:`apply_raw` for a tree with categorical splits: a categorical
+    feature's value is its category code (checked by the caller); code ``c`` goes
+    left at node ``n`` iff bit ``c % 8`` of ``bits[n, c // 8]`` is set."""
+    cdef Py_ssize_t i
+    cdef int32_t node
+    cdef double x
+    cdef int64_t c
+    cdef bint go_left
+    with nogil:
+        for i in range(X.shape[0]):
+            node = 0
+            while left[node] >= 0:
+                x = X[i, feature[node]]
+                if isnan(x):
+                    go_left = missing_left[node] != 0
+                elif is_cat[node]:
+                    c = <int64_t>x
+                    go_left = (bits[node, c >> 3] >> (c & 7)) & 1 != 0
+                else:
+                    go_left = x <= threshold[node]
+                node = left[node] if go_left else right[node]
+            out[i] = node
+
+
+# --------------------------------------------------------------------------
+# Batched growth (robust_boosting.trees.batched)
+# --------------------------------------------------------------------------
+cdef bint _can_split(const double* tot, int64_t depth, int64_t max_depth, int n_stat,
+                     double min_cnt, double min_w, bint is_reg) noexcept nogil:
+    """:meth:`_Grower._can_split`."""
+    cdef double cnt, w
+    cdef int n_pos, c
+    if depth >= max_depth:
+        return False
+    cnt = tot[n_stat - 1]
+    if cnt < 2 * min_cnt or cnt < 2:
+        return False
+    if is_reg:
+        w = tot[0]
+    else:
+        n_pos = 0
+        w = 0.0
+        for c in range(n_stat - 1):
+            if tot[c] > 0:
+                n_pos += 1
+            w += tot[c]
+        if n_pos < 2:
+            return False
+    return w > 0 and w >= 2 * min_w
+
+
+cdef double _pick(const double* scores, const int32_t* bins, const uint8_t* mls,
+                  int n_features, const double* tot, int n_stat, int crit, bint is_reg,
+                  double tol_scale, double cls_rtol, double reg_rtol, int64_t* p_split,
+                  double* p_gain, Py_ssize_t node) noexcept nogil:
+    """:meth:`_Grower._pick` for ``node`` from one score row; returns the gain or -1.
+
+    A split is recorded as ``p_split[node] = (feature, bin, missing_left)``,
+    ``p_gain[node] = gain``.
+    """
+    cdef int f = 0
+    cdef int q
+    cdef double sc, gain, tol, s
+    cdef int c
+    # numpy.argmax: the first maximum, or the first NaN
+    for q in range(n_features):
+        if isnan(scores[q]):
+            f = q
+            break
+        if scores[q] > scores[f]:
+            f = q
+    sc = scores[f]
+    if not isfinite(sc):
+        return -1.0
+    gain = sc - _node_score(tot, n_stat, crit)
+    if is_reg:
+        tol = reg_rtol * tol_scale * tot[0]
+    else:
+        s = 0.0
+        for c in range(n_stat - 1):
+            s += tot[c]
+        tol = cls_rtol * s
+    if not gain > tol:
+        return -1.0
+    p_split[node * 3] = f
+    p_split[node * 3 + 1] = bins[f]
+    p_split[node * 3 + 2] = mls[f]
+    p_gain[node] = gain
+    return gain
+
+
+cdef struct Tree:
+    int32_t* left
+    int32_t* right
+    int32_t* feature
+    int32_t* split_bin
+    uint8_t* missing_left
+    double* gain
+    double* tot
+    int32_t* depth
+    int64_t* start
+    int64_t* end
+
+
+cdef inline void _new_node(Tree* t, Py_ssize_t nd, const double* tt, int n_stat, int32_t d,
+                           int64_t a, int64_t z) noexcept nogil:
+    cdef int s
+    for s in range(n_stat):
+        t.tot[nd * n_stat + s] = tt[s]
+    t.depth[nd] = d
+    t.start[nd] = a
+    t.end[nd] = z
+    t.left[nd] = -1
+    t.right[nd] = -1
+
+
+cdef Py_ssize_t _grow_one(NodeArgs* a, int n_stat, int32_t* idx, double* ow, int32_t* oc,
+                          double* owy, Py_ssize_t n_act, bint dense, const double* d_ow,
+                          const int32_t* d_oc, const double* d_owy, const double* root_tot,
+                          double tol_scale, int64_t max_depth, double cls_rtol,
+                          double reg_rtol, double* pool, Py_ssize_t hist_size,
+                          int32_t* buf_i, double* buf_w, int32_t* buf_c, double* buf_y,
+                          Tree* t, Py_ssize_t max_nodes) noexcept nogil:
+    """Grow one tree depth-first, as :meth:`_Grower.grow` does; returns its node count."""
+    cdef int nf = a.n_features
+    cdef double* scores = a.scores
+    cdef int64_t* p_split = <int64_t*>malloc(max_nodes * 3 * sizeof(int64_t))
+    cdef double* p_gain = <double*>malloc(max_nodes * sizeof(double))
+    cdef int64_t* stack = <int64_t*>malloc(max_nodes * sizeof(int64_t))
+    cdef double* ltot = <double*>malloc(n_stat * sizeof(double))
+    cdef double* rtot = <double*>malloc(n_stat * sizeof(double))
+    cdef Py_ssize_t n_nodes = 1
+    cdef Py_ssize_t top, node, lnode, rnode, small, large, q
+    cdef int64_t s0, e0, mid, ss, se, f, b, ml
+    cdef int32_t d
+    cdef bint find_l, find_r, small_is_left, find_s, find_g
+    cdef double got_s, got_g, got_l, got_r
+    cdef double min_cnt = a.min_cnt
+    cdef double min_w = a.min_w
+    cdef bint is_reg = a.is_reg
+    _new_node(t, 0, root_tot, n_stat, 0, 0, n_act)
+    if not _can_split(root_tot, 0, max_depth, n_stat, min_cnt, min_w, is_reg):
+        n_nodes = 1
+    else:
+        for q in range(2 * nf):
+            scores[q] = -INFINITY
+        # the root: every row in order (``dense``) or the active rows
+        a.idx = idx
+        if dense:
+            a.ow = d_ow
+            a.oc = d_oc
+            a.owy = d_owy
+            a.dense = True
+            a.end = a.n_rows
+        else:
+            a.ow = ow
+            a.oc = oc
+            a.owy = owy
+            a.dense = n_act == a.n_rows
+            a.end = n_act
+        a.start = 0
+        a.parent_hist = NULL
+        a.small_hist = pool
+        a.large_hist = NULL
+        a.do_sub = False
+        a.small_tot = root_tot
+        a.large_tot = root_tot
+        a.find_small = True
+        a.find_large = False
+        for q in range((nf + C_GROUP - 1) // C_GROUP):
+            _node_group(q, a)
+        a.ow = ow
+        a.oc = oc
+        a.owy = owy
+        a.dense = False
+        top = 0
+        if _pick(scores, a.bins, a.mls, nf, root_tot, n_stat, a.crit, is_reg, tol_scale,
+                 cls_rtol, reg_rtol, p_split, p_gain, 0) >= 0:
+            stack[0] = 0
+            top = 1
+        while top > 0:
+            top -= 1
+            node = stack[top]
+            s0 = t.start[node]
+            e0 = t.end[node]
+            f = p_split[node * 3]
+            b = p_split[node * 3 + 1]
+            ml = p_split[node * 3 + 2]
+            mid = _partition(a.codes + f * a.n_rows, idx, ow, oc, owy, is_reg, s0, e0, <int>b,
+                             ml != 0, a.missing_bin, buf_i, buf_w, buf_c, buf_y, ltot, rtot,
+                             n_stat)
+            d = t.depth[node] + 1
+            lnode = n_nodes
+            rnode = n_nodes + 1
+            n_nodes += 2
+            _new_node(t, lnode, ltot, n_stat, d, s0, mid)
+            _new_node(t, rnode, rtot, n_stat, d, mid, e0)
+            t.left[node] = <int32_t>lnode
+            t.right[node] = <int32_t>rnode
+            t.feature[node] = <int32_t>f
+            t.split_bin[node] = <int32_t>b
+            t.missing_left[node] = <uint8_t>ml
+            t.gain[node] = p_gain[node]
+            find_l = _can_split(t.tot + lnode * n_stat, d, max_depth, n_stat, min_cnt, min_w,
+                                is_reg)
+            find_r = _can_split(t.tot + rnode * n_stat, d, max_depth, n_stat, min_cnt, min_w,
+                                is_reg)
+            if not (find_l or find_r):
+                continue
+            small_is_left = (mid - s0) <= (e0 - mid)
+            if small_is_left:
+                small = lnode
+                large = rnode
+                ss = s0
+                se = mid
+                find_s = find_l
+                find_g = find_r
+            else:
+                small = rnode
+                large = lnode
+                ss = mid
+                se = e0
+                find_s = find_r
+                find_g = find_l
+            for q in range(2 * nf):
+                scores[q] = -INFINITY
+            a.start = ss
+            a.end = se
+            a.parent_hist = pool + node * hist_size
+            a.small_hist = pool + small * hist_size
+            a.large_hist = pool + large * hist_size if find_g else NULL
+            a.do_sub = find_g
+            a.small_tot = t.tot + small * n_stat
+            a.large_tot = t.tot + large * n_stat
+            a.find_small = find_s
+            a.find_large = find_g
+            for q in range((nf + C_GROUP - 1) // C_GROUP):
+                _node_group(q, a)
+            got_s = -1.0
+            got_g = -1.0
+            if find_s:
+                got_s = _pick(scores, a.bins, a.mls, nf, t.tot + small * n_stat, n_stat,
+                              a.crit, is_reg, tol_scale, cls_rtol, reg_rtol, p_split, p_gain,
+                              small)
+            if find_g:
+                got_g = _pick(scores + nf, a.bins + nf, a.mls + nf, nf,
+                              t.tot + large * n_stat, n_stat, a.crit, is_reg, tol_scale,
+                              cls_rtol, reg_rtol, p_split, p_gain, large)
+            # push the left child, then the right one (popped first), as _Grower.grow does
+            got_l = got_s if small_is_left else got_g
+            got_r = got_g if small_is_left else got_s
+            if got_l >= 0:
+                stack[top] = lnode
+                top += 1
+            if got_r >= 0:
+                stack[top] = rnode
+                top += 1
+    free(p_split)
+    free(p_gain)
+    free(stack)
+    free(ltot)
+    free(rtot)
+    return n_nodes
+
+
+def grow_all(const uint8_t[:, ::1] codes, const int32_t[::1] n_bins, int missing_bin,
+             bint is_reg, int crit, int n_stat, int hist_stat, int32_t[::1] idx_all,
+             double[::1] ow_all, int32_t[::1] oc_all, double[::1] owy_all,
+             const int64_t[::1] offsets, const uint8_t[::1] dense, const double[:, ::1] d_ow,
+             const int32_t[:, ::1] d_oc, const double[:, ::1] d_owy,
+             const double[:, ::1] root_tot, const double[::1] tol_scale,
+             const int64_t[::1] max_depth, const double[::1] min_cnt,
+             const double[::1] min_w, double cls_rtol, double reg_rtol,
+             int32_t[:, ::1] left, int32_t[:, ::1] right, int32_t[:, ::1] feature,
+             int32_t[:, ::1] split_bin, uint8_t[:, ::1] missing_left, double[:, ::1] gain,
+             double[:, :, ::1] tot, int32_t[:, ::1] depth, int64_t[:, ::1] start,
+             int64_t[:, ::1] end, int64_t[::1] n_nodes):
+    """Grow the ``k`` trees of :func:`robust_boosting.trees.batched.grow_batched` in one
+    call, one after the other: tree ``j`` on the rows ``offsets[j]:offsets[j + 1]`` of
+    the concatenated ``idx_all``, ``ow_all`` and ``oc_all``/``owy_all``."""
+    cdef Py_ssize_t k = offsets.shape[0] - 1
+    cdef Py_ssize_t max_nodes = left.shape[1]
+    cdef int nf = codes.shape[0]
+    cdef Py_ssize_t hist_size = nf * (missing_bin + 1) * hist_stat
+    cdef Py_ssize_t n_max = 0
+    cdef Py_ssize_t j, a0, z0
+    cdef NodeArgs a
+    cdef Tree t
+    cdef double* pool
+    cdef int32_t* buf_i
+    cdef double* buf_w
+    cdef int32_t* buf_c
+    cdef double* buf_y
+    cdef double* scores
+    cdef int32_t* bins
+    cdef uint8_t* mls
+    cdef double* scratch
+    for j in range(k):
+        n_max = max(n_max, offsets[j + 1] - offsets[j])
+    with nogil:
+        pool = <double*>malloc(max_nodes * hist_size * sizeof(double))
+        buf_i = <int32_t*>malloc((n_max + 1) * sizeof(int32_t))
+        buf_w = <double*>malloc((n_max + 1) * sizeof(double))
+        buf_c = <int32_t*>malloc((n_max + 1) * sizeof(int32_t))
+        buf_y = <double*>malloc((n_max + 1) * sizeof(double))
+        scores = <double*>malloc(2 * nf * sizeof(double))
+        bins = <int32_t*>malloc(2 * nf * sizeof(int32_t))
+        mls = <uint8_t*>malloc(2 * nf * sizeof(uint8_t))
+        scratch = <double*>malloc(nf * n_stat * sizeof(double))
+        a.codes = &codes[0, 0]
+        a.n_rows = codes.shape[1]
+        a.n_features = nf
+        a.is_reg = is_reg
+        a.crit = crit
+        a.n_bins = &n_bins[0]
+        a.missing_bin = missing_bin
+        a.ns = hist_stat
+        a.n_val = n_stat - 1
+        a.scores = scores
+        a.bins = bins
+        a.mls = mls
+        a.scratch = scratch
+        a.scratch_stride = n_stat
+        for j in range(k):
+            a0 = offsets[j]
+            z0 = offsets[j + 1]
+            a.min_cnt = min_cnt[j]
+            a.min_w = min_w[j]
+            t.left = &left[j, 0]
+            t.right = &right[j, 0]
+            t.feature = &feature[j, 0]
+            t.split_bin = &split_bin[j, 0]
+            t.missing_left = &missing_left[j, 0]
+            t.gain = &gain[j, 0]
+            t.tot = &tot[j, 0, 0]
+            t.depth = &depth[j, 0]
+            t.start = &start[j, 0]
+            t.end = &end[j, 0]
+            n_nodes[j] = _grow_one(
+                &a, n_stat, &idx_all[a0] if z0 > a0 else NULL,
+                &ow_all[a0] if z0 > a0 else NULL,
+                NULL if is_reg or z0 == a0 else &oc_all[a0],
+                NULL if (not is_reg) or z0 == a0 else &owy_all[a0],
+                z0 - a0, dense[j] != 0, &d_ow[j, 0],
+                NULL if is_reg else &d_oc[j, 0], &d_owy[j, 0] if is_reg else NULL,
+                &root_tot[j, 0], tol_scale[j], max_depth[j], cls_rtol, reg_rtol, pool,
+                hist_size, buf_i, buf_w, buf_c, buf_y, &t, max_nodes)
+        free(pool)
+        free(buf_i)
+        free(buf_w)
+        free(buf_c)
+        free(buf_y)
+        free(scores)
+        free(bins)
+        free(mls)
+        free(scratch)

@@ -12,7 +12,7 @@ line per data set and k::
     ratio = batched fit time / (k x single fit time)
 
 with ``k x single fit time`` measured as the total time of the k ordinary fits.
-Both sides run on one numba thread (``--threads``) and are timed by process
+Both sides run on one kernel thread (``--threads``) and are timed by process
 (CPU) time, which a busy machine disturbs less than wall time. Best of
 ``--repeat`` runs. Run::
 
@@ -31,7 +31,6 @@ import itertools
 import time
 import warnings
 
-import numba
 import numpy as np
 from sklearn.base import clone
 
@@ -39,6 +38,7 @@ from robust_boosting import SPLBoostClassifier, SPLLogitBoostClassifier
 from robust_boosting._batched import fit_batched
 from robust_boosting.datasets import load_dataset
 from robust_boosting.trees import HistTreeClassifier, HistTreeRegressor
+from robust_boosting.trees.binning import _kernel_threads
 
 N_FOLDS = 5
 
@@ -142,7 +142,7 @@ def main() -> None:
                         help="also time fit_batched with early stopping on the held-out "
                              "logistic loss after this many rounds without improvement")
     args = parser.parse_args()
-    numba.set_num_threads(args.threads)
+    _kernel_threads(args.threads).__enter__()  # the kernels' threads for the whole run
     warnings.simplefilter("ignore")  # early stops are part of the workload
     # compile every kernel once, outside the timings
     X, y = load(args.datasets[0], 200, 0)

@@ -69,7 +69,7 @@ def peak_memory(n: int, d: int, depth: int, rounds: int) -> tuple[float, float]:
             for line in open("/proc/self/status"):
                 if line.startswith("VmHWM"):
                     return int(line.split()[1]) / 1024
-        # warm up numba (compilation memory is not the model's)
+        # warm up (one-off allocations are not the model's)
         Xs = np.random.default_rng(1).normal(size=(500, 4)).astype(np.float32)
         AdaBoostClassifier(HistTreeClassifier(max_depth={depth}), n_estimators=2).fit(Xs, Xs[:, 0] > 0)
         rng = np.random.default_rng(0)
@@ -106,7 +106,7 @@ def main(argv=None) -> int:
 
     warnings.simplefilter("ignore", BoostingStoppedWarning)
     cold, warm = compile_times()
-    print(f"numba first call (fresh process): cold cache {cold:.2f} s, cached {warm:.2f} s")
+    print(f"first call in a fresh process: {cold:.2f} s, again {warm:.2f} s")
 
     # warm-up in this process
     Xw, yw = make_classification(500, 5, random_state=0)

@@ -22,7 +22,7 @@ on the noisy labels and scored on the *clean* test labels. Reported per model:
   from 0 (:func:`paired_differences`).
 
 Every model runs single-threaded (``n_jobs=1`` / ``thread_count=1`` and one
-BLAS/OpenMP/numba thread) so that the timings are comparable on a shared machine.
+BLAS/OpenMP/kernel thread) so that the timings are comparable on a shared machine.
 
 Usage::
 
@@ -262,7 +262,7 @@ def prf(suspects, flipped_mask):
 # run
 # ---------------------------------------------------------------------------
 def _warm_up(models, dataset, seed):
-    """Fit every model once on a small slice so that numba compilation is not timed."""
+    """Fit every model once on a small slice so that one-off start-up costs are not timed."""
     from sklearn.preprocessing import LabelEncoder
     X, y = load_dataset(dataset, return_X_y=True)
     idx = np.random.default_rng(seed).permutation(len(y))[:120]
@@ -503,11 +503,9 @@ def main(argv=None):
         _print_tables(rows, models, rates)
         return rows
     from threadpoolctl import threadpool_limits
-    try:
-        import numba
-        numba.set_num_threads(1)
-    except ImportError:  # pragma: no cover
-        pass
+
+    from robust_boosting.trees.binning import _kernel_threads
+    _kernel_threads(1).__enter__()  # one kernel thread for the whole run
     run_id = time.strftime("%Y-%m-%dT%H:%M:%S")  # pairs the time ratios in merged tables
     with threadpool_limits(1):
         rows = run(models, datasets, rates, kinds, splits, a.test_size, a.seed)

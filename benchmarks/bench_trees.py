@@ -2,7 +2,7 @@
 
 Prints, in one run:
 
-* numba first-call compile time, cold (empty cache) and cached;
+* first-call time in a fresh process (twice);
 * fit time of one depth-1 and one depth-3 tree on 20k x 20 and 100k x 50 for
   ours (pre-binned), scikit-learn's DecisionTreeClassifier and LightGBM (per-tree
   time of a 200-tree fit), with ratios;
@@ -230,7 +230,7 @@ def main() -> None:
         print(memory())
         return
     cold, cached = compile_times()
-    print(f"numba first call: cold (compiling) {cold:.1f}s, cached {cached:.2f}s")
+    print(f"first call in a fresh process: {cold:.2f}s, again {cached:.2f}s")
     single_tree_table()
     boosting_loops(with_sklearn=not args.quick)
     if not args.quick:

@@ -5,7 +5,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
-
 from robust_boosting._loop_kernels import (
     active_rows,
     exp_many,
@@ -13,6 +12,7 @@ from robust_boosting._loop_kernels import (
     small_int_codes,
     weighted_miss,
 )
+
 from robust_boosting.trees import _encode_classes
 
 labels = arrays(np.int64, st.integers(1, 60), elements=st.integers(-5, 9))

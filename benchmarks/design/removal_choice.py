@@ -33,7 +33,6 @@ ROWS = Path(__file__).resolve().parents[2] / "docs/results/noisy-default/rows.cs
 
 def run(datasets, path, seed=0):
     from bench_noisy_default import add_noise
-    from numba import set_num_threads
     from sklearn.model_selection import train_test_split
     from sklearn.preprocessing import LabelEncoder
     from sklearn.utils import check_random_state
@@ -42,8 +41,9 @@ def run(datasets, path, seed=0):
     from robust_boosting import SPLBoostClassifierCV
     from robust_boosting.datasets import load_dataset
     from robust_boosting.splboost_cv import _make_booster, _staged_proba
+    from robust_boosting.trees.binning import _kernel_threads
 
-    set_num_threads(1)
+    _kernel_threads(1).__enter__()
     warnings.simplefilter("ignore")
     with open(path, "w") as out, threadpool_limits(1):
         for ds in datasets:

@@ -12,7 +12,7 @@ depth, ...). :func:`fit_batched` fits them together:
   generator that hands out each weak-learner fit as a
   :class:`~robust_boosting._boosting.FitRequest` instead of fitting it;
 * the requests of all k models in a round are answered together: histogram
-  trees by :func:`robust_boosting.trees.batched.fit_trees_batched` (one numba
+  trees by :func:`robust_boosting.trees.batched.fit_trees_batched` (one compiled
   call grows all k trees), other learners by their own ``fit``.
 
 So there is no second boosting loop and no second tree grower: each model is

@@ -61,7 +61,7 @@ def quick(*, repetitions: int | None = None, datasets: Sequence[str] | None = No
           rates: Sequence[float] | None = None, rounds: int | None = None,
           algorithms: Sequence[str] | None = None, age_grid: Sequence[float] | None = None,
           seed: int = 0, **_: Any) -> ExperimentConfig:
-    """About 20 s on 2 cores (plus ~30 s of one-time numba compilation): 2 bundled sets, 4 noise rates, AdaBoost vs SPLBoost (+ robust
+    """About 20 s on 2 cores: 2 bundled sets, 4 noise rates, AdaBoost vs SPLBoost (+ robust
     baselines when installed), rounds and age chosen by 5-fold CV."""
     from .algorithms import ALGORITHMS
 
@@ -77,7 +77,7 @@ def quick(*, repetitions: int | None = None, datasets: Sequence[str] | None = No
         repetitions=repetitions or 2, seed=seed, rounds=rounds or 50, tune_rounds=True,
         protocol="holdout", split={"test_size": 0.3},
         description="AdaBoost against SPLBoost and robust baselines under symmetric label "
-                    "noise (about 10-20 s once the kernels are compiled, 2 cores)")
+                    "noise (about 10-20 s on 2 cores)")
 
 
 def splboost_synthetic(*, repetitions: int | None = None, rounds: int | None = None,

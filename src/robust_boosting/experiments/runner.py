@@ -360,8 +360,8 @@ class Progress:
     def eta(self) -> float:
         """Seconds left, from the mean time per task since the first one finished.
 
-        The first task's time includes compiling the numba kernels on a fresh install
-        (tens of seconds), so no ETA is given (``inf``, shown as ``?``) until a task after
+        The first task's time includes one-off start-up costs (imports, loading the
+        data), so no ETA is given (``inf``, shown as ``?``) until a task after
         the first has finished.
         """
         if self.done < 2 or self.first_done is None:

@@ -4,7 +4,8 @@ Boosting fits hundreds of small trees on the same data with different sample
 weights.  The package bins the data once (:class:`BinMapper`, at most 255
 quantile bins per feature plus one bin for missing values, ``uint8`` codes held
 in a :class:`BinnedData`) and grows each tree from weighted histograms with
-numba kernels (:mod:`robust_boosting._tree_kernels`).
+compiled kernels (:mod:`robust_boosting._tree_kernels`, Cython/C built by
+``pip install``).
 
 Contract with the boosters: call ``Xp = estimator.prepare_data(X)`` once per
 fit, then every round ``clone(estimator).fit(Xp, y, sample_weight=w)`` and
@@ -18,7 +19,7 @@ category partitioning), stored per node as a bitset.
 The package is split by job: :mod:`.binning` (:class:`BinMapper`,
 :class:`BinnedData`), :mod:`.growing` (:class:`HistTree` and the grower),
 :mod:`._base` (shared parameters, fit and prediction), :mod:`.estimators` and
-:mod:`.batched` (many trees on the same binned rows grown in one numba call).
+:mod:`.batched` (many trees on the same binned rows grown in one compiled call).
 """
 
 from ._base import _check_sample_weight, _encode_classes  # noqa: F401 - used by tests

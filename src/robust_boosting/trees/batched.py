@@ -28,6 +28,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
+
 from .. import _tree_kernels as _k
 from .binning import BinnedData
 from .growing import _CLS_GAIN_RTOL, _HIST_CACHE_BYTES, _REG_GAIN_RTOL, _Grower

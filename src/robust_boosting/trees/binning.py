@@ -9,11 +9,10 @@ by the whole package, live here too.
 from __future__ import annotations
 
 import numbers
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
-
-import threading
 
 import joblib
 import numpy as np
@@ -24,7 +23,6 @@ from sklearn.utils.validation import (
 )
 
 from .. import _tree_kernels as _k
-
 
 # --------------------------------------------------------------------------
 # helpers

@@ -14,7 +14,7 @@ class HistTreeClassifier(ClassifierMixin, _BaseHistTree):
     """Weighted decision tree on binned data, built for boosting.
 
     The data are binned once (see :meth:`prepare_data`); each fit builds class
-    weight histograms with numba (parallel over features, histogram
+    weight histograms with compiled kernels (parallel over features, histogram
     subtraction, zero-weight samples skipped), so that fitting hundreds of
     trees with different sample weights is cheap.
 
@@ -36,7 +36,8 @@ class HistTreeClassifier(ClassifierMixin, _BaseHistTree):
         Maximum number of bins per feature when ``fit`` receives raw data
         (ignored for :class:`BinnedData`, which carries its own bins).
     n_jobs : int or None, default=None
-        Number of numba threads (None: numba's current setting, -1: all).
+        Number of threads of the compiled kernels (None: the enclosing setting,
+        by default every core the process may use; -1: all).
         Results do not depend on it.
     random_state : None, int or RandomState, default=None
         Accepted for API compatibility; the algorithm is deterministic (ties go
@@ -117,7 +118,8 @@ class HistTreeRegressor(RegressorMixin, _BaseHistTree):
     max_bins : int, default=255
         Maximum number of bins per feature when ``fit`` receives raw data.
     n_jobs : int or None, default=None
-        Number of numba threads (None: numba's current setting, -1: all).
+        Number of threads of the compiled kernels (None: the enclosing setting,
+        by default every core the process may use; -1: all).
     random_state : None, int or RandomState, default=None
         Accepted for API compatibility; the algorithm is deterministic.
 

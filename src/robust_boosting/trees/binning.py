@@ -9,6 +9,7 @@ by the whole package, live here too.
 from __future__ import annotations
 
 import numbers
+import functools
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -30,8 +31,10 @@ from .. import _tree_kernels as _k
 _THREADS = threading.local()
 
 
+@functools.cache
 def _max_threads() -> int:
-    """The cores this process may use (CPU affinity and container limits included)."""
+    """The cores this process may use (CPU affinity and container limits included;
+    read once: joblib reads the container's limits from files)."""
     return max(1, int(joblib.cpu_count()))
 
 

@@ -785,52 +785,38 @@ cdef void _node_args(NodeArgs* a, const uint8_t[:, ::1] codes, const int32_t[::1
     a.scratch_stride = scratch.shape[1]
 
 
-def node_pair_par(const uint8_t[:, ::1] codes, const int32_t[::1] idx, const double[::1] ow,
-                  const int32_t[::1] oc, const double[::1] owy, bint is_reg, int crit,
-                  bint dense, Py_ssize_t start, Py_ssize_t end, const int32_t[::1] n_bins,
-                  int missing_bin, const double[:, :, ::1] parent_hist,
-                  double[:, :, ::1] small_hist, double[:, :, ::1] large_hist, bint do_sub,
-                  const double[::1] small_tot, const double[::1] large_tot, bint find_small,
-                  bint find_large, double min_cnt, double min_w, double[:, ::1] scores,
-                  int32_t[:, ::1] bins, uint8_t[:, ::1] mls, double[:, ::1] scratch,
-                  int n_threads=1):
+cdef void _run_groups(NodeArgs* a, int n_threads) noexcept nogil:
+    """:func:`_node_group` of every group of features, on ``n_threads`` threads."""
+    cdef int g
+    cdef int n_groups = (a.n_features + C_GROUP - 1) // C_GROUP
+    if n_threads > 1 and n_groups > 1:
+        for g in prange(n_groups, num_threads=n_threads, schedule="dynamic"):
+            _node_group(g, a)
+    else:
+        for g in range(n_groups):
+            _node_group(g, a)
+
+
+def node_pair(const uint8_t[:, ::1] codes, const int32_t[::1] idx, const double[::1] ow,
+              const int32_t[::1] oc, const double[::1] owy, bint is_reg, int crit,
+              bint dense, Py_ssize_t start, Py_ssize_t end, const int32_t[::1] n_bins,
+              int missing_bin, const double[:, :, ::1] parent_hist,
+              double[:, :, ::1] small_hist, double[:, :, ::1] large_hist, bint do_sub,
+              const double[::1] small_tot, const double[::1] large_tot, bint find_small,
+              bint find_large, double min_cnt, double min_w, double[:, ::1] scores,
+              int32_t[:, ::1] bins, uint8_t[:, ::1] mls, double[:, ::1] scratch,
+              int n_threads=1):
     """Build the histogram of ``idx[start:end]`` (the smaller child), derive the
     larger sibling by subtraction from the parent if ``do_sub``, and find the
-    best split of each feature for the requested children (in parallel over
-    groups of ``GROUP`` features, ``n_threads`` threads).  ``dense``: the node
+    best split of each feature for the requested children (over groups of
+    ``GROUP`` features, in parallel if ``n_threads > 1``).  ``dense``: the node
     is every row in order."""
     cdef NodeArgs a
-    cdef int g
-    cdef int n_groups = (codes.shape[0] + C_GROUP - 1) // C_GROUP
     _node_args(&a, codes, idx, ow, oc, owy, is_reg, crit, dense, start, end, n_bins,
                missing_bin, parent_hist, small_hist, large_hist, do_sub, small_tot, large_tot,
                find_small, find_large, min_cnt, min_w, scores, bins, mls, scratch)
     with nogil:
-        if n_threads > 1 and n_groups > 1:
-            for g in prange(n_groups, num_threads=n_threads, schedule="dynamic"):
-                _node_group(g, &a)
-        else:
-            for g in range(n_groups):
-                _node_group(g, &a)
-
-
-def node_pair_ser(const uint8_t[:, ::1] codes, const int32_t[::1] idx, const double[::1] ow,
-                  const int32_t[::1] oc, const double[::1] owy, bint is_reg, int crit,
-                  bint dense, Py_ssize_t start, Py_ssize_t end, const int32_t[::1] n_bins,
-                  int missing_bin, const double[:, :, ::1] parent_hist,
-                  double[:, :, ::1] small_hist, double[:, :, ::1] large_hist, bint do_sub,
-                  const double[::1] small_tot, const double[::1] large_tot, bint find_small,
-                  bint find_large, double min_cnt, double min_w, double[:, ::1] scores,
-                  int32_t[:, ::1] bins, uint8_t[:, ::1] mls, double[:, ::1] scratch):
-    """Serial twin of :func:`node_pair_par` for small nodes."""
-    cdef NodeArgs a
-    cdef int g
-    _node_args(&a, codes, idx, ow, oc, owy, is_reg, crit, dense, start, end, n_bins,
-               missing_bin, parent_hist, small_hist, large_hist, do_sub, small_tot, large_tot,
-               find_small, find_large, min_cnt, min_w, scores, bins, mls, scratch)
-    with nogil:
-        for g in range((codes.shape[0] + C_GROUP - 1) // C_GROUP):
-            _node_group(g, &a)
+        _run_groups(&a, n_threads)
 
 
 # --------------------------------------------------------------------------
@@ -915,22 +901,6 @@ cdef double _categorical_split(const double* h, int ns, int nb, int missing_bin,
     out_k[0] = best_k
     out_ml[0] = best_ml
     return best
-
-
-def categorical_split(const double[:, ::1] h, int nb, int missing_bin, const double[::1] tot,
-                      int n_val, bint has_cnt, bint is_reg, int crit, double min_cnt,
-                      double min_w, double[::1] cum, uint8_t[::1] left):
-    """Best set split of one categorical feature from its histogram ``h`` (bins x stats).
-
-    Returns ``(score, n_left - 1, missing_left)`` (score ``-inf`` if no valid
-    split) and writes ``left[c] = 1`` for the categories that go left.
-    """
-    cdef int k
-    cdef bint ml
-    cdef double sc = _categorical_split(&h[0, 0], h.shape[1], nb, missing_bin, &tot[0], n_val,
-                                        has_cnt, is_reg, crit, min_cnt, min_w, &cum[0],
-                                        &left[0], &k, &ml)
-    return sc, k, ml
 
 
 def categorical_splits(const double[:, :, ::1] hist, const int32_t[::1] cat_features,
@@ -1109,15 +1079,6 @@ cdef inline int32_t _leaf_of_binned(const uint8_t* codes, Py_ssize_t n_rows,
     return node
 
 
-def leaf_of_binned(const uint8_t[:, ::1] codes, const int32_t[::1] feature,
-                   const int32_t[::1] split_bin, const uint8_t[::1] missing_left,
-                   const int32_t[::1] left, const int32_t[::1] right, int missing_bin,
-                   Py_ssize_t i):
-    """The leaf reached by column ``i`` of ``codes`` (n_features, n_samples)."""
-    return _leaf_of_binned(&codes[0, 0], codes.shape[1], &feature[0], &split_bin[0],
-                           &missing_left[0], &left[0], &right[0], missing_bin, i)
-
-
 def apply_binned_rows(const uint8_t[:, ::1] codes, const int32_t[::1] feature,
                       const int32_t[::1] split_bin, const uint8_t[::1] missing_left,
                       const int32_t[::1] left, const int32_t[::1] right, int missing_bin,
@@ -1134,29 +1095,17 @@ def apply_binned_rows(const uint8_t[:, ::1] codes, const int32_t[::1] feature,
 def apply_binned(const uint8_t[:, ::1] codes, const int32_t[::1] feature,
                  const int32_t[::1] split_bin, const uint8_t[::1] missing_left,
                  const int32_t[::1] left, const int32_t[::1] right, int missing_bin,
-                 Py_ssize_t lo, Py_ssize_t hi, int32_t[::1] out):
-    """Leaf index of columns ``lo:hi`` of ``codes`` (n_features, n_samples)."""
-    cdef Py_ssize_t i
-    if hi <= lo:
-        return
-    with nogil:
-        for i in range(lo, hi):
-            out[i] = _leaf_of_binned(&codes[0, 0], codes.shape[1], &feature[0], &split_bin[0],
-                                     &missing_left[0], &left[0], &right[0], missing_bin, i)
-
-
-def apply_binned_par(const uint8_t[:, ::1] codes, const int32_t[::1] feature,
-                     const int32_t[::1] split_bin, const uint8_t[::1] missing_left,
-                     const int32_t[::1] left, const int32_t[::1] right, int missing_bin,
-                     int32_t[::1] out, int n_threads=1):
-    """Parallel (over chunks of samples) :func:`apply_binned` of all samples."""
+                 int32_t[::1] out, int n_threads=1):
+    """Leaf index of every column of ``codes`` (n_features, n_samples), in parallel
+    over chunks of samples if ``n_threads > 1``."""
     cdef Py_ssize_t n = codes.shape[1]
     cdef Py_ssize_t n_chunks = (n + PRED_CHUNK - 1) // PRED_CHUNK
     cdef Py_ssize_t c, i, lo, hi
     if n == 0:
         return
     with nogil:
-        for c in prange(n_chunks, num_threads=max(1, n_threads), schedule="static"):
+        for c in prange(n_chunks, num_threads=max(1, n_threads), schedule="static",
+                        use_threads_if=n_threads > 1):
             lo = c * PRED_CHUNK
             hi = min(n, lo + PRED_CHUNK)
             for i in range(lo, hi):
@@ -1183,30 +1132,17 @@ cdef inline int32_t _leaf_of_raw(const floating[:, :] X, Py_ssize_t i, const int
 
 def apply_raw(const floating[:, :] X, const int32_t[::1] feature, const double[::1] threshold,
               const uint8_t[::1] missing_left, const int32_t[::1] left,
-              const int32_t[::1] right, Py_ssize_t lo, Py_ssize_t hi, int32_t[::1] out):
-    """Leaf index of rows ``lo:hi`` of raw ``X``: left iff ``x <= threshold``;
-    NaN follows ``missing_left``."""
-    cdef Py_ssize_t i
-    if hi <= lo:
-        return
-    with nogil:
-        for i in range(lo, hi):
-            out[i] = _leaf_of_raw(X, i, &feature[0], &threshold[0], &missing_left[0], &left[0],
-                                  &right[0])
-
-
-def apply_raw_par(const floating[:, :] X, const int32_t[::1] feature,
-                  const double[::1] threshold, const uint8_t[::1] missing_left,
-                  const int32_t[::1] left, const int32_t[::1] right, int32_t[::1] out,
-                  int n_threads=1):
-    """Parallel (over chunks of samples) :func:`apply_raw` of all rows."""
+              const int32_t[::1] right, int32_t[::1] out, int n_threads=1):
+    """Leaf index of every row of raw ``X``: left iff ``x <= threshold``; NaN follows
+    ``missing_left``.  In parallel over chunks of rows if ``n_threads > 1``."""
     cdef Py_ssize_t n = X.shape[0]
     cdef Py_ssize_t n_chunks = (n + PRED_CHUNK - 1) // PRED_CHUNK
     cdef Py_ssize_t c, i, lo, hi
     if n == 0:
         return
     with nogil:
-        for c in prange(n_chunks, num_threads=max(1, n_threads), schedule="static"):
+        for c in prange(n_chunks, num_threads=max(1, n_threads), schedule="static",
+                        use_threads_if=n_threads > 1):
             lo = c * PRED_CHUNK
             hi = min(n, lo + PRED_CHUNK)
             for i in range(lo, hi):
@@ -1410,8 +1346,7 @@ cdef Py_ssize_t _grow_one(NodeArgs* a, int n_stat, int32_t* idx, double* ow, int
         a.large_tot = root_tot
         a.find_small = True
         a.find_large = False
-        for q in range((nf + C_GROUP - 1) // C_GROUP):
-            _node_group(q, a)
+        _run_groups(a, 1)
         a.ow = ow
         a.oc = oc
         a.owy = owy
@@ -1477,8 +1412,7 @@ cdef Py_ssize_t _grow_one(NodeArgs* a, int n_stat, int32_t* idx, double* ow, int
             a.large_tot = t.tot + large * n_stat
             a.find_small = find_s
             a.find_large = find_g
-            for q in range((nf + C_GROUP - 1) // C_GROUP):
-                _node_group(q, a)
+            _run_groups(a, 1)
             got_s = -1.0
             got_g = -1.0
             if find_s:

@@ -436,10 +436,8 @@ class _BaseHistTree(BaseEstimator):
                     return out
                 args = (X.codes_t, t.feature, t.threshold_bin, t.missing_go_left,
                         t.children_left, t.children_right, self.bin_mapper_.missing_bin_)
-                if n_threads > 1 and X.n_samples >= _PARALLEL_MIN_PREDICT:
-                    _k.apply_binned_par(*args, out, n_threads)
-                else:
-                    _k.apply_binned(*args, 0, X.n_samples, out)
+                _k.apply_binned(*args, out,
+                                n_threads if X.n_samples >= _PARALLEL_MIN_PREDICT else 1)
                 return out
             X = validated_X(self, X, reset=False, allow_nan=True)
             out = np.empty(X.shape[0], dtype=np.int32)
@@ -450,10 +448,7 @@ class _BaseHistTree(BaseEstimator):
                 return out
             args = (X, t.feature, t.threshold, t.missing_go_left, t.children_left,
                     t.children_right)
-            if n_threads > 1 and X.shape[0] >= _PARALLEL_MIN_PREDICT:
-                _k.apply_raw_par(*args, out, n_threads)
-            else:
-                _k.apply_raw(*args, 0, X.shape[0], out)
+            _k.apply_raw(*args, out, n_threads if X.shape[0] >= _PARALLEL_MIN_PREDICT else 1)
             return out
 
     @property

@@ -8,8 +8,8 @@ by the whole package, live here too.
 
 from __future__ import annotations
 
-import numbers
 import functools
+import numbers
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager

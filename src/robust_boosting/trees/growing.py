@@ -252,7 +252,7 @@ class _Grower:
                 ow, oc, owy = self.dense_root
                 end = self.codes_t.shape[1]
             dense = end == self.codes_t.shape[1]
-        _k.node_pair_par(
+        _k.node_pair(
             self.codes_t, self.idx, ow, oc, owy, self.is_reg, self.crit,
             dense, start, end, self.n_bins, self.missing_bin, parent_hist, small_hist, large_hist,
             do_sub, small_tot, large_tot, find_small, find_large, self.min_cnt, self.min_w,

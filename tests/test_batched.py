@@ -100,14 +100,16 @@ def test_batched_logit_folds_ages_rates_depths_bit_identical():
         assert np.all(m.sample_weights_[w == 0] == 0)
 
 
-def test_batched_logit_one_vs_rest_multiclass_bit_identical():
+def test_batched_logit_native_multiclass_bit_identical():
     X, y = _data(n_classes=3, seed=1)
     overrides = [dict(age=a) for a in (1.0, 1.5, np.inf)]
     weights = _fold_weights(len(y), 3, seed=1)
     template = SPLLogitBoostClassifier(HistTreeRegressor(max_depth=2), n_estimators=15,
                                        learning_rate=0.2, random_state=0)
     batched = _batched_equal_to_separate(template, X, y, weights, overrides)
-    assert len(batched[0].estimators_) == 3
+    # native multiclass: one ensemble of 15 rounds, each with one tree per class
+    assert len(batched[0].estimators_) == 15
+    assert len(batched[0].estimators_[0].estimators_) == 3
 
 
 @pytest.mark.parametrize("depth", [1, 3])

@@ -188,8 +188,7 @@ def test_accuracy_on_breast_cancer(cls, cancer):
 
 
 @pytest.mark.parametrize(
-    "cls", [RealBoostClassifier, GentleBoostClassifier, LogitBoostClassifier,
-            SavageBoostClassifier, RBoostClassifier]
+    "cls", [RealBoostClassifier, GentleBoostClassifier, SavageBoostClassifier, RBoostClassifier]
 )
 def test_multiclass_uses_the_shared_one_vs_rest_path(cls):
     X, y = load_wine(return_X_y=True)

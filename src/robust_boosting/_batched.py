@@ -152,7 +152,13 @@ def _advance(j: int, runs: dict, pending: dict, reply: Any = None) -> None:
 def _answer(requests: list[FitRequest]) -> None:
     """Fit every request's learner; histogram trees on the same binned data together."""
     by_data: dict[int, list[FitRequest]] = {}
+    expanded = []
     for r in requests:
+        if hasattr(r.learner, "split_fit"):  # one learner per class (multiclass Newton)
+            expanded += [FitRequest(*fit) for fit in r.learner.split_fit(r.X, r.target, r.weights)]
+        else:
+            expanded.append(r)
+    for r in expanded:
         if isinstance(r.X, BinnedData):
             by_data.setdefault(id(r.X), []).append(r)
         else:

@@ -250,6 +250,39 @@ class Step:
         """Raw output ``h(X)`` of one fitted learner (the ensemble adds ``coef * h``)."""
         raise NotImplementedError
 
+    def learner_for(self, estimator, n_classes: int):
+        """The weak learner a round fits, from the user's (or default) ``estimator``.
+
+        By default ``estimator`` itself; a step whose round fits one output per
+        class (a native multiclass Newton step) wraps it.
+        """
+        return estimator
+
+    def learner_weights(self, state: BoostingState, weights) -> NDArray[np.float64]:
+        """The ``sample_weight`` the round's learner is fitted with, from the normalised weights.
+
+        By default the weights themselves (shape ``(n,)``); a step with one
+        output per class may give ``(n, K)`` weights (one column per output).
+        """
+        return weights
+
+    def losses(self, state: BoostingState, raw) -> NDArray[np.float64]:
+        """Per-sample loss at scores ``raw`` (what self-paced weights compare with ``age``)."""
+        return self.sample_loss(state.margins_of(raw))
+
+    def class_proba(self, raw) -> NDArray[np.float64]:
+        """Class probabilities from the ensemble's scores (binary ``(n,)`` or native ``(n, K)``).
+
+        Binary: ``P(y = +1 | x) = 1 / (1 + exp(-2 F(x)))``, the population
+        minimiser of the exponential (and logistic, Savage) risk (Friedman,
+        Hastie & Tibshirani 2000). Multiclass (SAMME): ``softmax(2 S / (K - 1))``,
+        which reduces to the binary formula for two classes.
+        """
+        if raw.ndim == 1:
+            p = expit(2.0 * raw)
+            return np.column_stack([1.0 - p, p])
+        return softmax(2.0 * raw / (raw.shape[1] - 1), axis=1)
+
     def update_raw(self, raw, result: RoundResult) -> NDArray[np.float64]:
         """Training scores after adding the round's learner."""
         return raw + result.coef * result.output
@@ -591,7 +624,7 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
         state.step_state = step.init_state(state)
         policy.start(state, step)
         ens = Ensemble()
-        template = clone(estimator)
+        template = clone(step.learner_for(estimator, n_classes))
         seed_keys = _random_state_keys(template)
         for t in range(self.n_estimators):
             state.round = t
@@ -608,6 +641,7 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
                         )
                     break
                 fit_learner = learner if n_pass == 0 else clone(learner)
+                w = step.learner_weights(state, w)
                 if hands_out_fits:
                     target = step.fit_target(state)
                     reply = yield FitRequest(fit_learner, state.X, target, w, state.raw, t,
@@ -740,17 +774,13 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
     def _proba_from_raw(self, raw):
         """Class probabilities from scores.
 
-        Binary: ``P(y = +1 | x) = 1 / (1 + exp(-2 F(x)))``, the population
-        minimiser of the exponential (and logistic, Savage) risk (Friedman,
-        Hastie & Tibshirani 2000). SAMME: ``softmax(2 S / (K - 1))``, which
-        reduces to the binary formula for two classes. One-vs-rest: the
-        per-class binary probabilities, normalised.
+        Binary and native multiclass: the fitted step's link
+        (:meth:`Step.class_proba`; binary ``P(y = +1 | x) = 1 / (1 + exp(-2 F(x)))``,
+        SAMME ``softmax(2 S / (K - 1))``, multiclass LogitBoost ``softmax(F)``).
+        One-vs-rest: the per-class binary probabilities, normalised.
         """
-        if raw.ndim == 1:
-            p = expit(2.0 * raw)
-            return np.column_stack([1.0 - p, p])
         if not self._ovr:
-            return softmax(2.0 * raw / (raw.shape[1] - 1), axis=1)
+            return self.step_.class_proba(raw)
         p = expit(2.0 * raw)
         total = p.sum(axis=1, keepdims=True)
         return np.where(total > 0, p / np.where(total > 0, total, 1.0), 1.0 / raw.shape[1])

@@ -145,8 +145,16 @@ class LogitBoostClassifier(BaseBoostingClassifier):
     floored at ``weight_floor`` (times ``sample_weight``); a regressor is fitted
     to ``z`` by weighted least squares and ``F <- F + ½ f`` (the step is
     :class:`~robust_boosting.steps.LogitStep`). The loss is
-    ``log(1 + exp(-2 y F))`` (the negative binomial log-likelihood of [FHT]_). Multiclass: one-vs-rest (not FHT's
-    J-class LogitBoost).
+    ``log(1 + exp(-2 y F))`` (the negative binomial log-likelihood of [FHT]_).
+
+    Multiclass (K > 2) is native, not one-vs-rest: each round fits one
+    regressor per class by Newton's method on the softmax loss ``-log p_y``,
+    ``p = softmax(F)`` (Friedman 2001, Algorithm 6; [FHT]_ Algorithm 6; the
+    multiclass objective of LightGBM and XGBoost): regressor ``k`` is fitted
+    to ``(1[y = k] - p_k) / (p_k (1 - p_k))`` with weights ``p_k (1 - p_k)``
+    and the round adds ``(K - 1)/K × learning_rate`` times it to ``F_k`` (see
+    :class:`~robust_boosting.steps.LogitStep`); ``estimators_`` then holds one
+    :class:`~robust_boosting.steps.PerClassRegressor` (K trees) per round.
 
     Parameters
     ----------
@@ -209,8 +217,9 @@ class SPLLogitBoostClassifier(SelfPacedMixin, LogitBoostClassifier):
     Attributes
     ----------
     self_paced_weights_, latent_objective_, n_selected_, inner_passes_, excluded_samples_
-        As for :class:`~robust_boosting.splboost.SPLBoostClassifier` (lists,
-        one entry per class, for K > 2).
+        As for :class:`~robust_boosting.splboost.SPLBoostClassifier`; for
+        K > 2 the step is native (one model), and the per-sample loss the
+        weights compare with ``age`` is the multiclass log-loss ``-log p_y``.
     Other attributes as for :class:`LogitBoostClassifier`.
     """
 

@@ -514,7 +514,7 @@ class SelfPacedPolicy(WeightPolicy):
         return self.v
 
     def refit(self, state, step, candidate_raw, n_done):
-        loss = step.sample_loss(state.margins_of(candidate_raw))
+        loss = step.losses(state, candidate_raw)
         self._loss_at = (candidate_raw, loss)
         v_new = self.regularizer.weight(loss, self.age_at(state.round))
         v_old, self.v = self.v, v_new
@@ -526,7 +526,7 @@ class SelfPacedPolicy(WeightPolicy):
     def end_round(self, state, step):
         raw, loss = self._loss_at
         if raw is not state.raw:  # the loop committed other scores than the last candidate
-            loss = step.sample_loss(state.margins)
+            loss = step.losses(state, state.raw)
         latent = self.regularizer.latent_loss(loss, self._age)
         self._objective.append(fdot(state.sample_weight, latent))
         self._n_selected.append(int(np.count_nonzero(self.v)))
@@ -541,7 +541,7 @@ class SelfPacedPolicy(WeightPolicy):
         back in; False (boosting stops) with ``age_growth=None`` or when none can be."""
         if self.age_growth is None:
             return False
-        loss = step.sample_loss(state.margins)
+        loss = step.losses(state, state.raw)
         out = (self.v == 0) & (state.sample_weight > 0)
         if not out.any():
             return False

@@ -41,6 +41,7 @@ from collections.abc import Iterator, Sequence
 import numpy as np
 from joblib import effective_n_jobs
 from numpy.typing import ArrayLike, NDArray
+from scipy.special import logsumexp
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.model_selection import StratifiedKFold, check_cv
 from sklearn.utils import _safe_indexing, check_random_state
@@ -169,17 +170,37 @@ def _label_retention(joint: NDArray) -> NDArray:
     return np.maximum(kept, 1e-3)
 
 
-def _make_booster(max_depth: int, learning_rate: float, drop_fraction: float, n_estimators: int,
+#: at most this many training rows: the small-data search (``"auto"`` parameters)
+_SMALL_N = 5000
+
+#: the ``"auto"`` search: (max_depth values, max_leaf_nodes, min_samples_leaf, learning
+#: rates, n_estimators) for small and for large data (docs/noisy-default-design.md)
+_AUTO_SMALL = ((1, 3), None, 1, (0.3,), 100)
+_AUTO_LARGE = ((None,), 31, 20, (0.1,), 500)
+
+
+def _auto_space(n: int) -> tuple:
+    """The search of the ``"auto"`` parameters for ``n`` training rows."""
+    return _AUTO_SMALL if n <= _SMALL_N else _AUTO_LARGE
+
+
+def _make_booster(tree: dict, learning_rate: float, drop_fraction: float, n_estimators: int,
                   random_state: int) -> SPLLogitBoostClassifier:
     """The one configuration every candidate and the final fit use.
 
-    A drop fraction of 0 is the hard regularizer at infinite age: LogitBoost exactly.
+    ``tree`` holds the regression trees' ``max_depth``, ``max_leaf_nodes`` and
+    ``min_samples_leaf``. A drop fraction of 0 is the hard regularizer at
+    infinite age: LogitBoost exactly.
     """
     sp = (dict(regularizer="hard", age=np.inf) if drop_fraction == 0
           else dict(regularizer="drop_fraction", age=float(drop_fraction)))
-    return SPLLogitBoostClassifier(HistTreeRegressor(max_depth=max_depth),
+    return SPLLogitBoostClassifier(HistTreeRegressor(**_tree_params(tree)),
                                    n_estimators=n_estimators, learning_rate=learning_rate,
                                    random_state=random_state, **sp)
+
+
+def _tree_params(candidate: dict) -> dict:
+    return {key: candidate[key] for key in ("max_depth", "max_leaf_nodes", "min_samples_leaf")}
 
 
 def _staged_proba(est, X) -> NDArray[np.float32]:
@@ -199,12 +220,17 @@ def _fit_one(X, y, sample_weight, train, test, params, n_estimators, seed):
     ``X`` is the pair ``(X_fit, X_num)`` of :func:`_fit_jobs`.
     """
     X_fit, X_num = X
-    est = _make_booster(params["max_depth"], params["learning_rate"], params["drop_fraction"],
+    est = _make_booster(params, params["learning_rate"], params["drop_fraction"],
                         n_estimators, seed)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # early stops are handled by padding below
         est.fit(_safe_indexing(X_fit, train), y[train], sample_weight=sample_weight[train])
     return _staged_proba(est, X_num[test])
+
+
+def _stage(staged, t):
+    """Stage ``t`` of a padded staged array (a stopped model keeps its last stage)."""
+    return staged[min(t, staged.shape[0] - 1)]
 
 
 def _padded(staged, n_rounds):
@@ -237,15 +263,17 @@ class _PatienceMonitor:
     def __call__(self, j, request) -> bool:
         rows = self.held_out[j]
         scores = request.scores[rows]
-        if scores.ndim != 1:  # a step with native multiclass scores: no early stopping
-            return False
         if request.round == 0:  # a (new) binary problem starts
             self.problem[j] = self.problem.get(j, -1) + 1
             self.best[j] = (np.inf, 0)
-        positive = 1 if self.binary else self.problem[j]
-        margin = np.where(self.y[rows] == positive, 1.0, -1.0) * scores
-        loss = _trimmed_mean(np.logaddexp(0.0, -2.0 * margin)[None, :], self.weights[rows],
-                             self.trim)[0]
+        if scores.ndim == 2:  # native multiclass (softmax) scores: -log p_y
+            own = scores[np.arange(scores.shape[0]), self.y[rows]]
+            losses = logsumexp(scores, axis=1) - own
+        else:
+            positive = 1 if self.binary else self.problem[j]
+            margin = np.where(self.y[rows] == positive, 1.0, -1.0) * scores
+            losses = np.logaddexp(0.0, -2.0 * margin)
+        loss = _trimmed_mean(losses[None, :], self.weights[rows], self.trim)[0]
         best_loss, best_round = self.best[j]
         if loss < best_loss:
             self.best[j] = (loss, request.round)
@@ -264,14 +292,16 @@ def _fit_share(X, y, sample_weight, folds, candidates, jobs, seed, trim, patienc
     for row, (c, f, rounds) in enumerate(jobs):
         train = folds[f][0]
         weights[row, train] = sample_weight[train]
-        overrides.append({"estimator__max_depth": candidates[c]["max_depth"],
+        overrides.append({**{f"estimator__{key}": value
+                             for key, value in _tree_params(candidates[c]).items()},
                           "learning_rate": candidates[c]["learning_rate"],
                           "n_estimators": rounds})
     monitor = None
     if patience is not None:
         monitor = _PatienceMonitor(y, [folds[f][1] for _, f, _ in jobs], sample_weight, trim,
                                    patience)
-    template = _make_booster(1, 1.0, 0.0, 1, seed)
+    template = _make_booster(dict(max_depth=1, max_leaf_nodes=None, min_samples_leaf=1), 1.0,
+                             0.0, 1, seed)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # early stops are handled by padding
         models = fit_batched(template, X_fit, y, weights, overrides, monitor=monitor)
@@ -327,8 +357,9 @@ def _fit_candidates(X, y, sample_weight, folds, candidates, n_estimators, seed, 
                     patience=_PATIENCE):
     """Staged held-out class probabilities of every candidate on every fold.
 
-    Returns ``out[c][f]``: array ``(n_estimators, len(folds[f][1]), n_classes)``;
-    a model stopped early is padded with its last stage. Plain candidates run on
+    Returns ``out[c][f]``: array ``(T, len(folds[f][1]), n_classes)``, ``T`` the
+    most rounds any of these models ran (at most ``n_estimators``); a model
+    stopped earlier is padded with its last stage. Plain candidates run on
     every fold at once, each model stopping once its held-out loss has not
     improved for ``patience`` rounds (``None``: never). Candidates with a drop
     fraction are fitted one by one: the first fold runs ``n_estimators``
@@ -346,14 +377,17 @@ def _fit_candidates(X, y, sample_weight, folds, candidates, n_estimators, seed, 
     jobs = [(c, f, n_estimators) for c in plain for f in range(len(folds))]
     jobs += [(c, 0, n_estimators) for c in paced]
     for (c, f, _), staged in zip(jobs, run(jobs), strict=True):
-        out[c][f] = _padded(staged, n_estimators)
+        out[c][f] = staged
     test0 = folds[0][1]
     budget = {c: min(n_estimators, 2 * int(np.argmin(_trimmed_losses(
         out[c][0], y[test0], sample_weight[test0], trim))) + 12) for c in paced}
     jobs = [(c, f, budget[c]) for c in paced for f in range(1, len(folds))]
     for (c, f, _), staged in zip(jobs, run(jobs), strict=True):
-        out[c][f] = _padded(staged, n_estimators)
-    return out
+        out[c][f] = staged
+    # pad to the longest model's rounds only: 1,000 padded stages of every fold's held-out
+    # probabilities would cost more memory than the data
+    longest = max(staged.shape[0] for row in out for staged in row)
+    return [[_padded(staged, longest) for staged in row] for row in out]
 
 
 def _trimmed_mean(loss, w, trim):
@@ -428,22 +462,40 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
     mostly no longer sees (``docs/noisy-default-design.md`` has the
     measurements, items 2 and 9).
 
+    The search grows with the data (the ``"auto"`` parameters): on at most
+    5,000 training rows, depth-1 and depth-3 trees at learning rate 0.3 and
+    at most 100 rounds (tuned on small tables, where it beats its peers);
+    on more rows, trees grown leaf-wise to 31 leaves of at least 20 rows at
+    learning rate 0.1 and at most 500 rounds (LightGBM's default tree; a
+    small search stops at its round cap while the held-out loss still falls
+    on 100,000 rows). Multiclass problems are boosted natively: one Newton
+    tree per class and round on the softmax loss
+    (:class:`~robust_boosting.classical.LogitBoostClassifier`).
+
     Parameters
     ----------
-    max_depth : int or sequence of int, default=(1, 3)
-        Depth of the regression trees (a sequence: candidates of the search).
-    learning_rate : float or sequence of float, default=0.3
+    max_depth : int, None, sequence of them or "auto", default="auto"
+        Depth of the regression trees (a sequence: candidates of the search;
+        None: no depth limit, with ``max_leaf_nodes``). ``"auto"``: ``(1, 3)``
+        on at most 5,000 rows, None (leaf-wise) above.
+    learning_rate : float, sequence of float or "auto", default="auto"
         Shrinkage of each Newton step (a sequence: candidates of the search).
-        With ``n_estimators=60``, ``learning_rate=0.5`` is about as accurate
-        except under heavy symmetric noise and takes three quarters of the time
-        (``docs/noisy-default-design.md``).
+        ``"auto"``: 0.3 on at most 5,000 rows, 0.1 above.
+    max_leaf_nodes : int, None or "auto", default="auto"
+        Trees grow best-first (leaf-wise) to at most this many leaves; None:
+        depth-first to ``max_depth``. ``"auto"``: None on at most 5,000 rows,
+        31 above.
+    min_samples_leaf : int or "auto", default="auto"
+        Fewest training rows in a leaf. ``"auto"``: 1 on at most 5,000 rows,
+        20 above.
     drop_fraction : float or sequence of floats, default=0.0
         Fraction in ``[0, 1)`` of training samples that each self-paced round
         drops (the age read as a quantile of the current losses,
         :class:`~robust_boosting.self_paced.DropFractionRegularizer`); ``0``
         is plain LogitBoost. A sequence: candidates of the search.
-    n_estimators : int, default=100
-        Number of rounds of the final model, and the most rounds the search tries.
+    n_estimators : int or "auto", default="auto"
+        Number of rounds of the final model, and the most rounds the search
+        tries. ``"auto"``: 100 on at most 5,000 rows, 500 above.
     cv : int, cross-validation generator or iterable, default=3
         As in scikit-learn; an int gives a shuffled ``StratifiedKFold``
         seeded from ``random_state``.
@@ -506,9 +558,11 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         As in scikit-learn.
     """
 
-    def __init__(self, max_depth: int | Sequence[int] = (1, 3),
-                 learning_rate: float | Sequence[float] = 0.3,
-                 drop_fraction: float | Sequence[float] = 0.0, n_estimators: int = 100,
+    def __init__(self, max_depth: int | None | Sequence[int | None] | str = "auto",
+                 learning_rate: float | Sequence[float] | str = "auto",
+                 drop_fraction: float | Sequence[float] = 0.0,
+                 n_estimators: int | str = "auto", max_leaf_nodes: int | None | str = "auto",
+                 min_samples_leaf: int | str = "auto",
                  cv=3, remove_label_issues: bool = True,
                  label_issue_weight: float | tuple[float, float] = (0.0, 0.8),
                  n_jobs: int | None = None, random_state=None):
@@ -516,6 +570,8 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         self.learning_rate = learning_rate
         self.drop_fraction = drop_fraction
         self.n_estimators = n_estimators
+        self.max_leaf_nodes = max_leaf_nodes
+        self.min_samples_leaf = min_samples_leaf
         self.cv = cv
         self.remove_label_issues = remove_label_issues
         self.label_issue_weight = label_issue_weight
@@ -523,19 +579,40 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         self.random_state = random_state
 
     # ------------------------------------------------------------------ params
-    def _candidates(self) -> list[dict]:
-        depths = _as_tuple("max_depth", self.max_depth, lambda v: check_number(
-            "max_depth", v, low=1, low_open=False, integer=True))
-        rates = _as_tuple("learning_rate", self.learning_rate,
+    def _search_space(self, n: int) -> tuple[list[dict], int]:
+        """The candidates and the most rounds, with every ``"auto"`` resolved for ``n`` rows."""
+        auto_depths, auto_leaves, auto_min_leaf, auto_rates, auto_rounds = _auto_space(n)
+
+        def auto(name, value, default):
+            return default if isinstance(value, str) and value == "auto" else value
+
+        def depth_ok(v):
+            if v is not None:
+                check_number("max_depth", v, low=1, low_open=False, integer=True)
+
+        depths = _as_tuple("max_depth", auto("max_depth", self.max_depth, auto_depths), depth_ok)
+        rates = _as_tuple("learning_rate", auto("learning_rate", self.learning_rate, auto_rates),
                           lambda v: check_number("learning_rate", v, low=0))
         fractions = _as_tuple("drop_fraction", self.drop_fraction, lambda v: check_number(
             "drop_fraction", v, low=0, low_open=False, high=np.nextafter(1.0, 0.0)))
-        check_number("n_estimators", self.n_estimators, low=1, low_open=False, integer=True)
+        n_estimators = auto("n_estimators", self.n_estimators, auto_rounds)
+        check_number("n_estimators", n_estimators, low=1, low_open=False, integer=True)
+        leaves = auto("max_leaf_nodes", self.max_leaf_nodes, auto_leaves)
+        if leaves is not None:
+            check_number("max_leaf_nodes", leaves, low=2, low_open=False, integer=True)
+        min_leaf = auto("min_samples_leaf", self.min_samples_leaf, auto_min_leaf)
+        check_number("min_samples_leaf", min_leaf, low=1, low_open=False, integer=True)
+        if leaves is None and None in depths:
+            raise ValueError("max_depth=None needs max_leaf_nodes (trees grown leaf-wise to that "
+                             "many leaves); got max_leaf_nodes=None.")
         if not isinstance(self.remove_label_issues, (bool, np.bool_)):
             raise TypeError(f"remove_label_issues must be a bool, got {self.remove_label_issues!r}.")
         self._issue_weights()
-        return [dict(max_depth=int(d), learning_rate=float(r), drop_fraction=float(f))
-                for d, r, f in itertools.product(depths, rates, fractions)]
+        return [dict(max_depth=None if d is None else int(d),
+                     max_leaf_nodes=None if leaves is None else int(leaves),
+                     min_samples_leaf=int(min_leaf), learning_rate=float(r),
+                     drop_fraction=float(f))
+                for d, r, f in itertools.product(depths, rates, fractions)], int(n_estimators)
 
     def _issue_weights(self) -> tuple[float, float]:
         """``label_issue_weight`` as (misclassified suspects, suspects classified as their label)."""
@@ -586,9 +663,9 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         -------
         self
         """
-        candidates = self._candidates()
         X_in = X
         X, classes, y_idx, sw = validated_training_data(self, X, y, sample_weight, allow_nan=True)
+        candidates, n_estimators = self._search_space(X.shape[0])
         # a frame with categorical columns goes to the boosters as it is, so that their
         # trees split those columns into sets of categories; anything else as validated
         X_fit = X_in if self._has_categorical() else X
@@ -600,7 +677,7 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         folds = self._folds(X, y_idx, fold_seed)
 
         trim = max(c["drop_fraction"] for c in candidates)
-        staged = _fit_candidates((X_fit, X), y_idx, sw, folds, candidates, self.n_estimators, fit_seed,
+        staged = _fit_candidates((X_fit, X), y_idx, sw, folds, candidates, n_estimators, fit_seed,
                                  self.n_jobs, trim)
         curves = np.array([[_trimmed_losses(staged[c][f], y_idx[te], sw[te], trim)
                             for f, (_, te) in enumerate(folds)]
@@ -611,10 +688,10 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
 
         # the out-of-fold probabilities _PATIENCE rounds past the best round: the stopping
         # rule has run every fold's model that far (or stopped it, then its curve is padded)
-        oof_round = min(int(best_round[best]) + _PATIENCE, self.n_estimators - 1)
+        oof_round = min(int(best_round[best]) + _PATIENCE, n_estimators - 1)
         oof = np.zeros((n, n_classes))
         for f, (_, te) in enumerate(folds):
-            oof[te] = staged[best][f][oof_round]
+            oof[te] = _stage(staged[best][f], oof_round)
         self.oof_proba_ = oof
         self.oof_n_estimators_ = oof_round + 1
         self.label_issue_scores_ = 1.0 - oof[np.arange(n), y_idx]
@@ -633,8 +710,8 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
             final_weight = self._final_weight(sw, oof, y_idx, removed)
             if not final_weight.sum() > 0:  # every weighted sample is a suspect: keep them all
                 final_weight, removed = sw, np.empty(0, np.intp)
-        self.best_estimator_ = _make_booster(p["max_depth"], p["learning_rate"], p["drop_fraction"],
-                                             self.n_estimators, fit_seed)
+        self.best_estimator_ = _make_booster(p, p["learning_rate"], p["drop_fraction"],
+                                             n_estimators, fit_seed)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             self.best_estimator_.fit(X_fit, y, sample_weight=final_weight)
@@ -665,7 +742,8 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         rank = np.empty(len(candidates), dtype=np.int32)
         rank[order] = np.arange(1, len(candidates) + 1)
         res: dict = {"params": [dict(c) for c in candidates]}
-        for key in ("max_depth", "learning_rate", "drop_fraction"):
+        for key in ("max_depth", "max_leaf_nodes", "min_samples_leaf", "learning_rate",
+                    "drop_fraction"):
             res[f"param_{key}"] = np.array([c[key] for c in candidates])
         res["n_estimators"] = best_round + 1
         for f in range(scores.shape[1]):

@@ -6,11 +6,14 @@ Each step is one of the independent parts the estimators are composed of
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 
 import numpy as np
 from scipy.optimize import brentq, least_squares
-from scipy.special import erfc, erfcinv, log_expit
+from scipy.special import erfc, erfcinv, log_expit, logsumexp, softmax
+from sklearn.base import BaseEstimator, clone
+from sklearn.utils.validation import check_is_fitted
 
 from ._boosting import ERROR_FLOOR, BoostingState, RoundResult, Step
 from ._loop_kernels import fdot, weighted_miss
@@ -21,6 +24,7 @@ __all__ = [
     "RealStep",
     "GentleStep",
     "LogitStep",
+    "PerClassRegressor",
     "RobustBoostStep",
     "RobustBoostState",
     "robustboost_rho",
@@ -268,9 +272,9 @@ class GentleStep(_RealValuedStep):
 
 
 class LogitStep(_RealValuedStep):
-    """LogitBoost's Newton step (FHT 2000, Algorithm 3), two classes.
+    """LogitBoost's Newton step (FHT 2000, Algorithm 3), and its native multiclass form.
 
-    With ``p = P(y = +1 | x) = 1 / (1 + e^{-2F})`` and ``y* = (y + 1)/2``, the
+    **Two classes.** With ``p = P(y = +1 | x) = 1 / (1 + e^{-2F})`` and ``y* = (y + 1)/2``, the
     working response is ``z = (y* - p) / (p (1 - p))`` and the weights are
     ``p (1 - p)``; a regressor is fitted to ``z`` by weighted least squares and
     the round adds ``½ f`` (times ``learning_rate``). In terms of the margin
@@ -284,9 +288,23 @@ class LogitStep(_RealValuedStep):
     so :meth:`log_weights` is overridden; the per-sample loss that a
     self-paced policy compares with ``age`` is the logistic loss
     ``log(1 + e^{-2m})``.
+
+    **K > 2 classes** (native, not one-vs-rest): the scores ``F_k`` give
+    ``p_k = softmax(F)_k``, and each round fits ``K`` regressors, one per
+    class, by Newton's method on the multiclass log-loss ``-log p_y``
+    (Friedman 2001, Algorithm 6; FHT 2000, Algorithm 6; the multiclass
+    objective of LightGBM and XGBoost): regressor ``k`` is fitted to
+    ``z_k = (1[y = k] - p_k) / (p_k (1 - p_k))`` (clipped at ``z_max``) with
+    weights ``w_i p_k (1 - p_k)`` (floored at ``weight_floor``), so that its
+    leaves are the diagonal Newton steps ``-G/H``, and the round adds
+    ``(K - 1)/K × learning_rate × f_k`` to ``F_k`` (Friedman's factor). The
+    row weights ``w_i`` are ``sample_weight`` (times a policy's factors); the
+    per-sample loss a self-paced policy compares with ``age`` is ``-log p_y``.
+    For two classes the binary form above is used.
     """
 
     needs_classifier = False
+    native_multiclass = True
 
     def __init__(self, learning_rate: float = 1.0, z_max: float = 4.0,
                  weight_floor: float = 2.0 * np.finfo(np.float64).eps):
@@ -295,11 +313,43 @@ class LogitStep(_RealValuedStep):
         self.weight_floor = weight_floor
 
     def log_weights(self, state: BoostingState) -> np.ndarray:
+        if state.raw.ndim == 2:  # the Hessians go into the per-class weights
+            return np.zeros(state.raw.shape[0])
         two_m = 2.0 * state.margins
         return np.maximum(log_expit(two_m) + log_expit(-two_m), np.log(self.weight_floor))
 
+    def learner_for(self, estimator, n_classes: int):
+        return estimator if n_classes == 2 else PerClassRegressor(estimator)
+
+    def _hessians(self, raw) -> tuple[np.ndarray, np.ndarray]:
+        p = softmax(raw, axis=1)
+        return p, np.maximum(p * (1.0 - p), self.weight_floor)
+
+    def learner_weights(self, state: BoostingState, weights) -> np.ndarray:
+        if state.raw.ndim == 1:
+            return weights
+        _, h = self._hessians(state.raw)
+        return weights[:, None] * h
+
+    def losses(self, state: BoostingState, raw) -> np.ndarray:
+        if raw.ndim == 1:
+            return self.sample_loss(state.margins_of(raw))
+        own = raw[np.arange(raw.shape[0]), state.y_idx]
+        return logsumexp(raw, axis=1) - own
+
+    def class_proba(self, raw) -> np.ndarray:
+        if raw.ndim == 1:
+            return super().class_proba(raw)
+        return softmax(raw, axis=1)
+
     def working_response(self, state: BoostingState) -> np.ndarray:
-        """``z = y (1 + e^{-2m})`` with ``|z|`` clipped at ``z_max``."""
+        """Binary: ``z = y (1 + e^{-2m})``; multiclass: ``z_k = (1[y = k] - p_k) / (p_k (1 - p_k))``;
+        ``|z|`` clipped at ``z_max``."""
+        if state.raw.ndim == 2:
+            p, h = self._hessians(state.raw)
+            onehot = np.zeros_like(p)
+            onehot[np.arange(p.shape[0]), state.y_idx] = 1.0
+            return np.clip((onehot - p) / h, -self.z_max, self.z_max)
         e = np.exp(np.minimum(-2.0 * state.margins, MAX_EXPONENT))
         return state.y * np.minimum(1.0 + e, self.z_max)
 
@@ -307,12 +357,96 @@ class LogitStep(_RealValuedStep):
         return self.working_response(state)
 
     def finish_round(self, learner, state: BoostingState, weights, target) -> RoundResult:
-        f = self.output(learner, state.X, 2)
-        return self._result(learner, state, weights, f, target, 0.5 * self.learning_rate)
+        if state.raw.ndim == 1:
+            f = self.output(learner, state.X, 2)
+            return self._result(learner, state, weights, f, target, 0.5 * self.learning_rate)
+        k = state.n_classes
+        f = self.output(learner, state.X, k)
+        edge = float(np.sum(weights * target * f))
+        row_w = weights.sum(axis=1)
+        err = float(row_w[np.argmax(f, axis=1) != state.y_idx].sum() / max(row_w.sum(), 1e-300))
+        if not edge > EDGE_FLOOR:
+            return RoundResult(
+                learner, None, 0.0, err, keep=False,
+                stop=(f"the weak learners of round {state.round + 1} make no progress (weighted "
+                      f"edge {edge:.3g} <= 0: they do not decrease the loss); discarded"),
+            )
+        return RoundResult(learner, f, (k - 1) / k * self.learning_rate, err,
+                           info={"edge": edge})
 
     def output(self, estimator, X, n_classes: int) -> np.ndarray:
-        f = np.asarray(estimator.predict(X), dtype=np.float64).ravel()
+        f = np.asarray(estimator.predict(X), dtype=np.float64)
+        if n_classes == 2:
+            f = f.ravel()
         return np.clip(f, -self.z_max, self.z_max)
+
+
+class PerClassRegressor(BaseEstimator):
+    """One copy of a regressor per column of a ``(n, K)`` response: a multiclass Newton round.
+
+    :class:`LogitStep` fits its ``K`` per-class regressors through this one
+    learner: ``fit(X, Z, sample_weight=W)`` fits copy ``k`` of ``estimator`` on
+    ``(X, Z[:, k], W[:, k])`` and ``predict`` stacks their predictions. The
+    batched trainer (:mod:`robust_boosting._batched`) grows the ``K`` trees
+    together with the other models' (:meth:`split_fit`).
+
+    Parameters
+    ----------
+    estimator : regressor
+        The per-class weak learner (accepting ``sample_weight``).
+
+    Attributes
+    ----------
+    estimators_ : list of K fitted regressors
+    """
+
+    def __init__(self, estimator=None):
+        self.estimator = estimator
+
+    def split_fit(self, X, Y, sample_weight) -> list[tuple]:
+        """Make the ``K`` unfitted copies and return their ``(learner, X, y_k, w_k)`` fits."""
+        Y = np.asarray(Y, dtype=np.float64)
+        W = np.asarray(sample_weight, dtype=np.float64)
+        if Y.ndim != 2 or W.shape != Y.shape:
+            raise ValueError(
+                f"PerClassRegressor needs a 2-d response and sample weights of its shape, got "
+                f"{Y.shape} and {W.shape}.")
+        self.estimators_ = [copy.copy(self.estimator) if _plain(self.estimator)
+                            else clone(self.estimator) for _ in range(Y.shape[1])]
+        self.n_outputs_ = Y.shape[1]
+        return [(est, X, np.ascontiguousarray(Y[:, k]), np.ascontiguousarray(W[:, k]))
+                for k, est in enumerate(self.estimators_)]
+
+    def fit(self, X, Y, sample_weight=None):
+        """Fit one copy of ``estimator`` per column of ``Y`` (weights: the same column of
+        ``sample_weight``, shape ``(n, K)``)."""
+        if sample_weight is None:
+            sample_weight = np.ones(np.shape(Y))
+        for est, X_k, y_k, w_k in self.split_fit(X, Y, sample_weight):
+            est.fit(X_k, y_k, sample_weight=w_k)
+        return self
+
+    def predict(self, X) -> np.ndarray:
+        """The copies' predictions, shape ``(n, K)``."""
+        check_is_fitted(self)
+        return np.column_stack([np.asarray(est.predict(X), dtype=np.float64).ravel()
+                                for est in self.estimators_])
+
+    @property
+    def bin_mapper_(self):
+        """The bin mapper the copies share (histogram trees fitted on the same binned data)."""
+        mappers = {id(getattr(est, "bin_mapper_", None)) for est in self.estimators_}
+        return getattr(self.estimators_[0], "bin_mapper_", None) if len(mappers) == 1 else None
+
+    @property
+    def feature_importances_(self) -> np.ndarray:
+        """Mean of the copies' ``feature_importances_``."""
+        return np.mean([est.feature_importances_ for est in self.estimators_], axis=0)
+
+
+def _plain(estimator) -> bool:
+    """Whether ``estimator``'s parameters are all immutable (a shallow copy is a clone)."""
+    return all(isinstance(v, (int, float, str, bool, type(None))) for v in vars(estimator).values())
 
 
 # ---------------------------------------------------------------------------

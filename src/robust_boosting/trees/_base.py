@@ -370,7 +370,9 @@ class _BaseHistTree(BaseEstimator):
         tot = np.array(g.tot, dtype=np.float64)
         if self._is_reg:
             w = tot[:, 0]
-            value = tot[:, 1] / w + ybar
+            # a node whose weight cancelled to zero (histogram subtraction of a child of
+            # negligible weight) predicts the mean, never NaN
+            value = np.divide(tot[:, 1], w, out=np.zeros_like(w), where=w > 0) + ybar
         else:
             w = tot[:, :-1].sum(axis=1)
             value = tot[:, :-1] / w[:, None]

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy.special import expit, log_expit
+from scipy.special import expit, log_expit, logsumexp
 
 from ._loop_kernels import exp_neg_clipped
 
@@ -35,6 +35,7 @@ __all__ = [
     "ZeroOneLoss",
     "LOSSES",
     "get_loss",
+    "softmax_loss",
 ]
 
 #: Largest exponent used when a loss is evaluated on the absolute scale
@@ -175,3 +176,14 @@ def get_loss(loss: str | MarginLoss) -> MarginLoss:
     if isinstance(loss, str) and loss in LOSSES:
         return LOSSES[loss]()
     raise ValueError(f"Unknown loss {loss!r}; expected one of {sorted(LOSSES)} or a MarginLoss.")
+
+
+def softmax_loss(raw: ArrayLike, y_idx: ArrayLike) -> NDArray[np.float64]:
+    """Per-sample multiclass log-loss ``-log softmax(F)_y = logsumexp(F) - F_y``.
+
+    ``raw`` holds the scores ``F``, shape ``(n, K)``; ``y_idx`` the class indices.
+    The loss of multiclass LogitBoost (Friedman 2001, Algorithm 6).
+    """
+    raw = np.asarray(raw, dtype=np.float64)
+    own = raw[np.arange(raw.shape[0]), np.asarray(y_idx)]
+    return logsumexp(raw, axis=1) - own

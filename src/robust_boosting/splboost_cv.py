@@ -41,7 +41,6 @@ from collections.abc import Iterator, Sequence
 import numpy as np
 from joblib import effective_n_jobs
 from numpy.typing import ArrayLike, NDArray
-from scipy.special import logsumexp
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.model_selection import StratifiedKFold, check_cv
 from sklearn.utils import _safe_indexing, check_random_state
@@ -50,8 +49,9 @@ from sklearn.utils.validation import check_is_fitted
 
 from ._batched import fit_batched, staged_raw_binned_once
 from ._boosting import validated_training_data
-from ._validation import check_number, validated_X
+from ._validation import check_number, check_optional_int, validated_X
 from .classical import SPLLogitBoostClassifier
+from .losses import softmax_loss
 from .trees import HistTreeRegressor
 
 __all__ = ["SPLBoostClassifierCV", "confident_joint", "estimate_noise_rate", "find_label_issues"]
@@ -267,8 +267,7 @@ class _PatienceMonitor:
             self.problem[j] = self.problem.get(j, -1) + 1
             self.best[j] = (np.inf, 0)
         if scores.ndim == 2:  # native multiclass (softmax) scores: -log p_y
-            own = scores[np.arange(scores.shape[0]), self.y[rows]]
-            losses = logsumexp(scores, axis=1) - own
+            losses = softmax_loss(scores, self.y[rows])
         else:
             positive = 1 if self.binary else self.problem[j]
             margin = np.where(self.y[rows] == positive, 1.0, -1.0) * scores
@@ -583,24 +582,20 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         """The candidates and the most rounds, with every ``"auto"`` resolved for ``n`` rows."""
         auto_depths, auto_leaves, auto_min_leaf, auto_rates, auto_rounds = _auto_space(n)
 
-        def auto(name, value, default):
+        def auto(value, default):
             return default if isinstance(value, str) and value == "auto" else value
 
-        def depth_ok(v):
-            if v is not None:
-                check_number("max_depth", v, low=1, low_open=False, integer=True)
-
-        depths = _as_tuple("max_depth", auto("max_depth", self.max_depth, auto_depths), depth_ok)
-        rates = _as_tuple("learning_rate", auto("learning_rate", self.learning_rate, auto_rates),
+        depths = _as_tuple("max_depth", auto(self.max_depth, auto_depths),
+                           lambda v: check_optional_int("max_depth", v, low=1))
+        rates = _as_tuple("learning_rate", auto(self.learning_rate, auto_rates),
                           lambda v: check_number("learning_rate", v, low=0))
         fractions = _as_tuple("drop_fraction", self.drop_fraction, lambda v: check_number(
             "drop_fraction", v, low=0, low_open=False, high=np.nextafter(1.0, 0.0)))
-        n_estimators = auto("n_estimators", self.n_estimators, auto_rounds)
+        n_estimators = auto(self.n_estimators, auto_rounds)
         check_number("n_estimators", n_estimators, low=1, low_open=False, integer=True)
-        leaves = auto("max_leaf_nodes", self.max_leaf_nodes, auto_leaves)
-        if leaves is not None:
-            check_number("max_leaf_nodes", leaves, low=2, low_open=False, integer=True)
-        min_leaf = auto("min_samples_leaf", self.min_samples_leaf, auto_min_leaf)
+        leaves = auto(self.max_leaf_nodes, auto_leaves)
+        check_optional_int("max_leaf_nodes", leaves, low=2)
+        min_leaf = auto(self.min_samples_leaf, auto_min_leaf)
         check_number("min_samples_leaf", min_leaf, low=1, low_open=False, integer=True)
         if leaves is None and None in depths:
             raise ValueError("max_depth=None needs max_leaf_nodes (trees grown leaf-wise to that "

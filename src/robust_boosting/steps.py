@@ -6,18 +6,17 @@ Each step is one of the independent parts the estimators are composed of
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
 
 import numpy as np
 from scipy.optimize import brentq, least_squares
-from scipy.special import erfc, erfcinv, log_expit, logsumexp, softmax
-from sklearn.base import BaseEstimator, clone
+from scipy.special import erfc, erfcinv, log_expit, softmax
+from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 
-from ._boosting import ERROR_FLOOR, BoostingState, RoundResult, Step
+from ._boosting import ERROR_FLOOR, BoostingState, RoundResult, Step, unfitted_copy
 from ._loop_kernels import fdot, weighted_miss
-from .losses import MAX_EXPONENT, ExponentialLoss, LogisticLoss, MarginLoss
+from .losses import MAX_EXPONENT, ExponentialLoss, LogisticLoss, MarginLoss, softmax_loss
 
 __all__ = [
     "DiscreteStep",
@@ -334,8 +333,7 @@ class LogitStep(_RealValuedStep):
     def losses(self, state: BoostingState, raw) -> np.ndarray:
         if raw.ndim == 1:
             return self.sample_loss(state.margins_of(raw))
-        own = raw[np.arange(raw.shape[0]), state.y_idx]
-        return logsumexp(raw, axis=1) - own
+        return softmax_loss(raw, state.y_idx)
 
     def class_proba(self, raw) -> np.ndarray:
         if raw.ndim == 1:
@@ -393,7 +391,7 @@ class PerClassRegressor(BaseEstimator):
     Parameters
     ----------
     estimator : regressor
-        The per-class weak learner (accepting ``sample_weight``).
+        The per-class weak learner (unfitted, accepting ``sample_weight``).
 
     Attributes
     ----------
@@ -411,8 +409,7 @@ class PerClassRegressor(BaseEstimator):
             raise ValueError(
                 f"PerClassRegressor needs a 2-d response and sample weights of its shape, got "
                 f"{Y.shape} and {W.shape}.")
-        self.estimators_ = [copy.copy(self.estimator) if _plain(self.estimator)
-                            else clone(self.estimator) for _ in range(Y.shape[1])]
+        self.estimators_ = [unfitted_copy(self.estimator) for _ in range(Y.shape[1])]
         self.n_outputs_ = Y.shape[1]
         return [(est, X, np.ascontiguousarray(Y[:, k]), np.ascontiguousarray(W[:, k]))
                 for k, est in enumerate(self.estimators_)]
@@ -442,11 +439,6 @@ class PerClassRegressor(BaseEstimator):
     def feature_importances_(self) -> np.ndarray:
         """Mean of the copies' ``feature_importances_``."""
         return np.mean([est.feature_importances_ for est in self.estimators_], axis=0)
-
-
-def _plain(estimator) -> bool:
-    """Whether ``estimator``'s parameters are all immutable (a shallow copy is a clone)."""
-    return all(isinstance(v, (int, float, str, bool, type(None))) for v in vars(estimator).values())
 
 
 # ---------------------------------------------------------------------------

@@ -95,15 +95,42 @@ def confident_joint(proba: ArrayLike, y: ArrayLike, n_classes: int | None = None
     proba = np.asarray(proba, dtype=np.float64)
     y = np.asarray(y, dtype=np.intp)
     k = proba.shape[1] if n_classes is None else n_classes
-    counts = np.bincount(y, minlength=k).astype(np.float64)
-    thresholds = np.array([proba[y == j, j].mean() if counts[j] else np.inf for j in range(k)])
-    above = proba >= thresholds
-    guess = np.argmax(np.where(above, proba, -np.inf), axis=1)
-    confident = above.any(axis=1)
+    sums, counts = class_sums(proba, y, k)
+    guess, confident = confident_guess(proba, class_thresholds(sums, counts))
     joint = np.zeros((k, k))
     np.add.at(joint, (y[confident], guess[confident]), 1.0)
+    return calibrated_joint(joint, counts)
+
+
+def class_sums(proba: NDArray, y: NDArray, k: int) -> tuple[NDArray, NDArray]:
+    """Per class ``j``: the sum of ``proba[:, j]`` over the samples labelled ``j``, and their count.
+
+    The first pass of :func:`confident_joint`; sums over parts of the data add up
+    (the Dask estimator reduces them over partitions).
+    """
+    counts = np.bincount(y, minlength=k).astype(np.float64)
+    sums = np.bincount(y, weights=proba[np.arange(y.shape[0]), y], minlength=k)
+    return sums, counts
+
+
+def class_thresholds(sums: NDArray, counts: NDArray) -> NDArray:
+    """Confident learning's per-class thresholds: mean ``P(j)`` over the samples labelled ``j``
+    (infinite for a class without samples)."""
+    return np.divide(sums, counts, out=np.full(sums.shape[0], np.inf), where=counts > 0)
+
+
+def confident_guess(proba: NDArray, thresholds: NDArray) -> tuple[NDArray, NDArray]:
+    """Per sample, the class of largest probability among those at or above their threshold,
+    and whether there is one ([CL]_ eq. (1))."""
+    above = proba >= thresholds
+    guess = np.argmax(np.where(above, proba, -np.inf), axis=1)
+    return guess, above.any(axis=1)
+
+
+def calibrated_joint(joint: NDArray, counts: NDArray) -> NDArray:
+    """The confident-joint counts ``joint`` with each row rescaled to its label's count ([CL]_ eq. (2))."""
     rows = joint.sum(axis=1)
-    scale = np.divide(counts, rows, out=np.zeros(k), where=rows > 0)
+    scale = np.divide(counts, rows, out=np.zeros(joint.shape[0]), where=rows > 0)
     return joint * scale[:, None]
 
 
@@ -168,6 +195,20 @@ def _label_retention(joint: NDArray) -> NDArray:
     kept = np.divide(np.diag(joint), true_counts, out=np.ones(joint.shape[0]),
                      where=true_counts > 0)
     return np.maximum(kept, 1e-3)
+
+
+def final_weights(sw: NDArray, agrees: NDArray, suspect: NDArray, retention: NDArray,
+                  issue_weights: tuple[float, float]) -> NDArray[np.float64]:
+    """The final fit's sample weights, per sample (any part of the data).
+
+    ``sw`` times ``issue_weights[1]`` for a suspect the out-of-fold model assigns to
+    its given label (``agrees``), ``issue_weights[0]`` for the other suspects, 1 for
+    the rest; divided by ``retention``, the estimated ``P(given label | true class)``
+    of each sample's label (:func:`_label_retention`).
+    """
+    misclassified, classified = issue_weights
+    factor = np.where(suspect, np.where(agrees, classified, misclassified), 1.0)
+    return sw * factor / retention
 
 
 #: at most this many training rows: the small-data search (``"auto"`` parameters)
@@ -718,11 +759,11 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
     def _final_weight(self, sw, oof, y_idx, suspects) -> NDArray[np.float64]:
         """The final fit's sample weights: the suspects' multiplied by ``label_issue_weight``,
         then each sample's divided by the estimated ``P(given label | true class)`` of its label."""
-        misclassified, classified = self._issue_weights()
-        agrees = np.argmax(oof[suspects], axis=1) == y_idx[suspects]
-        weight = sw.copy()
-        weight[suspects] *= np.where(agrees, classified, misclassified)
-        return weight / _label_retention(confident_joint(oof, y_idx))[y_idx]
+        suspect = np.zeros(y_idx.shape[0], dtype=bool)
+        suspect[suspects] = True
+        return final_weights(sw, np.argmax(oof, axis=1) == y_idx, suspect,
+                             _label_retention(confident_joint(oof, y_idx))[y_idx],
+                             self._issue_weights())
 
     def _self_paced_dropped(self, y_idx) -> NDArray[np.intp]:
         v = self.best_estimator_.self_paced_weights_

@@ -1,0 +1,248 @@
+"""DaskSPLBoostClassifierCV on a real LocalCluster (worker processes), and its parts."""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+import time
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+xgb = pytest.importorskip("xgboost")
+da = pytest.importorskip("dask.array")
+dd = pytest.importorskip("dask.dataframe")
+distributed = pytest.importorskip("distributed")
+
+from robust_boosting.dask import (  # noqa: E402
+    _BINS,
+    DaskSPLBoostClassifierCV,
+    SelfPacedObjective,
+    WorkerFailedError,
+    _bin_counts,
+    fold_of_rows,
+    top_threshold,
+)
+from robust_boosting.self_paced import DropFractionRegularizer  # noqa: E402
+
+pytestmark = pytest.mark.filterwarnings("ignore")
+
+
+# ------------------------------------------------------------------ parts, no cluster
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.floats(0, 50, allow_nan=False), min_size=1, max_size=300),
+       st.floats(0.0, 1.0))
+def test_top_threshold_finds_the_mth_largest(values, frac):
+    v = np.asarray(values)
+    m = np.floor(frac * v.size)
+    hi = np.nextafter(v.max(), np.inf)
+    t = top_threshold(lambda lo, h: _bin_counts([v], lo, h), np.array([m]), np.array([0.0]),
+                      np.array([hi]))[0]
+    if m == 0:
+        assert t == np.inf
+        return
+    at_or_above = int((v >= t).sum())
+    assert at_or_above >= m  # at least m values
+    # and more only by ties within the finest bin
+    resolution = hi / _BINS**2
+    assert int((v >= t + resolution).sum()) < m
+
+
+def test_fold_of_rows_does_not_depend_on_the_partitioning():
+    whole = fold_of_rows(0, 10_000, 3, seed=7)
+    parts = np.concatenate([fold_of_rows(0, 1234, 3, 7), fold_of_rows(1234, 10_000, 3, 7)])
+    np.testing.assert_array_equal(whole, parts)
+    counts = np.bincount(whole, minlength=3)
+    assert counts.min() > 3000  # about a third each
+    assert not np.array_equal(whole, fold_of_rows(0, 10_000, 3, seed=8))
+
+
+def _local_fit(obj, objective, X, y, **extra):
+    d = xgb.DMatrix(X, y)
+    params = dict(objective=objective, tree_method="hist", learning_rate=0.3, max_depth=3,
+                  seed=0, **extra)
+    params["base_score"] = 0.5  # as the estimator sets it (no intercept estimated)
+    return xgb.train(params, d, 20, obj=obj).predict(xgb.DMatrix(X))
+
+
+@pytest.mark.parametrize("k", [2, 3])
+def test_objective_without_drop_is_xgboosts_own(k):
+    from sklearn.datasets import make_classification
+    X, y = make_classification(600, 6, n_informative=4, n_classes=k, n_clusters_per_class=1,
+                               random_state=0)
+    objective = "binary:logistic" if k == 2 else "multi:softprob"
+    extra = {} if k == 2 else {"num_class": k}
+    own = _local_fit(None, objective, X, y, **extra)
+    ours = _local_fit(SelfPacedObjective(k, 0.0), objective, X, y, **extra)
+    np.testing.assert_allclose(ours, own, rtol=1e-5, atol=1e-6)
+
+
+def test_objective_drops_the_largest_losses_like_the_single_machine_regularizer():
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, 500)
+    margin = rng.normal(size=500)
+    w = np.ones(500)
+    obj = SelfPacedObjective(2, 0.2, warm_start_rounds=0)
+    v = obj.weights(margin, y, w, lambda arr, kind: arr)  # one worker: the reduce is identity
+    loss = np.logaddexp(0.0, -np.where(y == 1, 1.0, -1.0) * margin)
+    np.testing.assert_array_equal(v, DropFractionRegularizer().weight(loss, 0.2))
+    obj.round = 0
+    warm = SelfPacedObjective(2, 0.2)  # inside the warm start nothing is dropped
+    assert warm.weights(margin, y, w, lambda arr, kind: arr).min() == 1.0
+
+
+# ------------------------------------------------------------------ on a cluster
+@pytest.fixture(scope="module")
+def client():
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as c:
+        yield c
+
+
+def _noisy(n=3000, k=2, flip=0.2, seed=0):
+    from sklearn.datasets import make_classification
+    X, y = make_classification(n + 2000, 10, n_informative=6, n_classes=k,
+                               n_clusters_per_class=1, random_state=seed)
+    rng = np.random.default_rng(seed)
+    flipped = rng.random(n) < flip
+    yn = y[:n].copy()
+    yn[flipped] = (yn[flipped] + rng.integers(1, k, flipped.sum())) % k
+    return X[:n], yn, flipped, X[n:], y[n:]
+
+
+def _small(**kw):
+    return DaskSPLBoostClassifierCV(random_state=0, **kw)
+
+
+def test_noisy_binary_beats_plain_xgboost_and_finds_the_flips(client):
+    X, y, flipped, Xt, yt = _noisy()
+    Xd, yd = da.from_array(X, chunks=(700, 10)), da.from_array(y, chunks=700)
+    model = _small(client=client).fit(Xd, yd)
+    err = np.mean(model.predict(Xt) != yt)
+    plain = xgb.XGBClassifier(n_estimators=100, tree_method="hist").fit(X, y)
+    assert err <= np.mean(plain.predict(Xt) != yt)
+    s = model.label_issues_.compute()
+    f1 = 2 * (s & flipped).sum() / (s.sum() + flipped.sum())
+    assert f1 > 0.7
+    # the fitted per-row attributes stay on the cluster, partitioned as the input
+    for attr in ("label_issue_scores_", "label_issues_", "excluded_samples_",
+                 "suggested_labels_"):
+        value = getattr(model, attr)
+        assert isinstance(value, da.Array) and value.chunks[0] == Xd.chunks[0], attr
+    assert 0.1 < model.noise_rate_ < 0.3
+    # dask input predicts on the cluster, the same as local input
+    on_cluster = model.predict_proba(da.from_array(Xt, chunks=500)).compute()
+    np.testing.assert_allclose(on_cluster, model.predict_proba(Xt), rtol=0, atol=1e-5)
+
+
+def test_same_model_on_one_or_several_partitions(client):
+    """XGBoost's merged quantile sketch may differ with the partitioning, so exact
+    equality is not promised; measured: identical on this data. Tolerance: 1 % of the
+    suspects and of the test predictions."""
+    X, y, _, Xt, _ = _noisy(seed=1)
+    one = _small(client=client).fit(da.from_array(X, chunks=(3000, 10)),
+                                    da.from_array(y, chunks=3000))
+    many = _small(client=client).fit(da.from_array(X, chunks=(500, 10)),
+                                     da.from_array(y, chunks=500))
+    s1, s2 = one.label_issues_.compute(), many.label_issues_.compute()
+    assert np.sum(s1 != s2) <= 0.01 * max(s1.sum(), 1)
+    assert np.mean(one.predict(Xt) != many.predict(Xt)) <= 0.01
+    assert one.best_params_["cv_n_estimators"] == pytest.approx(
+        many.best_params_["cv_n_estimators"], abs=3)
+
+
+def test_multiclass_categorical_frame_and_weights(client):
+    import pandas as pd
+    X, y, flipped, Xt, yt = _noisy(n=2400, k=3)
+    frame = pd.DataFrame(X, columns=[f"x{i}" for i in range(10)])
+    frame["c"] = pd.Categorical(np.where(X[:, 0] > 0, "a", "b"))
+    ddf = dd.from_pandas(frame, npartitions=3)
+    ys = dd.from_pandas(pd.Series(y), npartitions=3)
+    model = _small(client=client).fit(ddf, ys)
+    assert list(model.classes_) == [0, 1, 2]
+    test = pd.DataFrame(Xt, columns=[f"x{i}" for i in range(10)])
+    test["c"] = pd.Categorical(np.where(Xt[:, 0] > 0, "a", "b"))
+    assert np.mean(model.predict(test) != yt) < 0.25
+    assert model.predict_proba(test).shape == (len(test), 3)
+    # weights are rescaled to mean 1: doubling every weight gives the same model
+    Xd, yd = da.from_array(X, chunks=(800, 10)), da.from_array(y, chunks=800)
+    a = _small(client=client).fit(Xd, yd)
+    b = _small(client=client).fit(Xd, yd, sample_weight=da.full(2400, 2.0, chunks=800))
+    np.testing.assert_array_equal(a.predict_proba(Xt), b.predict_proba(Xt))
+
+
+def test_drop_fraction_is_a_global_quantile(client):
+    X, y, _, _, _ = _noisy(n=2000)
+    model = _small(client=client, drop_fraction=0.1, remove_label_issues=False).fit(
+        da.from_array(X, chunks=(500, 10)), da.from_array(y, chunks=500))
+    dropped = model.excluded_samples_.compute()
+    assert abs(dropped.sum() - 200) <= 2  # 10 % of the rows, summed over the partitions
+
+
+def test_a_class_missing_from_a_partition_is_fine(client):
+    X, y, _, Xt, yt = _noisy(n=2000, flip=0.0)
+    order = np.argsort(y, kind="stable")  # first partition: class 0 only
+    X, y = X[order], y[order]
+    model = _small(client=client).fit(da.from_array(X, chunks=(500, 10)),
+                                      da.from_array(y, chunks=500))
+    assert np.mean(model.predict(Xt) != yt) < 0.15
+
+
+def test_bad_input_is_named(client):
+    X, y, _, _, _ = _noisy(n=600)
+    Xd = da.from_array(X, chunks=(200, 10))
+    y_nan = y.astype(float)
+    y_nan[5] = np.nan
+    with pytest.raises(ValueError, match="NaN"):
+        _small(client=client).fit(Xd, da.from_array(y_nan, chunks=200))
+    with pytest.raises(ValueError, match="partitions"):
+        _small(client=client).fit(Xd, da.from_array(y, chunks=300))
+    with pytest.raises(ValueError, match="only one class"):
+        _small(client=client).fit(Xd, da.zeros(600, chunks=200))
+    with pytest.raises(TypeError, match="dask"):
+        _small(client=client).fit(X, y)
+    with pytest.raises(ValueError, match="non-negative"):
+        _small(client=client).fit(Xd, da.from_array(y, chunks=200),
+                                  sample_weight=da.full(600, -1.0, chunks=200))
+    X_inf = X.copy()
+    X_inf[3, 2] = np.inf
+    with pytest.raises(ValueError, match="infinity"):
+        _small(client=client).fit(da.from_array(X_inf, chunks=(200, 10)),
+                                  da.from_array(y, chunks=200))
+
+
+@pytest.mark.parametrize("delay", [2, 5])
+def test_a_killed_worker_ends_the_fit_with_a_clear_error(delay):
+    """Killed while the data are loaded (2 s) or during XGBoost's training (5 s)."""
+    from sklearn.datasets import make_classification
+    X, y = make_classification(200_000, 20, random_state=0)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as c:
+        model = DaskSPLBoostClassifierCV(random_state=0, client=c, collective_timeout=30)
+        result: dict = {}
+
+        def fit():
+            try:
+                model.fit(da.from_array(X, chunks=(20_000, 20)), da.from_array(y, chunks=20_000))
+                result["ok"] = True
+            except Exception as exc:  # noqa: BLE001 - the test inspects it
+                result["error"] = exc
+
+        thread = threading.Thread(target=fit, daemon=True)
+        thread.start()
+        time.sleep(delay)  # the search is running (the whole fit takes about 30 s)
+        assert thread.is_alive(), "fit ended before the kill"
+        pid = next(iter(c.run(os.getpid).values()))
+        os.kill(pid, signal.SIGKILL)
+        start = time.perf_counter()
+        thread.join(timeout=240)
+        assert time.perf_counter() - start < 240
+        assert not thread.is_alive(), "fit hung after a worker was killed"
+    assert "error" in result, "a worker was killed, yet fit reported success"
+    assert isinstance(result["error"], WorkerFailedError)
+    assert "worker" in str(result["error"]).lower()

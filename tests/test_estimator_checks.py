@@ -1,6 +1,11 @@
 """Every public estimator passes scikit-learn's estimator checks.
 
 Skipped checks are listed in ``EXPECTED_FAILED`` with their reason.
+
+Not in this list: ``robust_boosting.dask.DaskSPLBoostClassifierCV``. Its ``fit`` takes
+dask collections and a running cluster, and refuses in-memory arrays with a ``TypeError``
+(pointing to ``SPLBoostClassifierCV``), while every check feeds NumPy arrays without a
+cluster; ``tests/test_dask.py`` covers its contract on a real ``LocalCluster``.
 """
 
 from sklearn.utils.estimator_checks import parametrize_with_checks

@@ -411,6 +411,8 @@ best_index_, cv_results_, oof_n_estimators_, noise_rate_
             self.feature_names_in_ = np.asarray([str(c) for c in X.columns], dtype=object)
             n_features = len(X.columns)
         elif isinstance(X, da.Array):
+            if hasattr(self, "feature_names_in_"):  # from an earlier fit on a frame
+                del self.feature_names_in_
             if X.ndim != 2:
                 raise ValueError(f"X must be 2-D (n_samples, n_features); got {X.ndim} dimension(s).")
             if any(np.isnan(c) for c in X.chunks[0]):

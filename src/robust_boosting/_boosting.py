@@ -422,6 +422,14 @@ def default_weak_learner(step: Step):
     return HistTreeRegressor(max_depth=1)
 
 
+def check_two_classes(classes) -> None:
+    """A ``ValueError`` unless ``classes`` (the distinct labels) has at least two."""
+    if len(classes) < 2:
+        raise ValueError(
+            f"y contains only one class ({classes[0]!r}); a classifier needs at least 2 classes."
+        )
+
+
 def validated_training_data(estimator, X, y, sample_weight, *, allow_nan: bool = False):
     """``(X, classes, y_idx, sample_weight)`` of a classifier's ``fit``, checked.
 
@@ -434,10 +442,7 @@ def validated_training_data(estimator, X, y, sample_weight, *, allow_nan: bool =
     X, y = validated_X(estimator, X, y, reset=True, allow_nan=allow_nan, allow_inf=False)
     check_classification_targets(y)
     classes, y_idx = np.unique(y, return_inverse=True)
-    if classes.shape[0] < 2:
-        raise ValueError(
-            f"y contains only one class ({classes[0]!r}); a classifier needs at least 2 classes."
-        )
+    check_two_classes(classes)
     sample_weight = _check_sample_weight(
         sample_weight, X, dtype=np.float64, copy=True, ensure_non_negative=True
     )

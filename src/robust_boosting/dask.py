@@ -43,9 +43,12 @@ from collections.abc import Callable
 
 import numpy as np
 from numpy.typing import NDArray
+from scipy.special import expit, softmax
+from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
+from ._boosting import check_two_classes
 from .losses import softmax_loss
 from .splboost_cv import (
     _PATIENCE,
@@ -57,6 +60,8 @@ from .splboost_cv import (
     class_thresholds,
     confident_guess,
     final_weights,
+    noise_rate_of,
+    prune_counts,
 )
 
 __all__ = ["DaskSPLBoostClassifierCV", "SelfPacedObjective", "WorkerFailedError",
@@ -179,12 +184,11 @@ def _row_losses(margin: NDArray, y: NDArray, n_classes: int) -> NDArray[np.float
 
 
 def _proba(margin: NDArray, n_classes: int) -> NDArray[np.float64]:
+    """Class probabilities from XGBoost's margins: the log-odds, or per-class scores."""
     if n_classes == 2:
-        p = 0.5 * (1.0 + np.tanh(0.5 * margin))
+        p = expit(margin)
         return np.column_stack([1.0 - p, p])
-    z = margin - margin.max(axis=1, keepdims=True)
-    e = np.exp(z)
-    return e / e.sum(axis=1, keepdims=True)
+    return softmax(margin, axis=1)
 
 
 # ---------------------------------------------------------------------------
@@ -473,36 +477,26 @@ best_index_, cv_results_, oof_n_estimators_, noise_rate_
         return p
 
     def _train(self, client, params, dtrain, rounds, obj, evals=None):
-        """One distributed fit; a worker lost on the way raises :class:`WorkerFailedError`."""
+        """One distributed fit (a lost worker is :meth:`fit`'s to report)."""
         import xgboost.dask as dxgb
-        from distributed import CancelledError
-        from distributed.scheduler import KilledWorker
         from xgboost.collective import Config
 
-        self._check_workers(client)
-        try:
-            out = dxgb.train(client, params, dtrain, num_boost_round=rounds, obj=obj,
-                              evals=evals, early_stopping_rounds=_PATIENCE if evals else None,
-                              verbose_eval=False,
-                              coll_cfg=Config(timeout=int(self.collective_timeout)))
-        except (KilledWorker, CancelledError, OSError, RuntimeError) as exc:
-            if isinstance(exc, WorkerFailedError):
-                raise
-            raise WorkerFailedError(
-                f"A Dask worker failed during a distributed XGBoost fit ({type(exc).__name__}: "
-                f"{exc}); the model was not fitted. Refit once the cluster is healthy.") from exc
-        self._check_workers(client)
-        return out
+        return dxgb.train(client, params, dtrain, num_boost_round=rounds, obj=obj, evals=evals,
+                          early_stopping_rounds=_PATIENCE if evals else None, verbose_eval=False,
+                          coll_cfg=Config(timeout=int(self.collective_timeout)))
 
-    def _check_workers(self, client):
+    @staticmethod
+    def _workers(client) -> set:
+        return set(client.scheduler_info(n_workers=-1)["workers"])
+
+    def _check_workers(self, client, at_start: set):
         """Raise :class:`WorkerFailedError` if a worker present when ``fit`` began has left.
 
         Dask would recompute a lost worker's partitions elsewhere and XGBoost would
         train on the new placement: a model that can differ from the one the
         cluster gives undisturbed. ``fit`` refuses to return it.
         """
-        now = set(client.scheduler_info(n_workers=-1)["workers"])
-        lost = self._workers_at_start - now
+        lost = at_start - self._workers(client)
         if lost:
             raise WorkerFailedError(
                 f"Dask worker(s) {sorted(lost)} left during fit; their partitions would be "
@@ -530,16 +524,14 @@ best_index_, cv_results_, oof_n_estimators_, noise_rate_
         """
         _require()
         client = self._client()
-        self._workers_at_start = set(client.scheduler_info(n_workers=-1)["workers"])
+        at_start = self._workers(client)
         try:
-            return self._fit(client, X, y, sample_weight)
-        except WorkerFailedError:
+            self._fit(client, X, y, sample_weight)
+        except Exception:
+            self._check_workers(client, at_start)  # a lost worker explains it: say so
             raise
-        except Exception as exc:
-            self._check_workers(client)  # a lost worker explains it: say so
-            raise exc
-        finally:
-            del self._workers_at_start
+        self._check_workers(client, at_start)  # or a run that Dask repaired on the way
+        return self
 
     def _fit(self, client, X, y, sample_weight):
         da, xgboost = _require()
@@ -563,9 +555,7 @@ best_index_, cv_results_, oof_n_estimators_, noise_rate_
         if classes.dtype.kind == "f" and np.isnan(classes).any():
             raise ValueError("y contains NaN; every training row needs a label.")
         check_classification_targets(classes)
-        if classes.shape[0] < 2:
-            raise ValueError(f"y contains only one class ({classes[0]!r}); a classifier needs "
-                             "at least 2 classes.")
+        check_two_classes(classes)
         if sw is not None:
             sw_min, sw_sum, sw_nan = got[1:4]
             if sw_nan or sw_min < 0:
@@ -581,8 +571,7 @@ best_index_, cv_results_, oof_n_estimators_, noise_rate_
         w = (da.ones(n, chunks=(lengths,), dtype=np.float64) if sw is None
              else (sw.astype(np.float64) * (n / float(got[2]))))
 
-        rng = np.random.RandomState(self.random_state) if not isinstance(
-            self.random_state, np.random.RandomState) else self.random_state
+        rng = check_random_state(self.random_state)
         fold_seed = int(rng.randint(np.iinfo(np.int32).max))
         fit_seed = int(rng.randint(np.iinfo(np.int32).max))
         fold = y_idx.map_blocks(_fold_block, cv, fold_seed, dtype=np.int8)
@@ -610,8 +599,6 @@ best_index_, cv_results_, oof_n_estimators_, noise_rate_
                 curves[c, f, curve.size:] = curve[-1]
                 boosters[c, f] = out["booster"]
             del dtrain, dvalid
-        longest = int(np.max(np.sum(~np.isnan(curves[:, :, :]), axis=2)))
-        curves = curves[:, :, :max(longest, 1)]
         best_round = np.argmin(curves.mean(axis=1), axis=1)
         scores = -curves[np.arange(len(candidates)), :, best_round]
         best = int(np.argmax(scores.mean(axis=1)))
@@ -641,8 +628,7 @@ best_index_, cv_results_, oof_n_estimators_, noise_rate_
 
         raw = _reduce_blocks(joint_block, oof, yi)
         joint = calibrated_joint(raw.reshape(k, k), counts)
-        self.noise_rate_ = float((joint.sum() - np.trace(joint)) / joint.sum()) if joint.sum() \
-            else 0.0
+        self.noise_rate_ = noise_rate_of(joint)
         suspect = self._suspects(oof, yi, joint, lengths)
         self.oof_proba_ = oof
         self.oof_n_estimators_ = oof_round + 1
@@ -678,19 +664,16 @@ best_index_, cv_results_, oof_n_estimators_, noise_rate_
         self.best_estimator_ = out["booster"]
         dropped = self._dropped(client, X, yi, final_w, p["drop_fraction"], k)
         self.excluded_samples_ = removed | dropped if dropped is not None else removed
-        self._check_workers(client)
-        return self
 
     def _suspects(self, oof, yi, joint, lengths):
         """Prune by noise rate on the cluster: per pair ``i != j``, the ``round(C[i, j])`` rows
         labelled ``i`` of largest ``p_j - p_i``, by a global margin threshold."""
         da, _ = _require()
-        k = joint.shape[0]
-        pairs = [(i, j) for i in range(k) for j in range(k)
-                 if i != j and int(np.round(joint[i, j])) > 0]
-        if not pairs:
+        counts = prune_counts(joint)
+        if not counts:
             return da.zeros(oof.shape[0], chunks=(lengths,), dtype=bool)
-        m = np.array([int(np.round(joint[i, j])) for i, j in pairs], dtype=np.float64)
+        pairs = [(i, j) for i, j, _ in counts]
+        m = np.array([count for _, _, count in counts], dtype=np.float64)
 
         def histogram(lo, hi):
             return _reduce_blocks(

@@ -136,9 +136,21 @@ def calibrated_joint(joint: NDArray, counts: NDArray) -> NDArray:
 
 def estimate_noise_rate(proba: ArrayLike, y: ArrayLike) -> float:
     """Fraction of labels estimated to be wrong: the off-diagonal mass of the :func:`confident_joint`."""
-    joint = confident_joint(proba, y)
+    return noise_rate_of(confident_joint(proba, y))
+
+
+def noise_rate_of(joint: NDArray) -> float:
+    """The off-diagonal share of a confident joint (0 for an empty one)."""
     n = joint.sum()
     return 0.0 if n == 0 else float((n - np.trace(joint)) / n)
+
+
+def prune_counts(joint: NDArray) -> list[tuple[int, int, int]]:
+    """``(i, j, count)`` for every pair of classes ``i != j`` with ``count = round(C[i, j]) > 0``:
+    how many samples labelled ``i`` "prune by noise rate" takes as suspects of class ``j``."""
+    k = joint.shape[0]
+    return [(i, j, int(np.round(joint[i, j]))) for i in range(k) for j in range(k)
+            if i != j and int(np.round(joint[i, j])) > 0]
 
 
 def find_label_issues(proba: ArrayLike, y: ArrayLike, *,
@@ -169,17 +181,11 @@ def find_label_issues(proba: ArrayLike, y: ArrayLike, *,
     """
     proba = np.asarray(proba, dtype=np.float64)
     y = np.asarray(y, dtype=np.intp)
-    joint = confident_joint(proba, y)
-    k = proba.shape[1]
     suspect = np.zeros(y.shape[0], dtype=bool)
-    for i in range(k):
+    for i, j, count in prune_counts(confident_joint(proba, y)):
         rows = np.flatnonzero(y == i)
-        for j in range(k):
-            count = int(np.round(joint[i, j]))
-            if i == j or count <= 0:
-                continue
-            margin = proba[rows, j] - proba[rows, i]
-            suspect[rows[np.argsort(-margin, kind="stable")[:count]]] = True
+        margin = proba[rows, j] - proba[rows, i]
+        suspect[rows[np.argsort(-margin, kind="stable")[:count]]] = True
     if only_misclassified:
         suspect &= np.argmax(proba, axis=1) != y
     return suspect

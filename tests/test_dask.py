@@ -168,6 +168,15 @@ def test_multiclass_categorical_frame_and_weights(client):
     test["c"] = pd.Categorical(np.where(Xt[:, 0] > 0, "a", "b"))
     assert np.mean(model.predict(test) != yt) < 0.25
     assert model.predict_proba(test).shape == (len(test), 3)
+    # a dask frame predicts on the cluster as the local frame does
+    on_cluster = model.predict_proba(dd.from_pandas(test, npartitions=2)).compute()
+    np.testing.assert_allclose(on_cluster, model.predict_proba(test), rtol=0, atol=1e-5)
+    # a category no training row had is a missing value
+    unseen = test.copy()
+    unseen["c"] = pd.Categorical(["z"] * len(unseen))
+    assert np.isfinite(model.predict_proba(unseen)).all()
+    with pytest.raises(ValueError, match="columns"):
+        model.predict(test[list(reversed(test.columns))])
     # weights are rescaled to mean 1: doubling every weight gives the same model
     Xd, yd = da.from_array(X, chunks=(800, 10)), da.from_array(y, chunks=800)
     a = _small(client=client).fit(Xd, yd)
@@ -181,6 +190,20 @@ def test_drop_fraction_is_a_global_quantile(client):
         da.from_array(X, chunks=(500, 10)), da.from_array(y, chunks=500))
     dropped = model.excluded_samples_.compute()
     assert abs(dropped.sum() - 200) <= 2  # 10 % of the rows, summed over the partitions
+
+
+def test_a_categorical_frame_whose_partitions_sit_on_one_worker(client):
+    """XGBoost refuses a worker without rows when it reads categories from a frame; the
+    estimator hands it category codes, so where the partitions are does not matter."""
+    import pandas as pd
+    X, y, _, _, _ = _noisy(n=1200)
+    frame = pd.DataFrame(X, columns=[f"x{i}" for i in range(10)])
+    frame["c"] = pd.Categorical(np.where(X[:, 0] > 0, "a", "b"))
+    worker = next(iter(client.scheduler_info()["workers"]))
+    ddf = client.persist(dd.from_pandas(frame, npartitions=3), workers=[worker])
+    ys = client.persist(dd.from_pandas(pd.Series(y), npartitions=3), workers=[worker])
+    model = _small(client=client).fit(ddf, ys)
+    assert model.feature_categories_["c"].tolist() == ["a", "b"]
 
 
 def test_a_class_missing_from_a_partition_is_fine(client):

@@ -354,6 +354,11 @@ best_index_, cv_results_, oof_n_estimators_, noise_rate_
         (the single-machine estimator returns indices; a mask needs no gather).
     suggested_labels_ : dask.array of shape (n_samples,)
         The class the out-of-fold model prefers for each row.
+    feature_categories_ : dict
+        For a DataFrame with category columns: each such column's categories.
+        XGBoost receives the columns as category codes (with ``feature_types``
+        ``"c"``), so a worker may hold no rows; at predict a frame is coded with
+        these categories, and a category not among them is a missing value.
     excluded_samples_ : dask.array of bool, shape (n_samples,)
         Rows the final model down-weighted or ignored (suspects, and rows the
         self-paced weights dropped in the final round), as a mask aligned with
@@ -405,18 +410,25 @@ best_index_, cv_results_, oof_n_estimators_, noise_rate_
         da, _ = _require()
         import dask.dataframe as dd
 
+        for attr in ("feature_names_in_", "feature_categories_"):  # from an earlier fit
+            if hasattr(self, attr):
+                delattr(self, attr)
         if isinstance(X, dd.DataFrame):
             lengths = tuple(int(v) for v in X.map_partitions(len).compute())
-            cats = [c for c, t in X.dtypes.items() if str(t) == "category"]
-            for c in cats:
-                if not X[c].cat.known:
-                    raise ValueError(f"Categorical column {c!r} has unknown categories; call "
-                                     "X[col] = X[col].cat.as_known() (or set_categories) first.")
+            categories = {}
+            for c, t in X.dtypes.items():
+                if str(t) == "category":
+                    if not X[c].cat.known:
+                        raise ValueError(f"Categorical column {c!r} has unknown categories; call "
+                                         "X[col] = X[col].cat.as_known() (or set_categories) "
+                                         "first.")
+                    categories[str(c)] = X[c].cat.categories
             self.feature_names_in_ = np.asarray([str(c) for c in X.columns], dtype=object)
-            n_features = len(X.columns)
+            self.feature_categories_ = categories
+            X = _rowwise_2d(lambda df: _frame_codes(df, categories), X, lengths,
+                            len(X.columns))
+            n_features = len(self.feature_names_in_)
         elif isinstance(X, da.Array):
-            if hasattr(self, "feature_names_in_"):  # from an earlier fit on a frame
-                del self.feature_names_in_
             if X.ndim != 2:
                 raise ValueError(f"X must be 2-D (n_samples, n_features); got {X.ndim} dimension(s).")
             if any(np.isnan(c) for c in X.chunks[0]):
@@ -454,6 +466,13 @@ best_index_, cv_results_, oof_n_estimators_, noise_rate_
         sw = None if sample_weight is None else aligned("sample_weight", sample_weight)
         self.n_features_in_ = int(n_features)
         return X, y, sw, lengths
+
+    def _feature_types(self) -> list[str] | None:
+        """XGBoost's feature types (``"c"`` for a categorical column), or None if all numeric."""
+        categories = getattr(self, "feature_categories_", None)
+        if not categories:
+            return None
+        return ["c" if name in categories else "q" for name in self.feature_names_in_]
 
     # ------------------------------------------------------------ xgboost
     def _params(self, candidate: dict, n_classes: int, seed: int) -> dict:
@@ -576,11 +595,12 @@ best_index_, cv_results_, oof_n_estimators_, noise_rate_
         fit_seed = int(rng.randint(np.iinfo(np.int32).max))
         fold = y_idx.map_blocks(_fold_block, cv, fold_seed, dtype=np.int8)
         X, y_idx, w, fold = client.persist([X, y_idx, w, fold])
-        categorical = not isinstance(X, da.Array)
+        types = self._feature_types()
 
         def matrix(weight, ref=None):
             return dxgb.DaskQuantileDMatrix(client, X, y_idx, weight=weight, ref=ref,
-                                            enable_categorical=categorical)
+                                            feature_types=types,
+                                            enable_categorical=types is not None)
 
         # 1. the search: every candidate on every fold, early-stopped on its held-out rows
         curves = np.full((len(candidates), cv, n_estimators), np.nan)
@@ -610,8 +630,6 @@ best_index_, cv_results_, oof_n_estimators_, noise_rate_
             booster = boosters[best, f]
             stop = min(oof_round + 1, booster.num_boosted_rounds())
             pred = dxgb.predict(client, booster, X, iteration_range=(0, stop))
-            if not isinstance(pred, da.Array):  # a dask frame's predictions are a series/frame
-                pred = pred.to_dask_array(lengths=list(lengths))
             pred = (da.stack([1.0 - pred, pred], axis=1) if k == 2 else pred)
             pred = pred.rechunk({0: lengths, 1: -1}).astype(np.float64)
             held = (fold == f)[:, None]
@@ -703,8 +721,6 @@ best_index_, cv_results_, oof_n_estimators_, noise_rate_
         rounds = booster.num_boosted_rounds()
         margin = dxgb.predict(client, booster, X, output_margin=True,
                               iteration_range=(0, max(rounds - 1, 1)))
-        if not isinstance(margin, da.Array):
-            margin = margin.to_dask_array(lengths=list(yi.chunks[0]))
         if margin.ndim == 1:
             margin = margin[:, None]
         margin = margin.rechunk({0: yi.chunks[0], 1: -1})
@@ -726,20 +742,29 @@ best_index_, cv_results_, oof_n_estimators_, noise_rate_
         check_is_fitted(self, "best_estimator_")
         da, _ = _require()
         import dask.dataframe as dd
+        import pandas as pd
         import xgboost.dask as dxgb
 
-        if isinstance(X, (da.Array, dd.DataFrame)):
-            n_features = X.shape[1] if isinstance(X, da.Array) else len(X.columns)
-            if n_features != self.n_features_in_:
-                raise ValueError(f"X has {n_features} features; the model was fitted on "
-                                 f"{self.n_features_in_}.")
-            if isinstance(X, da.Array):
-                X = X.rechunk({1: -1})
-            margin = dxgb.predict(self._client(), self.best_estimator_, X, output_margin=True)
-            return margin if isinstance(margin, da.Array) else margin.to_dask_array(lengths=True)
-        if hasattr(X, "shape") and len(X.shape) == 2 and X.shape[1] != self.n_features_in_:
-            raise ValueError(f"X has {X.shape[1]} features; the model was fitted on "
+        names = getattr(self, "feature_names_in_", None)
+        if isinstance(X, (dd.DataFrame, pd.DataFrame)) and names is not None:
+            if [str(c) for c in X.columns] != list(names):
+                raise ValueError(f"X's columns {list(X.columns)} are not the fitted ones "
+                                 f"{list(names)}.")
+            categories = self.feature_categories_
+            if isinstance(X, dd.DataFrame):
+                lengths = tuple(int(v) for v in X.map_partitions(len).compute())
+                X = _rowwise_2d(lambda df: _frame_codes(df, categories), X, lengths, len(names))
+            else:
+                X = _frame_codes(X, categories)
+        if isinstance(X, dd.DataFrame):
+            X = X.to_dask_array(lengths=True)
+        n_features = X.shape[1] if len(X.shape) == 2 else None
+        if n_features != self.n_features_in_:
+            raise ValueError(f"X has {n_features} features; the model was fitted on "
                              f"{self.n_features_in_}.")
+        if isinstance(X, da.Array):
+            return dxgb.predict(self._client(), self.best_estimator_, X.rechunk({1: -1}),
+                                output_margin=True)
         return self.best_estimator_.inplace_predict(X, predict_type="margin")
 
     def decision_function(self, X):
@@ -808,6 +833,37 @@ def _rowwise(fn, *arrays, dtype):
         da.from_delayed(dask.delayed(fn, pure=False)(*bs), shape=(int(n),), dtype=dtype,
                         name=f"rowwise-{tag}-{i}")
         for i, (bs, n) in enumerate(zip(zip(*blocks, strict=True), lengths, strict=True))])
+
+
+def _frame_codes(df, categories: dict) -> NDArray[np.float32]:
+    """A pandas frame as XGBoost's numeric input: categorical columns as their codes in the
+    fitted ``categories`` (a category not among them, or a missing one, is NaN: missing)."""
+    import pandas as pd
+
+    out = np.empty((len(df), df.shape[1]), dtype=np.float32)
+    for j, c in enumerate(df.columns):
+        if str(c) in categories:
+            codes = pd.Categorical(df[c], categories=categories[str(c)]).codes
+            out[:, j] = np.where(codes < 0, np.nan, codes)
+        else:
+            try:
+                out[:, j] = df[c].to_numpy(dtype=np.float32, na_value=np.nan)
+            except (TypeError, ValueError) as exc:
+                raise ValueError(f"Column {c!r} is neither numeric nor categorical "
+                                 f"({df[c].dtype}); give it a category dtype.") from exc
+    return out
+
+
+def _rowwise_2d(fn, frame, lengths, width: int):
+    """A 2-D dask array, ``fn(partition)`` per partition of a dask frame."""
+    import dask
+    import dask.array as da
+
+    tag = uuid.uuid4().hex
+    return da.concatenate([
+        da.from_delayed(dask.delayed(fn, pure=False)(part), shape=(int(n), width),
+                        dtype=np.float32, name=f"frame-{tag}-{i}")
+        for i, (part, n) in enumerate(zip(frame.to_delayed(), lengths, strict=True))])
 
 
 def _reduce_blocks(fn, *arrays) -> NDArray:

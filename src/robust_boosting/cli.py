@@ -360,6 +360,7 @@ def _cmd_benchmark(args: argparse.Namespace) -> int:
 
         client = dask_client(args.dask_scheduler, args.dask_local)
     store = ResultStore(results)
+    interrupted = False
     try:
         store.add_run(cfg.name, cfg.to_dict(), len(tasks))
         done = len(store.done_ids() & {t.task_id for t in tasks})
@@ -381,13 +382,17 @@ def _cmd_benchmark(args: argparse.Namespace) -> int:
             path = write_report(store, out_dir, title=f"{cfg.name}: {cfg.description}",
                                 command=command)
             print(f"report written to {path}")
+    except KeyboardInterrupt:
+        interrupted = True
+        raise
     finally:
         if client is None:
             # the joblib workers keep the store open; ending them lets close() fold the
-            # write-ahead log back into the file (no -wal/-shm files left beside it)
+            # write-ahead log back into the file (no -wal/-shm files left beside it). They
+            # ignore Ctrl-C, so an interrupted run ends them rather than wait for their tasks
             from joblib.externals.loky import get_reusable_executor
 
-            get_reusable_executor().shutdown(wait=True)
+            get_reusable_executor().shutdown(wait=True, kill_workers=interrupted)
         store.close()
         if client is not None:
             cluster = getattr(client, "cluster", None)

@@ -16,6 +16,7 @@ import functools
 import math
 import os
 import platform
+import signal
 import socket
 import sys
 import threading
@@ -426,6 +427,16 @@ class RunSummary:
 _WATCHED: list[int] = []
 
 
+def _init_worker(parent_pid: int) -> None:
+    """A joblib worker's initializer: Ctrl-C is the run's to handle, not the worker's
+    (a terminal sends it to the whole process group: a worker that took it printed a
+    traceback, and the run's process ends its workers anyway); then
+    :func:`_exit_with_parent`."""
+    if os.getpid() != parent_pid:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _exit_with_parent(parent_pid)
+
+
 def _exit_with_parent(parent_pid: int, interval: float = 0.5) -> None:
     """In a worker process, end the process as soon as ``parent_pid`` is gone (once)."""
     if os.getpid() == parent_pid or _WATCHED:
@@ -480,8 +491,8 @@ def _iter_joblib(tasks: Sequence[Task], n_jobs: int, store: ResultStore, owner: 
 
     path, pid = str(store.path.resolve()), os.getpid()
     # every worker starts watching this process as it starts (the initializer), so an
-    # idle worker that never receives a task also ends with the run
-    backend = LokyBackend(initializer=_exit_with_parent, initargs=(pid,))
+    # idle worker that never receives a task also ends with the run; it ignores Ctrl-C
+    backend = LokyBackend(initializer=_init_worker, initargs=(pid,))
     yield from Parallel(n_jobs=n_jobs, backend=backend, return_as="generator_unordered")(
         delayed(_claim_and_run)(t, path, owner, lease, pid) for t in tasks
     )

@@ -20,6 +20,7 @@ distributed = pytest.importorskip("distributed")
 from robust_boosting.dask import (  # noqa: E402
     _BINS,
     DaskSPLBoostClassifierCV,
+    HeldOutLogLoss,
     SelfPacedObjective,
     WorkerFailedError,
     _bin_counts,
@@ -47,7 +48,9 @@ def test_top_threshold_finds_the_mth_largest(values, frac):
     at_or_above = int((v >= t).sum())
     assert at_or_above >= m  # at least m values
     # and more only by ties within the finest bin
-    resolution = max(hi / _BINS**2, np.nextafter(0.0, 1.0))  # not 0 when hi is subnormal
+    # (slack of 1e-6 of a finest bin for the rounding of t + resolution itself; never 0,
+    # even when hi is subnormal)
+    resolution = max(hi / _BINS**2 * (1 + 1e-6), np.nextafter(0.0, 1.0))
     assert int((v >= t + resolution).sum()) < m
 
 
@@ -92,6 +95,38 @@ def test_objective_drops_the_largest_losses_like_the_single_machine_regularizer(
     obj.round = 0
     warm = SelfPacedObjective(2, 0.2)  # inside the warm start nothing is dropped
     assert warm.weights(margin, y, w, lambda arr, kind: arr).min() == 1.0
+
+
+@pytest.mark.parametrize("k", [2, 3])
+@pytest.mark.parametrize("custom_objective", [False, True])
+def test_held_out_metric_on_the_training_matrix_is_xgboosts_logloss_on_the_held_out_rows(
+        k, custom_objective):
+    """The score early stopping sees: read off the training matrix (held-out rows weighted
+    0, their weights in label_upper_bound) it equals XGBoost's own log-loss on a matrix
+    of the held-out rows alone, round by round."""
+    from sklearn.datasets import make_classification
+    X, y = make_classification(900, 6, n_informative=4, n_classes=k, n_clusters_per_class=1,
+                               random_state=1)
+    rng = np.random.default_rng(1)
+    w = rng.uniform(0.5, 2.0, y.shape[0])
+    held = rng.random(y.shape[0]) < 0.3
+    params = dict(tree_method="hist", max_depth=3, learning_rate=0.3, seed=0, base_score=0.5,
+                  objective="binary:logistic" if k == 2 else "multi:softprob",
+                  eval_metric="logloss" if k == 2 else "mlogloss")
+    if k > 2:
+        params["num_class"] = k
+    dtrain = xgb.DMatrix(X, y, weight=np.where(held, 0.0, w))
+    dtrain.set_float_info("label_upper_bound", np.where(held, w, 0.0))
+    dheld = xgb.DMatrix(X[held], y[held], weight=w[held])
+    obj = SelfPacedObjective(k, 0.0) if custom_objective else None
+    theirs, ours = {}, {}
+    xgb.train(params, dtrain, 15, obj=obj, evals=[(dheld, "held")], evals_result=theirs,
+              verbose_eval=False)
+    xgb.train(dict(params, disable_default_eval_metric=1), dtrain, 15, obj=obj,
+              evals=[(dtrain, "train")], evals_result=ours, verbose_eval=False,
+              custom_metric=HeldOutLogLoss(k, margin=custom_objective))
+    np.testing.assert_allclose(ours["train"]["held_out_logloss"],
+                               theirs["held"][params["eval_metric"]], rtol=2e-5, atol=2e-6)
 
 
 # ------------------------------------------------------------------ on a cluster
@@ -238,20 +273,21 @@ def test_bad_input_is_named(client):
                                   da.from_array(y, chunks=200))
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("delay", [2, 5])
 def test_a_killed_worker_ends_the_fit_with_a_clear_error(delay):
     """Killed while the data are loaded (2 s) or during XGBoost's training (5 s).
 
-    Behind the ``slow`` marker: in about one run in six, XGBoost's collective tracker,
-    which ``xgboost.dask`` runs on the scheduler (here inside the test process), aborts
-    the whole process when the worker dies ("Fatal Python error: Aborted"), taking the
-    test run with it. A known gap of the fault handling, not a passing test."""
+    The scheduler runs in a process of its own (``SubprocessCluster``), as on a real
+    cluster: ``xgboost.dask`` runs its collective tracker on the scheduler, and when a
+    worker dies mid-training the tracker can abort the scheduler's process. Either way
+    ``fit`` must end, soon, with :class:`WorkerFailedError`."""
+    from distributed.deploy.subprocess import SubprocessCluster
     from sklearn.datasets import make_classification
+
     X, y = make_classification(200_000, 20, random_state=0)
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as cluster, \
+    with SubprocessCluster(n_workers=2, threads_per_worker=1, dashboard_address=None) as cluster, \
             distributed.Client(cluster) as c:
+        c.wait_for_workers(2)
         model = DaskSPLBoostClassifierCV(random_state=0, client=c, collective_timeout=30)
         result: dict = {}
 
@@ -268,10 +304,8 @@ def test_a_killed_worker_ends_the_fit_with_a_clear_error(delay):
         assert thread.is_alive(), "fit ended before the kill"
         pid = next(iter(c.run(os.getpid).values()))
         os.kill(pid, signal.SIGKILL)
-        start = time.perf_counter()
         thread.join(timeout=240)
-        assert time.perf_counter() - start < 240
         assert not thread.is_alive(), "fit hung after a worker was killed"
     assert "error" in result, "a worker was killed, yet fit reported success"
-    assert isinstance(result["error"], WorkerFailedError)
+    assert isinstance(result["error"], WorkerFailedError), repr(result["error"])
     assert "worker" in str(result["error"]).lower()

@@ -37,13 +37,15 @@ References
 
 from __future__ import annotations
 
+import asyncio
+import gc
 import numbers
 import uuid
 from collections.abc import Callable
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy.special import expit, softmax
+from scipy.special import expit, logsumexp, softmax
 from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
@@ -64,13 +66,18 @@ from .splboost_cv import (
     prune_counts,
 )
 
-__all__ = ["DaskSPLBoostClassifierCV", "SelfPacedObjective", "WorkerFailedError",
+__all__ = ["DaskSPLBoostClassifierCV", "HeldOutLogLoss", "SelfPacedObjective", "WorkerFailedError",
            "top_threshold", "fold_of_rows"]
 
 #: the learning rate of ``learning_rate="auto"`` above 5,000 rows on Dask (0.1 on one
 #: machine): with the final fit at twice the searched rounds, this keeps the whole fit
 #: within a few plain fits (docs/results/dask.md)
 _DASK_RATE = 0.3
+
+#: the rounds of ``n_estimators="auto"`` above 5,000 rows on Dask (500 on one machine): the
+#: same learning-rate x rounds product (60 against 50), and at 10^7 rows a search that ran to
+#: 500 rounds cost 16.8 plain fits (docs/results/dask.md)
+_DASK_ROUNDS = 200
 
 #: the final model runs this many times the searched number of rounds (at most n_estimators)
 _FINAL_ROUNDS_FACTOR = 2
@@ -97,18 +104,28 @@ def _require():
 # global quantiles from mergeable histograms
 
 
+def _edges(lo: float, hi: float) -> NDArray[np.float64]:
+    """The ``_BINS + 1`` edges of equal bins of ``[lo, hi)``: exactly ``lo`` and ``hi`` at the
+    ends, so that a level of :func:`top_threshold` and the next agree on every value's bin."""
+    edges = lo + np.arange(_BINS + 1) * ((hi - lo) / _BINS)
+    edges[0], edges[-1] = lo, hi
+    return edges
+
+
 def _bin_counts(values: NDArray, lo: NDArray, hi: NDArray) -> NDArray[np.float64]:
     """Counts of ``values[p]`` in ``_BINS`` equal bins of ``[lo[p], hi[p])`` per row ``p``.
 
     ``values`` is a list (one array per ``p``); values outside the range are not counted.
+    A value's bin is found by comparison with the edges (:func:`_edges`), not by
+    division, so rounding cannot put it in a neighbouring bin.
     """
     out = np.zeros((len(values), _BINS))
     for p, v in enumerate(values):
         width = hi[p] - lo[p]
         if not np.isfinite(width) or width <= 0 or v.size == 0:
             continue
-        idx = np.floor((v - lo[p]) / width * _BINS)
-        idx = idx[(idx >= 0) & (idx < _BINS)].astype(np.intp)
+        idx = np.searchsorted(_edges(lo[p], hi[p]), v, side="right") - 1
+        idx = idx[(idx >= 0) & (idx < _BINS)]
         out[p] = np.bincount(idx, minlength=_BINS)
     return out
 
@@ -118,29 +135,29 @@ def top_threshold(histogram: Callable[[NDArray, NDArray], NDArray], m: NDArray,
     """Per problem ``p``, a threshold ``t`` such that about ``m[p]`` values are ``>= t``.
 
     ``histogram(lo, hi)`` returns the global counts ``(P, _BINS)`` of each
-    problem's values in equal bins of ``[lo[p], hi[p])``: sums of per-partition
-    histograms, so no value leaves its worker. Every value must lie in
-    ``[lo, hi)``. Each level narrows the range to the bin in which the count from
-    the top reaches ``m``; the result is that bin's lower edge after ``levels``
-    levels, so the values ``>= t`` number at least ``m`` and exceed it only by
-    the values within ``(hi - lo) / 2048**levels`` of the exact ``m``-th largest
-    (ties). ``m[p] <= 0`` gives ``inf`` (nothing at or above).
+    problem's values in the bins of ``[lo[p], hi[p])`` given by :func:`_edges`:
+    sums of per-partition histograms, so no value leaves its worker. Every value
+    must lie in ``[lo, hi)``. Each level narrows the range to the bin in which the
+    count from the top reaches ``m``; the result is that bin's lower edge after
+    ``levels`` levels, so the values ``>= t`` number at least ``m`` and exceed it
+    only by the values within ``(hi - lo) / 2048**levels`` of the exact ``m``-th
+    largest (ties). ``m[p] <= 0`` gives ``inf`` (nothing at or above).
     """
     m = np.asarray(m, dtype=np.float64)
     lo = np.array(lo, dtype=np.float64)
     hi = np.array(hi, dtype=np.float64)
     above = np.zeros_like(m)  # values >= hi, counted at the levels before
     active = m > 0
+    rows = np.arange(m.shape[0])
     for _ in range(levels):
         counts = histogram(lo, hi)
         from_top = above[:, None] + np.cumsum(counts[:, ::-1], axis=1)[:, ::-1]
         enough = from_top >= m[:, None]
         b = np.where(enough.any(axis=1), _BINS - 1 - np.argmax(enough[:, ::-1], axis=1), 0)
-        width = (hi - lo) / _BINS
-        above = np.where(b + 1 < _BINS, from_top[np.arange(m.shape[0]), np.minimum(b + 1,
-                                                                               _BINS - 1)],
-                         above)
-        lo, hi = lo + b * width, lo + (b + 1) * width
+        above = np.where(b + 1 < _BINS, from_top[rows, np.minimum(b + 1, _BINS - 1)], above)
+        edges = [_edges(lo_p, hi_p) for lo_p, hi_p in zip(lo, hi, strict=True)]
+        lo = np.array([e[bp] for e, bp in zip(edges, b, strict=True)])
+        hi = np.array([e[bp + 1] for e, bp in zip(edges, b, strict=True)])
     return np.where(active, lo, np.inf)
 
 
@@ -263,6 +280,55 @@ class SelfPacedObjective:
                 np.maximum(2.0 * p * (1.0 - p), 1e-16) * scale[:, None])
 
 
+class HeldOutLogLoss:
+    """XGBoost custom metric: the weighted log-loss of a fold's held-out rows.
+
+    Evaluated on the *training* matrix, whose held-out rows have weight 0 and
+    carry their own weight in ``label_upper_bound`` (a field only XGBoost's
+    survival objectives read): XGBoost's cached training predictions then
+    give the held-out score, with no second matrix and no second prediction
+    per round. The sums are added over the workers with the collective
+    ``allreduce``, so every worker sees the global value (early stopping
+    agrees everywhere).
+
+    Parameters
+    ----------
+    n_classes : int
+    margin : bool
+        Whether XGBoost passes margins (it does with a custom objective) or
+        probabilities (a built-in objective).
+    """
+
+    def __init__(self, n_classes: int, margin: bool):
+        self.n_classes = n_classes
+        self.margin = margin
+
+    def __call__(self, predt, dmat):
+        from xgboost import collective
+
+        held = dmat.get_float_info("label_upper_bound")
+        y = dmat.get_label()
+        pr = np.asarray(predt, dtype=np.float32).reshape(y.shape[0], -1)
+        # float32 per row (held-out rows are a third of a partition that may be large);
+        # the sums in float64
+        if self.n_classes == 2:
+            col = pr[:, 0]
+            if self.margin:  # -log p_y = log(1 + exp(-s m)), s = +1 / -1
+                loss = np.logaddexp(np.float32(0.0), np.where(y == 1, -col, col))
+            else:
+                loss = -np.log(np.maximum(np.where(y == 1, col, 1.0 - col), np.float32(1e-16)))
+        else:
+            picked = pr[np.arange(y.shape[0]), y.astype(np.intp)]
+            if self.margin:
+                loss = logsumexp(pr, axis=1) - picked
+            else:
+                loss = -np.log(np.maximum(picked, np.float32(1e-16)))
+        sums = np.array([np.sum(held * loss, dtype=np.float64), np.sum(held, dtype=np.float64)])
+        if collective.is_distributed():
+            sums = collective.allreduce(sums, collective.Op.SUM)
+        return "held_out_logloss", float(sums[0] / sums[1]) if sums[1] > 0 else 0.0
+
+
 # ---------------------------------------------------------------------------
 # the estimator
 
@@ -307,7 +373,8 @@ class DaskSPLBoostClassifierCV(SPLBoostClassifierCV):
     - a **drop fraction**'s loss quantile and the suspects' margin quantiles
       come from histograms summed over the partitions (:func:`top_threshold`),
       exact to within ``1e-6`` of the loss range; the held-out score is the
-      untrimmed log-loss (XGBoost's metric);
+      untrimmed log-loss (:class:`HeldOutLogLoss`, read off XGBoost's cached
+      training predictions, so no second matrix is built);
     - **trees**: ``max_leaf_nodes`` is XGBoost's ``max_leaves`` (leaf-wise growth,
       ``grow_policy="lossguide"``, when ``max_depth`` is None), and, as XGBoost has
       no minimum row count per leaf, ``min_samples_leaf`` is passed as its
@@ -320,8 +387,10 @@ class DaskSPLBoostClassifierCV(SPLBoostClassifierCV):
     max_depth, learning_rate, drop_fraction, n_estimators, max_leaf_nodes, cv, \
 remove_label_issues, label_issue_weight, random_state
         As in :class:`~robust_boosting.SPLBoostClassifierCV` (``"auto"`` resolved
-        from the number of rows in the same way, except ``learning_rate="auto"``:
-        0.3 above 5,000 rows). ``cv`` must be an integer.
+        from the number of rows in the same way, except above 5,000 rows
+        ``learning_rate="auto"`` is 0.3 and ``n_estimators="auto"`` is 200, where one
+        machine uses 0.1 and 500: the same product of the two, at a cost that stays
+        within a few plain fits). ``cv`` must be an integer.
     min_samples_leaf : int or "auto", default="auto"
         XGBoost's ``min_child_weight`` (see above).
     n_jobs : int, optional
@@ -345,8 +414,9 @@ best_index_, cv_results_, oof_n_estimators_, noise_rate_
     best_estimator_ : xgboost.Booster
         The final model (XGBoost's booster, on the client; it predicts locally with
         ``inplace_predict`` or on the cluster with ``xgboost.dask.predict``).
-    oof_proba_ : dask.array of shape (n_samples, n_classes)
-        Out-of-fold class probabilities, persisted on the workers.
+    oof_proba_ : dask.array of float32, shape (n_samples, n_classes)
+        Out-of-fold class probabilities (each row from the model of the fold that
+        held it out), persisted on the workers.
     label_issue_scores_ : dask.array of shape (n_samples,)
         ``1 - oof_proba_[i, given label]``, aligned with the input's partitions.
     label_issues_ : dask.array of bool, shape (n_samples,)
@@ -382,8 +452,11 @@ best_index_, cv_results_, oof_n_estimators_, noise_rate_
 
     # ------------------------------------------------------------ params
     def _search_space(self, n: int) -> tuple[list[dict], int]:
-        """As the single-machine search, but ``learning_rate="auto"`` is 0.3 above 5,000 rows."""
+        """As the single-machine search, but above 5,000 rows ``learning_rate="auto"`` is 0.3
+        and ``n_estimators="auto"`` is 200."""
         candidates, n_estimators = super()._search_space(n)
+        if n > _SMALL_N and isinstance(self.n_estimators, str) and self.n_estimators == "auto":
+            n_estimators = _DASK_ROUNDS
         if n > _SMALL_N and isinstance(self.learning_rate, str) and self.learning_rate == "auto":
             candidates = list({tuple(sorted(dict(c, learning_rate=_DASK_RATE).items())): dict(
                 c, learning_rate=_DASK_RATE) for c in candidates}.values())
@@ -425,8 +498,8 @@ best_index_, cv_results_, oof_n_estimators_, noise_rate_
                     categories[str(c)] = X[c].cat.categories
             self.feature_names_in_ = np.asarray([str(c) for c in X.columns], dtype=object)
             self.feature_categories_ = categories
-            X = _rowwise_2d(lambda df: _frame_codes(df, categories), X, lengths,
-                            len(X.columns))
+            X = _rowwise(lambda df: _frame_codes(df, categories), X, dtype=np.float32,
+                         width=len(X.columns), lengths=lengths)
             n_features = len(self.feature_names_in_)
         elif isinstance(X, da.Array):
             if X.ndim != 2:
@@ -489,24 +562,44 @@ best_index_, cv_results_, oof_n_estimators_, noise_rate_
         if self.n_jobs is not None:
             p["nthread"] = int(self.n_jobs)
         if n_classes == 2:
-            p.update(objective="binary:logistic", eval_metric="logloss", base_score=0.5)
+            p.update(objective="binary:logistic", base_score=0.5)
         else:
-            p.update(objective="multi:softprob", num_class=n_classes, eval_metric="mlogloss",
-                     base_score=0.5)
+            p.update(objective="multi:softprob", num_class=n_classes, base_score=0.5)
+        p["disable_default_eval_metric"] = 1  # the held-out score is HeldOutLogLoss
         return p
 
-    def _train(self, client, params, dtrain, rounds, obj, evals=None):
-        """One distributed fit (a lost worker is :meth:`fit`'s to report)."""
+    def _train(self, client, params, dtrain, rounds, obj, k, held_out=False):
+        """One distributed fit (a lost worker is :meth:`fit`'s to report).
+
+        With ``held_out``, early stopping on :class:`HeldOutLogLoss` evaluated on ``dtrain``.
+        """
         import xgboost.dask as dxgb
         from xgboost.collective import Config
 
-        return dxgb.train(client, params, dtrain, num_boost_round=rounds, obj=obj, evals=evals,
-                          early_stopping_rounds=_PATIENCE if evals else None, verbose_eval=False,
-                          coll_cfg=Config(timeout=int(self.collective_timeout)))
+        extra = {}
+        if held_out:
+            extra = dict(evals=[(dtrain, "held_out")], early_stopping_rounds=_PATIENCE,
+                         custom_metric=HeldOutLogLoss(k, margin=obj is not None))
+        return dxgb.train(client, params, dtrain, num_boost_round=rounds, obj=obj,
+                          verbose_eval=False, coll_cfg=Config(timeout=int(self.collective_timeout)),
+                          **extra)
 
     @staticmethod
     def _workers(client) -> set:
-        return set(client.scheduler_info(n_workers=-1)["workers"])
+        """The scheduler's current workers, asked afresh (``scheduler_info`` would answer
+        from its cache when the scheduler is unreachable)."""
+        problem = None
+        if client.status != "running":
+            problem = f"the client's status is {client.status!r}"
+        else:
+            try:
+                return set(client.sync(client.scheduler.identity, n_workers=-1)["workers"])
+            except Exception as exc:  # noqa: BLE001 - any failure to reach it is the news
+                problem = f"{type(exc).__name__}: {exc}"
+        raise WorkerFailedError(
+            f"The Dask scheduler could not be reached during fit ({problem}); nothing was "
+            "fitted. XGBoost's collective tracker runs on the scheduler, and a worker lost "
+            "during training can end the scheduler's process too.")
 
     def _check_workers(self, client, at_start: set):
         """Raise :class:`WorkerFailedError` if a worker present when ``fit`` began has left.
@@ -521,6 +614,42 @@ best_index_, cv_results_, oof_n_estimators_, noise_rate_
                 f"Dask worker(s) {sorted(lost)} left during fit; their partitions would be "
                 "recomputed on other workers and the model could differ from an undisturbed "
                 "fit, so nothing was fitted. Refit once the cluster is healthy.")
+
+    def _where_held(self, client, at_start: set, fn, x, *args, dtype, width):
+        """``fn(x_block, *args_blocks)`` per partition, run on the worker holding ``x_block``.
+
+        ``x`` and the dask arrays among ``args`` are persisted and partitioned alike;
+        other ``args`` are passed whole. The tasks may not move (Dask's work stealing
+        would otherwise copy a partition of ``X`` to an idle worker and keep both
+        copies), so a lost worker would leave them waiting: the wait checks the
+        workers every few seconds and raises :class:`WorkerFailedError`.
+        """
+        import dask.array as da
+        from distributed import futures_of, wait
+
+        def block_keys(a):
+            return [key[0] if isinstance(key, list) else key for key in a.__dask_keys__()]
+
+        futures = {f.key: f for a in (x, *args) if isinstance(a, da.Array)
+                   for f in futures_of(a)}
+        keys = [block_keys(a) if isinstance(a, da.Array) else None for a in (x, *args)]
+        who = client.who_has(x)
+        parts = []
+        for i, key in enumerate(keys[0]):
+            inputs = [a if ks is None else futures[ks[i]] for a, ks in zip((x, *args), keys,
+                                                                           strict=True)]
+            holder = list(who.get(key, ()))
+            fut = client.submit(fn, *inputs, workers=holder or None,
+                                allow_other_workers=not holder, pure=False)
+            parts.append(fut)
+        while True:
+            try:
+                wait(parts, timeout=5)
+                break
+            except (TimeoutError, asyncio.TimeoutError):
+                self._check_workers(client, at_start)
+        return da.concatenate([da.from_delayed(f, (int(rows), width), dtype=dtype)
+                               for f, rows in zip(parts, x.chunks[0], strict=True)])
 
     # ------------------------------------------------------------ fit
     def fit(self, X, y, sample_weight=None):
@@ -545,14 +674,14 @@ best_index_, cv_results_, oof_n_estimators_, noise_rate_
         client = self._client()
         at_start = self._workers(client)
         try:
-            self._fit(client, X, y, sample_weight)
+            self._fit(client, X, y, sample_weight, at_start)
         except Exception:
             self._check_workers(client, at_start)  # a lost worker explains it: say so
             raise
         self._check_workers(client, at_start)  # or a run that Dask repaired on the way
         return self
 
-    def _fit(self, client, X, y, sample_weight):
+    def _fit(self, client, X, y, sample_weight, at_start: set):
         da, xgboost = _require()
         import dask
         import xgboost.dask as dxgb
@@ -587,18 +716,21 @@ best_index_, cv_results_, oof_n_estimators_, noise_rate_
         k = classes.shape[0]
         self.classes_ = classes
         y_idx = y.map_blocks(_encode_block, classes, dtype=np.float32)
-        w = (da.ones(n, chunks=(lengths,), dtype=np.float64) if sw is None
-             else (sw.astype(np.float64) * (n / float(got[2]))))
+        w = (da.ones(n, chunks=(lengths,), dtype=np.float32) if sw is None  # XGBoost's dtype
+             else (sw.astype(np.float64) * (n / float(got[2]))).astype(np.float32))
 
         rng = check_random_state(self.random_state)
         fold_seed = int(rng.randint(np.iinfo(np.int32).max))
         fit_seed = int(rng.randint(np.iinfo(np.int32).max))
         fold = y_idx.map_blocks(_fold_block, cv, fold_seed, dtype=np.int8)
-        X, y_idx, w, fold = client.persist([X, y_idx, w, fold])
+        X, y_idx, fold = client.persist([X, y_idx, fold])
+        if sw is not None:  # (ones are cheaper to make again than to keep)
+            w = client.persist(w)
         types = self._feature_types()
 
-        def matrix(weight, ref=None):
-            return dxgb.DaskQuantileDMatrix(client, X, y_idx, weight=weight, ref=ref,
+        def matrix(weight, held_weight=None):
+            return dxgb.DaskQuantileDMatrix(client, X, y_idx, weight=weight,
+                                            label_upper_bound=held_weight,
                                             feature_types=types,
                                             enable_categorical=types is not None)
 
@@ -607,34 +739,31 @@ best_index_, cv_results_, oof_n_estimators_, noise_rate_
         boosters: dict = {}
         for f in range(cv):
             held = fold == f
-            dtrain = matrix(da.where(held, 0.0, w))
-            dvalid = matrix(da.where(held, w, 0.0), ref=dtrain)
+            zero = np.float32(0.0)
+            dtrain = matrix(da.where(held, zero, w), da.where(held, w, zero))
             for c, cand in enumerate(candidates):
                 obj = (None if cand["drop_fraction"] == 0
                        else SelfPacedObjective(k, cand["drop_fraction"]))
                 out = self._train(client, self._params(cand, k, fit_seed), dtrain, n_estimators,
-                                  obj, evals=[(dvalid, "held_out")])
-                curve = np.asarray(next(iter(out["history"]["held_out"].values())))
+                                  obj, k, held_out=True)
+                curve = np.asarray(out["history"]["held_out"]["held_out_logloss"])
                 curves[c, f, :curve.size] = curve
                 curves[c, f, curve.size:] = curve[-1]
                 boosters[c, f] = out["booster"]
-            del dtrain, dvalid
+            del dtrain
+            gc.collect()  # the matrix's partitions (held in reference cycles) leave the workers
         best_round = np.argmin(curves.mean(axis=1), axis=1)
         scores = -curves[np.arange(len(candidates)), :, best_round]
         best = int(np.argmax(scores.mean(axis=1)))
         oof_round = min(int(best_round[best]) + _PATIENCE, n_estimators - 1)
 
         # 2. out-of-fold probabilities and confident learning, as reductions
-        oof = None
-        for f in range(cv):
-            booster = boosters[best, f]
-            stop = min(oof_round + 1, booster.num_boosted_rounds())
-            pred = dxgb.predict(client, booster, X, iteration_range=(0, stop))
-            pred = (da.stack([1.0 - pred, pred], axis=1) if k == 2 else pred)
-            pred = pred.rechunk({0: lengths, 1: -1}).astype(np.float64)
-            held = (fold == f)[:, None]
-            oof = pred * held if oof is None else da.where(held, pred, oof)
-        oof = client.persist(oof)
+        models = [boosters[best, f] for f in range(cv)]
+        stops = [min(oof_round + 1, b.num_boosted_rounds()) for b in models]
+        models = client.scatter(models, broadcast=True)
+        oof = self._where_held(client, at_start, _held_out_proba, X, fold, models, stops, k,
+                               dtype=np.float32, width=k)
+        del models
         yi = y_idx.astype(np.intp)
         sums, counts = _reduce_blocks(lambda p, t: np.stack(class_sums(p, t, k)), oof, yi)
         thresholds = class_thresholds(sums, counts)
@@ -650,8 +779,9 @@ best_index_, cv_results_, oof_n_estimators_, noise_rate_
         suspect = self._suspects(oof, yi, joint, lengths)
         self.oof_proba_ = oof
         self.oof_n_estimators_ = oof_round + 1
-        self.label_issue_scores_ = _rowwise(lambda p, t: 1.0 - p[np.arange(t.shape[0]), t], oof,
-                                            yi, dtype=np.float64)
+        self.label_issue_scores_ = _rowwise(
+            lambda p, t: 1.0 - p[np.arange(t.shape[0]), t].astype(np.float64), oof, yi,
+            dtype=np.float64)
         self.label_issues_ = suspect
         self.suggested_labels_ = _rowwise(lambda p: classes[np.argmax(p, axis=1)], oof,
                                           dtype=classes.dtype)
@@ -668,17 +798,17 @@ best_index_, cv_results_, oof_n_estimators_, noise_rate_
             pair = self._issue_weights()
             final_w = _rowwise(
                 lambda ww, pp, t, s: final_weights(ww, np.argmax(pp, axis=1) == t, s,
-                                                   retention[t], pair),
-                w, oof, yi, suspect, dtype=np.float64)
+                                                   retention[t], pair).astype(np.float32),
+                w, oof, yi, suspect, dtype=np.float32)
             final_w = client.persist(final_w)
-            if not float(final_w.sum().compute()) > 0:  # every weighted row is a suspect
+            if not float(final_w.sum(dtype=np.float64).compute()) > 0:  # every weighted row is a suspect
                 final_w = w
             else:
                 removed = suspect
         obj = None if p["drop_fraction"] == 0 else SelfPacedObjective(k, p["drop_fraction"])
         final_rounds = min(n_estimators, _FINAL_ROUNDS_FACTOR * (int(best_round[best]) + 1))
         out = self._train(client, self._params(p, k, fit_seed), matrix(final_w),
-                          final_rounds, obj)
+                          final_rounds, obj, k)
         self.best_estimator_ = out["booster"]
         dropped = self._dropped(client, X, yi, final_w, p["drop_fraction"], k)
         self.excluded_samples_ = removed | dropped if dropped is not None else removed
@@ -753,7 +883,8 @@ best_index_, cv_results_, oof_n_estimators_, noise_rate_
             categories = self.feature_categories_
             if isinstance(X, dd.DataFrame):
                 lengths = tuple(int(v) for v in X.map_partitions(len).compute())
-                X = _rowwise_2d(lambda df: _frame_codes(df, categories), X, lengths, len(names))
+                X = _rowwise(lambda df: _frame_codes(df, categories), X, dtype=np.float32,
+                             width=len(names), lengths=lengths)
             else:
                 X = _frame_codes(X, categories)
         if isinstance(X, dd.DataFrame):
@@ -817,22 +948,47 @@ best_index_, cv_results_, oof_n_estimators_, noise_rate_
         return out / total if total > 0 else out
 
 
-def _rowwise(fn, *arrays, dtype):
-    """A 1-D dask array, ``fn(block, ...)`` per partition (one value per row).
+def _rowwise(fn, *arrays, dtype, width: int | None = None, lengths=None):
+    """A dask array, ``fn(block, ...)`` per partition: one value (or ``width`` values) per row.
 
-    The arrays share their row partitions and have one chunk along any other
-    axis (``map_blocks`` would align a 1-D array with the last axis of a 2-D one).
+    The arguments share their row partitions: dask arrays with one chunk along any
+    other axis (``map_blocks`` would align a 1-D array with the last axis of a 2-D
+    one), dask frames (give their ``lengths``), or futures passed whole to every call.
     """
     import dask
     import dask.array as da
 
-    blocks = [a.to_delayed().ravel() for a in arrays]
-    lengths = arrays[0].chunks[0]
+    blocks, lengths_of = [], lengths
+    for a in arrays:
+        if hasattr(a, "to_delayed"):
+            blocks.append(list(np.ravel(a.to_delayed())))
+            if lengths_of is None:
+                lengths_of = a.chunks[0]
+        else:
+            blocks.append(None)
+    n_parts = len(lengths_of)
     tag = uuid.uuid4().hex  # keys of their own: the blocks' tokens do not see ``fn``'s closure
+    shape = (lambda n: (int(n),)) if width is None else (lambda n: (int(n), width))
     return da.concatenate([
-        da.from_delayed(dask.delayed(fn, pure=False)(*bs), shape=(int(n),), dtype=dtype,
-                        name=f"rowwise-{tag}-{i}")
-        for i, (bs, n) in enumerate(zip(zip(*blocks, strict=True), lengths, strict=True))])
+        da.from_delayed(dask.delayed(fn, pure=False)(*(a if b is None else b[i]
+                                                        for a, b in zip(arrays, blocks,
+                                                                        strict=True))),
+                        shape=shape(lengths_of[i]), dtype=dtype, name=f"rowwise-{tag}-{i}")
+        for i in range(n_parts)])
+
+
+def _held_out_proba(x, fold, boosters, stops, k: int) -> NDArray[np.float32]:
+    """Each row's class probabilities from the model of its own fold (out-of-fold)."""
+    out = np.empty((x.shape[0], k), dtype=np.float32)
+    for f, (booster, stop) in enumerate(zip(boosters, stops, strict=True)):
+        rows = fold == f
+        if not rows.any():
+            continue
+        margin = booster.inplace_predict(x[rows], iteration_range=(0, stop),
+                                         predict_type="margin")
+        margin = np.asarray(margin, dtype=np.float64).reshape(int(rows.sum()), -1)
+        out[rows] = _proba(margin[:, 0] if k == 2 else margin, k)
+    return out
 
 
 def _frame_codes(df, categories: dict) -> NDArray[np.float32]:
@@ -852,18 +1008,6 @@ def _frame_codes(df, categories: dict) -> NDArray[np.float32]:
                 raise ValueError(f"Column {c!r} is neither numeric nor categorical "
                                  f"({df[c].dtype}); give it a category dtype.") from exc
     return out
-
-
-def _rowwise_2d(fn, frame, lengths, width: int):
-    """A 2-D dask array, ``fn(partition)`` per partition of a dask frame."""
-    import dask
-    import dask.array as da
-
-    tag = uuid.uuid4().hex
-    return da.concatenate([
-        da.from_delayed(dask.delayed(fn, pure=False)(part), shape=(int(n), width),
-                        dtype=np.float32, name=f"frame-{tag}-{i}")
-        for i, (part, n) in enumerate(zip(frame.to_delayed(), lengths, strict=True))])
 
 
 def _reduce_blocks(fn, *arrays) -> NDArray:

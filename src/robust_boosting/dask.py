@@ -69,18 +69,12 @@ from .splboost_cv import (
 __all__ = ["DaskSPLBoostClassifierCV", "HeldOutLogLoss", "SelfPacedObjective", "WorkerFailedError",
            "top_threshold", "fold_of_rows"]
 
-#: the learning rate of ``learning_rate="auto"`` above 5,000 rows on Dask (0.1 on one
-#: machine): with the final fit at twice the searched rounds, this keeps the whole fit
-#: within a few plain fits (docs/results/dask.md)
+#: ``learning_rate="auto"`` and ``n_estimators="auto"`` above 5,000 rows on Dask (0.1 and
+#: 500 on one machine): about the same product of the two (48 against 50) at a cost that
+#: stays within eight plain fits; at 10^7 rows a search of 500 rounds at 0.3 ran to its cap
+#: and cost 16.8 plain fits, one of 200 rounds 8.6 (docs/results/dask.md)
 _DASK_RATE = 0.3
-
-#: the rounds of ``n_estimators="auto"`` above 5,000 rows on Dask (500 on one machine): the
-#: same learning-rate x rounds product (60 against 50), and at 10^7 rows a search that ran to
-#: 500 rounds cost 16.8 plain fits (docs/results/dask.md)
-_DASK_ROUNDS = 200
-
-#: the final model runs this many times the searched number of rounds (at most n_estimators)
-_FINAL_ROUNDS_FACTOR = 2
+_DASK_ROUNDS = 160
 
 #: bins of each level of the histogram behind :func:`top_threshold`
 _BINS = 2048
@@ -355,14 +349,12 @@ class DaskSPLBoostClassifierCV(SPLBoostClassifierCV):
     2. The winner's out-of-fold probabilities 10 rounds past its best round
        give :attr:`label_issue_scores_`, the confident joint and noise rate and
        the suspects of confident learning ([CL]_), all as Dask reductions.
-    3. The final model runs twice the searched number of rounds (at most
-       ``n_estimators``) on all rows with the suspects' weights multiplied by
-       ``label_issue_weight`` and every row's divided by the estimated
-       ``P(given label | true class)`` of its label. (The single-machine model
-       runs all ``n_estimators`` rounds; on a cluster that final fit would cost
-       five plain fits by itself. Measured on 10^6 rows with 20 % flipped labels,
-       learning rate 0.3: test error 9.62 / 8.93 / 8.68 / 8.71 % after 100 / 200 /
-       400 / 500 rounds, the search's best round being 96.)
+    3. The final model runs ``n_estimators`` rounds (not the early-stopped
+       count, as the single-machine model: the held-out loss on noisy labels
+       stops early, when the model starts to fit the flipped labels, which the
+       final model mostly no longer sees) on all rows with the suspects' weights
+       multiplied by ``label_issue_weight`` and every row's divided by the
+       estimated ``P(given label | true class)`` of its label.
 
     Differences from the single-machine estimator, each forced by the
     distributed setting:
@@ -388,9 +380,9 @@ class DaskSPLBoostClassifierCV(SPLBoostClassifierCV):
 remove_label_issues, label_issue_weight, random_state
         As in :class:`~robust_boosting.SPLBoostClassifierCV` (``"auto"`` resolved
         from the number of rows in the same way, except above 5,000 rows
-        ``learning_rate="auto"`` is 0.3 and ``n_estimators="auto"`` is 200, where one
-        machine uses 0.1 and 500: the same product of the two, at a cost that stays
-        within a few plain fits). ``cv`` must be an integer.
+        ``learning_rate="auto"`` is 0.3 and ``n_estimators="auto"`` is 160, where one
+        machine uses 0.1 and 500: about the same product of the two, at a cost that
+        stays within eight plain fits). ``cv`` must be an integer.
     min_samples_leaf : int or "auto", default="auto"
         XGBoost's ``min_child_weight`` (see above).
     n_jobs : int, optional
@@ -453,7 +445,7 @@ best_index_, cv_results_, oof_n_estimators_, noise_rate_
     # ------------------------------------------------------------ params
     def _search_space(self, n: int) -> tuple[list[dict], int]:
         """As the single-machine search, but above 5,000 rows ``learning_rate="auto"`` is 0.3
-        and ``n_estimators="auto"`` is 200."""
+        and ``n_estimators="auto"`` is 160."""
         candidates, n_estimators = super()._search_space(n)
         if n > _SMALL_N and isinstance(self.n_estimators, str) and self.n_estimators == "auto":
             n_estimators = _DASK_ROUNDS
@@ -806,9 +798,8 @@ best_index_, cv_results_, oof_n_estimators_, noise_rate_
             else:
                 removed = suspect
         obj = None if p["drop_fraction"] == 0 else SelfPacedObjective(k, p["drop_fraction"])
-        final_rounds = min(n_estimators, _FINAL_ROUNDS_FACTOR * (int(best_round[best]) + 1))
         out = self._train(client, self._params(p, k, fit_seed), matrix(final_w),
-                          final_rounds, obj, k)
+                          n_estimators, obj, k)
         self.best_estimator_ = out["booster"]
         dropped = self._dropped(client, X, yi, final_w, p["drop_fraction"], k)
         self.excluded_samples_ = removed | dropped if dropped is not None else removed

@@ -45,7 +45,7 @@ from collections.abc import Callable
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy.special import expit, logsumexp, softmax
+from scipy.special import expit, softmax
 from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
@@ -187,11 +187,12 @@ def _encode_block(y_block, classes):
     return idx.astype(np.float32)
 
 
-def _row_losses(margin: NDArray, y: NDArray, n_classes: int) -> NDArray[np.float64]:
-    """Per row, the logistic (softmax) loss of the given label: ``-log p_y``."""
+def _row_losses(margin: NDArray, y: NDArray, n_classes: int) -> NDArray:
+    """Per row, the logistic (softmax) loss of the given label from XGBoost's margins:
+    ``-log p_y`` (binary: in the margins' dtype; multiclass: float64)."""
     if n_classes == 2:
-        return np.logaddexp(0.0, -np.where(y == 1, 1.0, -1.0) * margin)
-    return softmax_loss(margin, y)
+        return np.logaddexp(0.0, np.where(y == 1, -margin, margin))
+    return softmax_loss(margin, np.asarray(y, dtype=np.intp))
 
 
 def _proba(margin: NDArray, n_classes: int) -> NDArray[np.float64]:
@@ -303,20 +304,13 @@ class HeldOutLogLoss:
         held = dmat.get_float_info("label_upper_bound")
         y = dmat.get_label()
         pr = np.asarray(predt, dtype=np.float32).reshape(y.shape[0], -1)
-        # float32 per row (held-out rows are a third of a partition that may be large);
-        # the sums in float64
-        if self.n_classes == 2:
-            col = pr[:, 0]
-            if self.margin:  # -log p_y = log(1 + exp(-s m)), s = +1 / -1
-                loss = np.logaddexp(np.float32(0.0), np.where(y == 1, -col, col))
-            else:
-                loss = -np.log(np.maximum(np.where(y == 1, col, 1.0 - col), np.float32(1e-16)))
+        # float32 per row where it can be (a partition may be large); the sums in float64
+        if self.margin:
+            loss = _row_losses(pr[:, 0] if self.n_classes == 2 else pr, y, self.n_classes)
         else:
-            picked = pr[np.arange(y.shape[0]), y.astype(np.intp)]
-            if self.margin:
-                loss = logsumexp(pr, axis=1) - picked
-            else:
-                loss = -np.log(np.maximum(picked, np.float32(1e-16)))
+            p_y = (np.where(y == 1, pr[:, 0], 1.0 - pr[:, 0]) if self.n_classes == 2
+                   else pr[np.arange(y.shape[0]), y.astype(np.intp)])
+            loss = -np.log(np.maximum(p_y, np.float32(1e-16)))
         sums = np.array([np.sum(held * loss, dtype=np.float64), np.sum(held, dtype=np.float64)])
         if collective.is_distributed():
             sums = collective.allreduce(sums, collective.Op.SUM)
@@ -607,8 +601,9 @@ best_index_, cv_results_, oof_n_estimators_, noise_rate_
                 "recomputed on other workers and the model could differ from an undisturbed "
                 "fit, so nothing was fitted. Refit once the cluster is healthy.")
 
-    def _where_held(self, client, at_start: set, fn, x, *args, dtype, width):
-        """``fn(x_block, *args_blocks)`` per partition, run on the worker holding ``x_block``.
+    def _where_held(self, client, at_start: set, fn, x, *args, dtype, width=None):
+        """``fn(x_block, *args_blocks)`` per partition, run on the worker holding ``x_block``:
+        one value per row, or ``width`` values.
 
         ``x`` and the dask arrays among ``args`` are persisted and partitioned alike;
         other ``args`` are passed whole. The tasks may not move (Dask's work stealing
@@ -640,8 +635,9 @@ best_index_, cv_results_, oof_n_estimators_, noise_rate_
                 break
             except (TimeoutError, asyncio.TimeoutError):
                 self._check_workers(client, at_start)
-        return da.concatenate([da.from_delayed(f, (int(rows), width), dtype=dtype)
-                               for f, rows in zip(parts, x.chunks[0], strict=True)])
+        return da.concatenate([
+            da.from_delayed(f, (int(rows),) if width is None else (int(rows), width), dtype=dtype)
+            for f, rows in zip(parts, x.chunks[0], strict=True)])
 
     # ------------------------------------------------------------ fit
     def fit(self, X, y, sample_weight=None):
@@ -801,7 +797,7 @@ best_index_, cv_results_, oof_n_estimators_, noise_rate_
         out = self._train(client, self._params(p, k, fit_seed), matrix(final_w),
                           n_estimators, obj, k)
         self.best_estimator_ = out["booster"]
-        dropped = self._dropped(client, X, yi, final_w, p["drop_fraction"], k)
+        dropped = self._dropped(client, at_start, X, y_idx, final_w, p["drop_fraction"], k)
         self.excluded_samples_ = removed | dropped if dropped is not None else removed
 
     def _suspects(self, oof, yi, joint, lengths):
@@ -830,23 +826,19 @@ best_index_, cv_results_, oof_n_estimators_, noise_rate_
 
         return _rowwise(mark, oof, yi, dtype=bool)
 
-    def _dropped(self, client, X, yi, w, drop_fraction, k):
-        """Rows the final model's self-paced weights dropped in its last round (a mask), or None."""
+    def _dropped(self, client, at_start, X, y_idx, w, drop_fraction, k):
+        """Rows the final model's self-paced weights dropped in its last round (a mask), or None.
+
+        ``X`` and ``y_idx`` (the class indices) are persisted."""
         if drop_fraction == 0:
             return None
         da, _ = _require()
         import dask
-        import xgboost.dask as dxgb
 
         booster = self.best_estimator_
-        rounds = booster.num_boosted_rounds()
-        margin = dxgb.predict(client, booster, X, output_margin=True,
-                              iteration_range=(0, max(rounds - 1, 1)))
-        if margin.ndim == 1:
-            margin = margin[:, None]
-        margin = margin.rechunk({0: yi.chunks[0], 1: -1})
-        loss = _rowwise(lambda mm, t: _row_losses(mm[:, 0] if k == 2 else mm, t, k), margin, yi,
-                        dtype=np.float64)
+        stop = max(booster.num_boosted_rounds() - 1, 1)
+        loss = self._where_held(client, at_start, _losses_at, X, y_idx, client.scatter(
+            booster, broadcast=True), stop, k, dtype=np.float64)
         counted = w > 0
         total, top = dask.compute(counted.sum(), da.where(counted, loss, 0.0).max())
         m = np.floor(drop_fraction * float(total))
@@ -944,28 +936,29 @@ def _rowwise(fn, *arrays, dtype, width: int | None = None, lengths=None):
 
     The arguments share their row partitions: dask arrays with one chunk along any
     other axis (``map_blocks`` would align a 1-D array with the last axis of a 2-D
-    one), dask frames (give their ``lengths``), or futures passed whole to every call.
+    one), or dask frames (give their ``lengths``).
     """
     import dask
     import dask.array as da
 
-    blocks, lengths_of = [], lengths
-    for a in arrays:
-        if hasattr(a, "to_delayed"):
-            blocks.append(list(np.ravel(a.to_delayed())))
-            if lengths_of is None:
-                lengths_of = a.chunks[0]
-        else:
-            blocks.append(None)
-    n_parts = len(lengths_of)
+    blocks = [list(np.ravel(a.to_delayed())) for a in arrays]
+    lengths = arrays[0].chunks[0] if lengths is None else lengths
     tag = uuid.uuid4().hex  # keys of their own: the blocks' tokens do not see ``fn``'s closure
-    shape = (lambda n: (int(n),)) if width is None else (lambda n: (int(n), width))
     return da.concatenate([
-        da.from_delayed(dask.delayed(fn, pure=False)(*(a if b is None else b[i]
-                                                        for a, b in zip(arrays, blocks,
-                                                                        strict=True))),
-                        shape=shape(lengths_of[i]), dtype=dtype, name=f"rowwise-{tag}-{i}")
-        for i in range(n_parts)])
+        da.from_delayed(dask.delayed(fn, pure=False)(*(b[i] for b in blocks)),
+                        shape=(int(n),) if width is None else (int(n), width), dtype=dtype,
+                        name=f"rowwise-{tag}-{i}")
+        for i, n in enumerate(lengths)])
+
+
+def _margins(booster, x, stop: int, k: int) -> NDArray[np.float64]:
+    """The first ``stop`` rounds' margins of ``booster`` on the rows ``x``: ``(n,)`` for two
+    classes, ``(n, k)`` for more."""
+    if x.shape[0] == 0:
+        return np.zeros((0,) if k == 2 else (0, k))
+    margin = booster.inplace_predict(x, iteration_range=(0, stop), predict_type="margin")
+    margin = np.asarray(margin, dtype=np.float64).reshape(x.shape[0], -1)
+    return margin[:, 0] if k == 2 else margin
 
 
 def _held_out_proba(x, fold, boosters, stops, k: int) -> NDArray[np.float32]:
@@ -973,13 +966,14 @@ def _held_out_proba(x, fold, boosters, stops, k: int) -> NDArray[np.float32]:
     out = np.empty((x.shape[0], k), dtype=np.float32)
     for f, (booster, stop) in enumerate(zip(boosters, stops, strict=True)):
         rows = fold == f
-        if not rows.any():
-            continue
-        margin = booster.inplace_predict(x[rows], iteration_range=(0, stop),
-                                         predict_type="margin")
-        margin = np.asarray(margin, dtype=np.float64).reshape(int(rows.sum()), -1)
-        out[rows] = _proba(margin[:, 0] if k == 2 else margin, k)
+        if rows.any():
+            out[rows] = _proba(_margins(booster, x[rows], stop, k), k)
     return out
+
+
+def _losses_at(x, y, booster, stop: int, k: int) -> NDArray[np.float64]:
+    """Each row's loss ``-log p_y`` after the first ``stop`` rounds of ``booster``."""
+    return _row_losses(_margins(booster, x, stop, k), y, k)
 
 
 def _frame_codes(df, categories: dict) -> NDArray[np.float32]:

@@ -24,7 +24,7 @@ from robust_boosting import (
 )
 from robust_boosting._batched import fit_batched, staged_decision_rows
 from robust_boosting.trees import HistTreeClassifier, HistTreeRegressor
-from robust_boosting.trees.batched import fit_trees_batched, supports_batched
+from robust_boosting.trees.batched import fit_trees_batched, grow_batched, supports_batched
 
 TREE_ARRAYS = ("children_left", "children_right", "feature", "threshold_bin", "threshold",
                "missing_go_left", "gain", "value", "weighted_n_node_samples",
@@ -199,16 +199,66 @@ def test_fit_trees_batched_equals_fit(n, p, depth, min_leaf, min_frac, regressio
         assert np.array_equal(a.apply(X), b.apply(X))
 
 
-def test_supports_batched_only_depth_limited_depth_first():
+def test_supports_batched_bounded_trees():
     X, y = _data(n=30)
     Xb = HistTreeRegressor().prepare_data(X)
     yf = y.astype(float)
     ok = HistTreeRegressor(max_depth=3)._prepare_grower(Xb, yf, None, 1)[0]
     unlimited = HistTreeRegressor(max_depth=None)._prepare_grower(Xb, yf, None, 1)[0]
-    best_first = HistTreeRegressor(max_leaf_nodes=3)._prepare_grower(Xb, yf, None, 1)[0]
+    best_first = HistTreeRegressor(max_depth=None, max_leaf_nodes=3)._prepare_grower(
+        Xb, yf, None, 1)[0]
     assert supports_batched(ok)
     assert not supports_batched(unlimited)
-    assert not supports_batched(best_first)
+    assert supports_batched(best_first)
+
+
+_GROWER_ARRAYS = ("left", "right", "feature", "split_bin", "missing_left", "gain", "depth",
+                  "start", "end")
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    n=st.integers(2, 300),
+    p=st.integers(1, 5),
+    depth=st.sampled_from([None, 0, 1, 3, 6]),
+    leaves=st.sampled_from([None, 2, 3, 7, 31]),
+    min_leaf=st.integers(1, 3),
+    regression=st.booleans(),
+    drop=st.sampled_from([0.0, 0.2, 0.7]),
+    n_threads=st.sampled_from([1, 2]),
+    seed=st.integers(0, 2**16),
+)
+def test_compiled_grower_equals_python_grower(n, p, depth, leaves, min_leaf, regression, drop,
+                                              n_threads, seed):
+    """The compiled grower (depth-first and best-first, any thread count) grows the
+    reference :meth:`_Grower.grow`'s tree: same nodes, splits, gains and row partition."""
+    from robust_boosting.trees import growing
+
+    if depth is None and leaves is None:
+        depth = 4
+    rng = np.random.RandomState(seed)
+    X = np.round(rng.randn(n, p), 1)
+    X[rng.rand(n, p) < 0.1] = np.nan
+    cls = HistTreeRegressor if regression else HistTreeClassifier
+    proto = cls(max_depth=depth, max_leaf_nodes=leaves, min_samples_leaf=min_leaf)
+    Xb = proto.prepare_data(X)
+    y = rng.randn(n) if regression else rng.randint(0, 3, n)
+    w = rng.rand(n) * (rng.rand(n) >= drop)
+    w[0] = 1.0
+    old = growing._PARALLEL_MIN_WORK
+    growing._PARALLEL_MIN_WORK = 0  # every node on the threads
+    try:
+        ref = clone(proto)._prepare_grower(Xb, y, w, n_threads)[0]
+        ref.grow(ref.root_tot)
+        got = clone(proto)._prepare_grower(Xb, y, w, n_threads)[0]
+        assert supports_batched(got)
+        grow_batched([got], n_threads)
+    finally:
+        growing._PARALLEL_MIN_WORK = old
+    for name in _GROWER_ARRAYS:
+        assert np.array_equal(np.asarray(getattr(ref, name)), np.asarray(getattr(got, name))), name
+    assert np.array_equal(np.array(ref.tot), np.asarray(got.tot))
+    assert np.array_equal(ref.idx, got.idx)
 
 
 def test_fit_batched_is_deterministic_and_staged_rows():

@@ -1299,8 +1299,15 @@ cdef Py_ssize_t _grow_one(NodeArgs* a, int n_stat, int32_t* idx, double* ow, int
                           double tol_scale, int64_t max_depth, double cls_rtol,
                           double reg_rtol, double* pool, Py_ssize_t hist_size,
                           int32_t* buf_i, double* buf_w, int32_t* buf_c, double* buf_y,
-                          Tree* t, Py_ssize_t max_nodes) noexcept nogil:
-    """Grow one tree depth-first, as :meth:`_Grower.grow` does; returns its node count."""
+                          Tree* t, Py_ssize_t max_nodes, int64_t max_leaves, int n_threads,
+                          int64_t total_bins, int64_t min_work, int64_t scan_work) noexcept nogil:
+    """Grow one tree as :meth:`_Grower.grow` does; returns its node count.
+
+    Depth-first (``max_leaves < 0``: the last pushed candidate is split first) or
+    best-first (split the candidate of largest gain, the smallest node id on ties,
+    until ``max_leaves`` leaves). A node's kernels run on ``n_threads`` threads when
+    its work (:func:`_node_work`) is at least ``min_work``, else on one.
+    """
     cdef int nf = a.n_features
     cdef double* scores = a.scores
     cdef int64_t* p_split = <int64_t*>malloc(max_nodes * 3 * sizeof(int64_t))
@@ -1317,6 +1324,10 @@ cdef Py_ssize_t _grow_one(NodeArgs* a, int n_stat, int32_t* idx, double* ow, int
     cdef double min_cnt = a.min_cnt
     cdef double min_w = a.min_w
     cdef bint is_reg = a.is_reg
+    cdef bint best_first = max_leaves >= 0
+    cdef int64_t n_leaves = 1
+    cdef Py_ssize_t pick_at
+    cdef int nt
     _new_node(t, 0, root_tot, n_stat, 0, 0, n_act)
     if not _can_split(root_tot, 0, max_depth, n_stat, min_cnt, min_w, is_reg):
         n_nodes = 1
@@ -1346,7 +1357,8 @@ cdef Py_ssize_t _grow_one(NodeArgs* a, int n_stat, int32_t* idx, double* ow, int
         a.large_tot = root_tot
         a.find_small = True
         a.find_large = False
-        _run_groups(a, 1)
+        nt = n_threads if (a.end - a.start) * nf + scan_work * total_bins >= min_work else 1
+        _run_groups(a, nt)
         a.ow = ow
         a.oc = oc
         a.owy = owy
@@ -1357,8 +1369,22 @@ cdef Py_ssize_t _grow_one(NodeArgs* a, int n_stat, int32_t* idx, double* ow, int
             stack[0] = 0
             top = 1
         while top > 0:
-            top -= 1
-            node = stack[top]
+            if best_first:
+                if n_leaves >= max_leaves:
+                    break
+                # the largest gain, the smallest node id on ties (the heap's order)
+                pick_at = 0
+                for q in range(1, top):
+                    if p_gain[stack[q]] > p_gain[stack[pick_at]] or (
+                            p_gain[stack[q]] == p_gain[stack[pick_at]]
+                            and stack[q] < stack[pick_at]):
+                        pick_at = q
+                node = stack[pick_at]
+                top -= 1
+                stack[pick_at] = stack[top]
+            else:
+                top -= 1
+                node = stack[top]
             s0 = t.start[node]
             e0 = t.end[node]
             f = p_split[node * 3]
@@ -1379,10 +1405,14 @@ cdef Py_ssize_t _grow_one(NodeArgs* a, int n_stat, int32_t* idx, double* ow, int
             t.split_bin[node] = <int32_t>b
             t.missing_left[node] = <uint8_t>ml
             t.gain[node] = p_gain[node]
+            n_leaves += 1
             find_l = _can_split(t.tot + lnode * n_stat, d, max_depth, n_stat, min_cnt, min_w,
                                 is_reg)
             find_r = _can_split(t.tot + rnode * n_stat, d, max_depth, n_stat, min_cnt, min_w,
                                 is_reg)
+            if best_first and n_leaves >= max_leaves:
+                find_l = False
+                find_r = False
             if not (find_l or find_r):
                 continue
             small_is_left = (mid - s0) <= (e0 - mid)
@@ -1412,7 +1442,9 @@ cdef Py_ssize_t _grow_one(NodeArgs* a, int n_stat, int32_t* idx, double* ow, int
             a.large_tot = t.tot + large * n_stat
             a.find_small = find_s
             a.find_large = find_g
-            _run_groups(a, 1)
+            nt = n_threads if (se - ss) * nf + scan_work * total_bins * (
+                <int64_t>find_s + <int64_t>find_g) >= min_work else 1
+            _run_groups(a, nt)
             got_s = -1.0
             got_g = -1.0
             if find_s:
@@ -1451,16 +1483,21 @@ def grow_all(const uint8_t[:, ::1] codes, const int32_t[::1] n_bins, int missing
              int32_t[:, ::1] left, int32_t[:, ::1] right, int32_t[:, ::1] feature,
              int32_t[:, ::1] split_bin, uint8_t[:, ::1] missing_left, double[:, ::1] gain,
              double[:, :, ::1] tot, int32_t[:, ::1] depth, int64_t[:, ::1] start,
-             int64_t[:, ::1] end, int64_t[::1] n_nodes):
+             int64_t[:, ::1] end, int64_t[::1] n_nodes, const int64_t[::1] max_leaves,
+             int n_threads, int64_t min_work, int64_t scan_work):
     """Grow the ``k`` trees of :func:`robust_boosting.trees.batched.grow_batched` in one
     call, one after the other: tree ``j`` on the rows ``offsets[j]:offsets[j + 1]`` of
-    the concatenated ``idx_all``, ``ow_all`` and ``oc_all``/``owy_all``."""
+    the concatenated ``idx_all``, ``ow_all`` and ``oc_all``/``owy_all``, best-first
+    to ``max_leaves[j]`` leaves if that is not negative, else depth-first."""
     cdef Py_ssize_t k = offsets.shape[0] - 1
     cdef Py_ssize_t max_nodes = left.shape[1]
     cdef int nf = codes.shape[0]
     cdef Py_ssize_t hist_size = nf * (missing_bin + 1) * hist_stat
     cdef Py_ssize_t n_max = 0
     cdef Py_ssize_t j, a0, z0
+    cdef int64_t total_bins = 0
+    for j in range(nf):
+        total_bins += n_bins[j]
     cdef NodeArgs a
     cdef Tree t
     cdef double* pool
@@ -1521,7 +1558,8 @@ def grow_all(const uint8_t[:, ::1] codes, const int32_t[::1] n_bins, int missing
                 z0 - a0, dense[j] != 0, &d_ow[j, 0],
                 NULL if is_reg else &d_oc[j, 0], &d_owy[j, 0] if is_reg else NULL,
                 &root_tot[j, 0], tol_scale[j], max_depth[j], cls_rtol, reg_rtol, pool,
-                hist_size, buf_i, buf_w, buf_c, buf_y, &t, max_nodes)
+                hist_size, buf_i, buf_w, buf_c, buf_y, &t, max_nodes, max_leaves[j],
+                n_threads, total_bins, min_work, scan_work)
         free(pool)
         free(buf_i)
         free(buf_w)

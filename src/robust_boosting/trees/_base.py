@@ -26,6 +26,7 @@ from .._validation import (
     rescaled_weights,
     validated_X,
 )
+from .batched import grow_batched
 from .binning import BinMapper, BinnedData, _kernel_threads
 from .growing import HistTree, _Grower
 
@@ -228,7 +229,7 @@ class _BaseHistTree(BaseEstimator):
     def _fit(self, X, y, sample_weight):
         with _kernel_threads(self.n_jobs) as n_threads:
             grower, binned, inactive, ybar = self._prepare_grower(X, y, sample_weight, n_threads)
-            grower.grow(grower.root_tot)
+            grow_batched([grower], n_threads)
         self._finish_fit(grower, binned, inactive, ybar)
         return self
 

@@ -19,8 +19,9 @@ rule, tie-breaking, minimum-leaf rules, missing-value direction and node
 numbering); ``tests/test_batched.py`` checks it. Setup and finishing are the
 estimators' own (:meth:`_prepare_grower` and :meth:`_finish_fit`), so only the
 growth loop is compiled here. Trees the batched path does not support
-(best-first growth with ``max_leaf_nodes``, unlimited depth, histograms over
-the memory budget) are grown by their own :class:`_Grower`, one at a time.
+(unlimited depth-first growth, categorical features, histograms over the
+memory budget) are grown by their own :class:`_Grower`, one at a time. A
+single tree's :meth:`fit` goes through the same compiled grower when it can.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from .. import _tree_kernels as _k
+from . import growing
 from .binning import BinnedData
 from .growing import _CLS_GAIN_RTOL, _HIST_CACHE_BYTES, _REG_GAIN_RTOL, _Grower
 
@@ -41,27 +43,36 @@ MAX_BATCHED_DEPTH = 10
 _POOL_BYTES = 64 * 2**20
 
 
+def _max_nodes(grower: _Grower) -> int | None:
+    """Most nodes ``grower``'s tree can have (None: unbounded)."""
+    bounds = []
+    if grower.max_depth is not None:
+        bounds.append(2 ** (min(grower.max_depth, 62) + 1) - 1)
+    if grower.max_leaf_nodes is not None:
+        bounds.append(2 * grower.max_leaf_nodes - 1)
+    return min(bounds) if bounds else None
+
+
 def supports_batched(grower: _Grower) -> bool:
     """Whether :func:`grow_batched` grows ``grower``'s tree (else it grows itself).
 
-    Depth-first growth (``max_leaf_nodes=None``) to a depth of at most
-    :data:`MAX_BATCHED_DEPTH`, with one histogram per node fitting in 64 MiB
-    (then :class:`_Grower` never drops a cached histogram either, so both
-    take the same path through the subtraction), and no categorical feature
-    (set splits are grown by :class:`_Grower` itself).
+    Depth-first growth to a depth of at most :data:`MAX_BATCHED_DEPTH`, or
+    best-first growth to ``max_leaf_nodes`` leaves, with one histogram per node
+    fitting in 64 MiB (then :class:`_Grower` never drops a cached histogram
+    either, so both take the same path through the subtraction), and no
+    categorical feature (set splits are grown by :class:`_Grower` itself).
     """
-    depth = grower.max_depth
+    max_nodes = _max_nodes(grower)
     return (
         type(grower) is _Grower
         and grower.cat_features.size == 0
-        and grower.max_leaf_nodes is None
-        and depth is not None
-        and depth <= MAX_BATCHED_DEPTH
-        and (2 ** (depth + 1)) * grower.hist_bytes <= min(_POOL_BYTES, _HIST_CACHE_BYTES)
+        and max_nodes is not None
+        and (grower.max_leaf_nodes is not None or grower.max_depth <= MAX_BATCHED_DEPTH)
+        and max_nodes * grower.hist_bytes <= min(_POOL_BYTES, _HIST_CACHE_BYTES)
     )
 
 
-def grow_batched(growers: Sequence[_Grower]) -> None:
+def grow_batched(growers: Sequence[_Grower], n_threads: int = 1) -> None:
     """Grow every grower's tree, as ``grower.grow(grower.root_tot)`` would, in one compiled call.
 
     The growers come from :meth:`_prepare_grower` of trees fitted on the same
@@ -69,7 +80,9 @@ def grow_batched(growers: Sequence[_Grower]) -> None:
     :func:`supports_batched` accepts and that share the kind of statistics
     (regression, or classification with the same number of classes) are grown
     together; the others grow themselves. Each grower ends as after its own
-    ``grow``: its node records filled, its ``idx`` partitioned by leaf.
+    ``grow``: its node records filled, its ``idx`` partitioned by leaf. A node's
+    kernels run on ``n_threads`` threads when its work is large enough (as in
+    :meth:`_Grower._run_kernel`); the trees do not depend on it.
     """
     groups: dict[tuple, list[_Grower]] = {}
     for g in growers:
@@ -81,10 +94,10 @@ def grow_batched(growers: Sequence[_Grower]) -> None:
         else:
             g.grow(g.root_tot)
     for group in groups.values():
-        _grow_group(group)
+        _grow_group(group, n_threads)
 
 
-def _grow_group(group: list[_Grower]) -> None:
+def _grow_group(group: list[_Grower], n_threads: int) -> None:
     g0 = group[0]
     k = len(group)
     is_reg = g0.is_reg
@@ -93,32 +106,50 @@ def _grow_group(group: list[_Grower]) -> None:
     sizes = np.array([len(g.idx) for g in group], dtype=np.int64)
     offsets = np.zeros(k + 1, dtype=np.int64)
     np.cumsum(sizes, out=offsets[1:])
-    idx_all = np.concatenate([g.idx for g in group]).astype(np.int32, copy=False)
-    ow_all = np.concatenate([g.ow for g in group])
-    if is_reg:
-        oc_all = np.empty(0, dtype=np.int32)
-        owy_all = np.concatenate([g.owy for g in group])
+    if k == 1:  # one tree (a single fit): its own arrays, partitioned in place
+        idx_all = g0.idx
+        ow_all = g0.ow
+        oc_all = np.empty(0, dtype=np.int32) if is_reg else g0.oc
+        owy_all = g0.owy if is_reg else np.empty(0)
     else:
-        oc_all = np.concatenate([g.oc for g in group]).astype(np.int32, copy=False)
-        owy_all = np.empty(0)
+        idx_all = np.concatenate([g.idx for g in group]).astype(np.int32, copy=False)
+        ow_all = np.concatenate([g.ow for g in group])
+        if is_reg:
+            oc_all = np.empty(0, dtype=np.int32)
+            owy_all = np.concatenate([g.owy for g in group])
+        else:
+            oc_all = np.concatenate([g.oc for g in group]).astype(np.int32, copy=False)
+            owy_all = np.empty(0)
     dense = np.array([g.dense_root is not None for g in group], dtype=np.uint8)
-    d_ow = np.zeros((k, n))
-    d_oc = np.zeros((1 if is_reg else k, n), dtype=np.int32)
-    d_owy = np.zeros((k if is_reg else 1, n))
-    for j, g in enumerate(group):
-        if g.dense_root is not None:
-            w, c, y = g.dense_root
-            d_ow[j] = w
-            if is_reg:
-                d_owy[j] = y
-            else:
-                d_oc[j] = c
+    width = n if dense.any() else 1  # the dense root's per-row statistics, read if dense
+    if k == 1 and dense[0]:
+        w, c, y = g0.dense_root
+        d_ow = np.ascontiguousarray(w, dtype=np.float64)[None]
+        d_oc = (np.zeros((1, 1), dtype=np.int32) if is_reg
+                else np.ascontiguousarray(c, dtype=np.int32)[None])
+        d_owy = np.ascontiguousarray(y, dtype=np.float64)[None] if is_reg else np.zeros((1, 1))
+    else:
+        d_ow = np.zeros((k, width))
+        d_oc = np.zeros((1 if is_reg else k, width), dtype=np.int32)
+        d_owy = np.zeros((k if is_reg else 1, width))
+        for j, g in enumerate(group):
+            if g.dense_root is not None:
+                w, c, y = g.dense_root
+                d_ow[j] = w
+                if is_reg:
+                    d_owy[j] = y
+                else:
+                    d_oc[j] = c
     root_tot = np.array([g.root_tot for g in group], dtype=np.float64)
     tol_scale = np.array([g.tol_scale for g in group], dtype=np.float64)
-    max_depth = np.array([g.max_depth for g in group], dtype=np.int64)
+    no_limit = np.iinfo(np.int64).max
+    max_depth = np.array([no_limit if g.max_depth is None else g.max_depth for g in group],
+                         dtype=np.int64)
+    max_leaves = np.array([-1 if g.max_leaf_nodes is None else g.max_leaf_nodes
+                           for g in group], dtype=np.int64)
     min_cnt = np.array([g.min_cnt for g in group], dtype=np.float64)
     min_w = np.array([g.min_w for g in group], dtype=np.float64)
-    max_nodes = 2 ** (int(max_depth.max()) + 1) - 1
+    max_nodes = max(_max_nodes(g) for g in group)
     shape = (k, max_nodes)
     left = np.empty(shape, dtype=np.int32)
     right = np.empty(shape, dtype=np.int32)
@@ -135,12 +166,14 @@ def _grow_group(group: list[_Grower]) -> None:
         g0.codes_t, g0.n_bins, g0.missing_bin, is_reg, g0.crit, n_stat, g0.hist_shape[2],
         idx_all, ow_all, oc_all, owy_all, offsets, dense, d_ow, d_oc, d_owy, root_tot,
         tol_scale, max_depth, min_cnt, min_w, _CLS_GAIN_RTOL, _REG_GAIN_RTOL, left, right,
-        feature, split_bin, missing_left, gain, tot, depth, start, end, n_nodes,
+        feature, split_bin, missing_left, gain, tot, depth, start, end, n_nodes, max_leaves,
+        n_threads, growing._PARALLEL_MIN_WORK, growing._SCAN_WORK,
     )
     for j, g in enumerate(group):
         m = int(n_nodes[j])
         a, z = offsets[j], offsets[j + 1]
-        g.idx[:] = idx_all[a:z]
+        if k > 1:
+            g.idx[:] = idx_all[a:z]
         # arrays where _Grower keeps lists: _make_tree and _remember_train_leaves read both
         g.left = left[j, :m]
         g.right = right[j, :m]

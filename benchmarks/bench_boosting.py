@@ -2,6 +2,12 @@
 
 Run:  python benchmarks/bench_boosting.py            (about 2-3 minutes on 2 cores)
       python benchmarks/bench_boosting.py --memory   (adds the 1,000,000 x 50 memory check)
+      python benchmarks/bench_boosting.py --grid [--sizes 10000x20 100000x50]
+          every tree shape (stumps, depth 3, depth 6, 31 leaves best-first) x booster
+          (AdaBoost's classification trees, LogitBoost's Newton trees with 2 and 5
+          classes) x size x 1 and 2 threads, ours / LightGBM in the same run
+      python benchmarks/bench_boosting.py --grid-memory
+          peak memory of a 1,000,000 x 50 fit, ours / LightGBM
 
 Absolute times drift on shared machines; the ratios printed are what to compare
 (issue 3's targets: stumps >= 30x faster than scikit-learn; depth-3 trees <= 1.5x
@@ -88,6 +94,114 @@ def peak_memory(n: int, d: int, depth: int, rounds: int) -> tuple[float, float]:
     return data_mb, growth
 
 
+SHAPES = {  # name: (our tree's parameters, LightGBM's)
+    "stumps": (dict(max_depth=1), dict(max_depth=1, num_leaves=2)),
+    "depth 3": (dict(max_depth=3), dict(max_depth=3, num_leaves=8)),
+    "depth 6": (dict(max_depth=6), dict(max_depth=6, num_leaves=64)),
+    "31 leaves": (dict(max_depth=None, max_leaf_nodes=31), dict(max_depth=-1, num_leaves=31)),
+}
+KINDS = {  # name: (number of classes, our booster)
+    "AdaBoost (classification trees)": (2, "ada"),
+    "LogitBoost (Newton trees), 2 classes": (2, "logit"),
+    "LogitBoost (Newton trees), 5 classes": (5, "logit"),
+}
+
+
+def _grid_data(n: int, d: int, n_classes: int):
+    return make_classification(n, d, n_informative=min(10, d), n_classes=n_classes,
+                               flip_y=0.05, random_state=0)
+
+
+def _grid_models(kind: str, shape: str, threads: int, rounds: int):
+    from lightgbm import LGBMClassifier
+
+    from robust_boosting import AdaBoostClassifier, LogitBoostClassifier
+    from robust_boosting.trees import HistTreeClassifier, HistTreeRegressor
+
+    ours_tree, lgb_tree = SHAPES[shape]
+    if kind == "ada":
+        ours = AdaBoostClassifier(HistTreeClassifier(**ours_tree, n_jobs=threads),
+                                  n_estimators=rounds, random_state=0)
+    else:
+        ours = LogitBoostClassifier(HistTreeRegressor(**ours_tree, n_jobs=threads),
+                                    n_estimators=rounds, learning_rate=0.1)
+    # the same tree shape and leaf rules as ours (min_samples_leaf=1)
+    lgb = LGBMClassifier(n_estimators=rounds, learning_rate=0.1, n_jobs=threads, verbose=-1,
+                         min_child_samples=1, **lgb_tree)
+    return ours, lgb
+
+
+def grid(sizes, threads_list, pairs: int) -> None:
+    """ours / LightGBM for every tree shape, booster kind, size and thread count.
+
+    Each cell fits both models (binning included) ``pairs`` times, alternating, and
+    prints the best time of each and the ratio; 1,000,000-row cells run 20 rounds,
+    the others 100 (the ratio is per round either way: both run the same rounds)."""
+    warnings.simplefilter("ignore")
+    print(f"{'rows x features':>16} | {'booster':<38} | {'tree':<9} | thr | rounds | "
+          f"{'ours s':>7} | {'LightGBM s':>10} | ours / LightGBM")
+    for n, d in sizes:
+        rounds = 20 if n >= 1_000_000 else 100
+        for kind_name, (n_classes, kind) in KINDS.items():
+            X, y = _grid_data(n, d, n_classes)
+            for shape in SHAPES:
+                for threads in threads_list:
+                    ours, lgb = _grid_models(kind, shape, threads, rounds)
+                    if n < 1_000_000:  # warm-up
+                        _grid_models(kind, shape, threads, 2)[0].fit(X[:2000], y[:2000])
+                    t_ours, t_lgb = [], []
+                    for _ in range(pairs):
+                        t_ours.append(best_of(lambda: ours.fit(X, y)))  # noqa: B023
+                        t_lgb.append(best_of(lambda: lgb.fit(X, y)))  # noqa: B023
+                    a, b = min(t_ours), min(t_lgb)
+                    print(f"{n:>8,} x {d:<5} | {kind_name:<38} | {shape:<9} | {threads:>3} | "
+                          f"{rounds:>6} | {a:7.3f} | {b:10.3f} | {a / b:.2f}", flush=True)
+
+
+def peak_memory_vs_lightgbm(n: int, d: int, rounds: int) -> None:
+    """Peak RSS growth of a fit on n x d float32 (fresh process each), ours / LightGBM."""
+    out = {}
+    for who in ("ours", "LightGBM"):
+        code = textwrap.dedent(
+            f"""
+            import numpy as np
+            def hwm():
+                for line in open("/proc/self/status"):
+                    if line.startswith("VmHWM"):
+                        return int(line.split()[1]) / 1024
+            from lightgbm import LGBMClassifier
+            from robust_boosting import LogitBoostClassifier
+            from robust_boosting.trees import HistTreeRegressor
+            Xs = np.random.default_rng(1).normal(size=(500, 4)).astype(np.float32)
+            ys = (Xs[:, 0] > 0).astype(int)
+            make = {{
+                "ours": lambda: LogitBoostClassifier(HistTreeRegressor(max_depth=6, n_jobs=2),
+                                                     n_estimators={rounds}, learning_rate=0.1),
+                "LightGBM": lambda: LGBMClassifier(n_estimators={rounds}, max_depth=6,
+                                                   num_leaves=64, min_child_samples=1,
+                                                   n_jobs=2, verbose=-1),
+            }}["{who}"]
+            make().fit(Xs, ys)
+            rng = np.random.default_rng(0)
+            X = np.empty(({n}, {d}), dtype=np.float32)
+            for j in range(0, {d}, 10):
+                X[:, j:j + 10] = rng.standard_normal(({n}, min(10, {d} - j)), dtype=np.float32)
+            y = (X[:, :5].sum(axis=1) + rng.standard_normal({n}, dtype=np.float32) > 0)
+            y = y.astype(np.int8)
+            before = hwm()
+            make().fit(X, y)
+            print(X.nbytes / 2**20, hwm() - before)
+            """
+        )
+        res = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
+                             text=True)
+        out[who] = tuple(map(float, res.stdout.split()))
+    data_mb = out["ours"][0]
+    print(f"peak RSS growth of a fit, {n:,} x {d} float32 ({data_mb:.0f} MB), depth-6 "
+          f"LogitBoost / LightGBM, {rounds} rounds: ours {out['ours'][1]:.0f} MB, LightGBM "
+          f"{out['LightGBM'][1]:.0f} MB, ours / LightGBM {out['ours'][1] / out['LightGBM'][1]:.2f}")
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -95,7 +209,22 @@ def main(argv=None) -> int:
     parser.add_argument("--threads", type=int, default=2, help="threads for both libraries")
     parser.add_argument("--pairs", type=int, default=5,
                         help="alternating fits of each pair compared (machine noise)")
+    parser.add_argument("--grid", action="store_true",
+                        help="only the grid: every tree shape x booster x size x threads")
+    parser.add_argument("--sizes", nargs="+", default=["10000x20", "100000x50", "1000000x50"],
+                        help="grid sizes, rows x features")
+    parser.add_argument("--threads-list", nargs="+", type=int, default=[1, 2],
+                        help="grid thread counts")
+    parser.add_argument("--grid-memory", action="store_true",
+                        help="only the peak memory at 1,000,000 x 50, ours / LightGBM")
     args = parser.parse_args(argv)
+    if args.grid_memory:
+        peak_memory_vs_lightgbm(1_000_000, 50, 20)
+        return 0
+    if args.grid:
+        sizes = [tuple(int(v) for v in s.split("x")) for s in args.sizes]
+        grid(sizes, args.threads_list, min(args.pairs, 2))
+        return 0
 
     from lightgbm import LGBMClassifier
     from sklearn.ensemble import AdaBoostClassifier as SkAdaBoost

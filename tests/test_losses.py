@@ -92,3 +92,24 @@ def test_zero_one_loss_and_registry():
     assert isinstance(get_loss("savage"), SavageLoss)
     with pytest.raises(ValueError, match="Unknown loss"):
         get_loss("hinge")
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    n=st.integers(1, 40),
+    k=st.sampled_from([2, 3, 5, 7, 8, 9, 15, 16, 17, 31, 130]),
+    scale=st.sampled_from([1e-3, 1.0, 30.0, 700.0]),
+    seed=st.integers(0, 2**16),
+)
+def test_softmax_rows_is_scipy_softmax_bit_for_bit(n, k, scale, seed):
+    """The column-wise softmax the multiclass steps use gives scipy's bits (the row sum
+    follows NumPy's pairwise order from 8 columns on)."""
+    from scipy.special import softmax
+
+    from robust_boosting.losses import softmax_rows
+
+    rng = np.random.default_rng(seed)
+    raw = rng.normal(size=(n, k)) * scale
+    raw[rng.random((n, k)) < 0.05] = -np.inf
+    raw[:, 0] = rng.normal(size=n)  # every row has a finite score
+    assert np.array_equal(softmax_rows(raw), softmax(raw, axis=1))

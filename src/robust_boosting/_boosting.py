@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy.special import expit, softmax
+from scipy.special import expit
 from sklearn.base import BaseEstimator, ClassifierMixin, clone, is_classifier
 from sklearn.metrics import accuracy_score
 from sklearn.utils import check_random_state, get_tags
@@ -48,6 +48,7 @@ from . import _loop_kernels as _lk
 from ._schema import prepared_data
 from ._validation import check_number as _check_number
 from ._validation import rescaled_weights, validated_X
+from .losses import softmax_rows
 
 __all__ = [
     "BaseBoostingClassifier",
@@ -281,7 +282,7 @@ class Step:
         if raw.ndim == 1:
             p = expit(2.0 * raw)
             return np.column_stack([1.0 - p, p])
-        return softmax(2.0 * raw / (raw.shape[1] - 1), axis=1)
+        return softmax_rows(2.0 * raw / (raw.shape[1] - 1))
 
     def update_raw(self, raw, result: RoundResult) -> NDArray[np.float64]:
         """Training scores after adding the round's learner."""

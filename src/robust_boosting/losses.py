@@ -36,6 +36,7 @@ __all__ = [
     "LOSSES",
     "get_loss",
     "softmax_loss",
+    "softmax_rows",
 ]
 
 #: Largest exponent used when a loss is evaluated on the absolute scale
@@ -176,6 +177,46 @@ def get_loss(loss: str | MarginLoss) -> MarginLoss:
     if isinstance(loss, str) and loss in LOSSES:
         return LOSSES[loss]()
     raise ValueError(f"Unknown loss {loss!r}; expected one of {sorted(LOSSES)} or a MarginLoss.")
+
+
+def softmax_rows(raw: ArrayLike) -> NDArray[np.float64]:
+    """Row-wise softmax of ``(n, K)`` scores: ``scipy.special.softmax(raw, axis=1)``.
+
+    The same arithmetic (shift by the row maximum, ``exp``, divide by the sum
+    accumulated from the first column to the last), bit for bit, with the row
+    reductions done column by column: NumPy's reductions along a short last axis
+    cost more than the ``exp`` itself.
+    """
+    raw = np.asarray(raw, dtype=np.float64)
+    top = raw[:, 0].copy()
+    for k in range(1, raw.shape[1]):
+        np.maximum(top, raw[:, k], out=top)
+    e = np.exp(raw - top[:, None])
+    e /= _row_sums(e)[:, None]
+    return e
+
+
+def _row_sums(e: NDArray[np.float64]) -> NDArray[np.float64]:
+    """``e.sum(axis=1)`` bit for bit, column by column: NumPy's pairwise summation of a
+    row (sequential below 8 terms; else 8 running sums over blocks of 8 combined as
+    ``((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))``, then the remainder)."""
+    k = e.shape[1]
+    if k < 8 or k > 128:
+        if k > 128:
+            return e.sum(axis=1)
+        total = e[:, 0].copy()
+        for j in range(1, k):
+            total += e[:, j]
+        return total
+    r = [e[:, j].copy() for j in range(8)]
+    end = k - k % 8
+    for i in range(8, end, 8):
+        for j in range(8):
+            r[j] += e[:, i + j]
+    total = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
+    for i in range(end, k):
+        total += e[:, i]
+    return total
 
 
 def softmax_loss(raw: ArrayLike, y_idx: ArrayLike) -> NDArray[np.float64]:

@@ -10,13 +10,21 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from scipy.optimize import brentq, least_squares
-from scipy.special import erfc, erfcinv, log_expit, softmax
+from scipy.special import erfc, erfcinv, log_expit
 from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 
 from ._boosting import ERROR_FLOOR, BoostingState, RoundResult, Step, unfitted_copy
 from ._loop_kernels import fdot, weighted_miss
-from .losses import MAX_EXPONENT, ExponentialLoss, LogisticLoss, MarginLoss, softmax_loss
+from .losses import (
+    MAX_EXPONENT,
+    ExponentialLoss,
+    LogisticLoss,
+    MarginLoss,
+    softmax_loss,
+    softmax_rows,
+)
+from .trees.batched import fit_trees_batched
 
 __all__ = [
     "DiscreteStep",
@@ -321,7 +329,7 @@ class LogitStep(_RealValuedStep):
         return estimator if n_classes == 2 else PerClassRegressor(estimator)
 
     def _hessians(self, raw) -> tuple[np.ndarray, np.ndarray]:
-        p = softmax(raw, axis=1)
+        p = softmax_rows(raw)
         return p, np.maximum(p * (1.0 - p), self.weight_floor)
 
     def learner_weights(self, state: BoostingState, weights) -> np.ndarray:
@@ -338,7 +346,7 @@ class LogitStep(_RealValuedStep):
     def class_proba(self, raw) -> np.ndarray:
         if raw.ndim == 1:
             return super().class_proba(raw)
-        return softmax(raw, axis=1)
+        return softmax_rows(raw)
 
     def working_response(self, state: BoostingState) -> np.ndarray:
         """Binary: ``z = y (1 + e^{-2m})``; multiclass: ``z_k = (1[y = k] - p_k) / (p_k (1 - p_k))``;
@@ -419,8 +427,11 @@ class PerClassRegressor(BaseEstimator):
         ``sample_weight``, shape ``(n, K)``)."""
         if sample_weight is None:
             sample_weight = np.ones(np.shape(Y))
-        for est, X_k, y_k, w_k in self.split_fit(X, Y, sample_weight):
-            est.fit(X_k, y_k, sample_weight=w_k)
+        fits = self.split_fit(X, Y, sample_weight)
+        # histogram trees on binned rows: the K trees grow in one compiled call
+        # (the same trees as K separate fits)
+        fit_trees_batched([f[0] for f in fits], X, [f[2] for f in fits], [f[3] for f in fits],
+                          n_jobs=getattr(self.estimator, "n_jobs", 1))
         return self
 
     def predict(self, X) -> np.ndarray:

@@ -32,7 +32,7 @@ import numpy as np
 
 from .. import _tree_kernels as _k
 from . import growing
-from .binning import BinnedData
+from .binning import BinnedData, _kernel_threads
 from .growing import _CLS_GAIN_RTOL, _HIST_CACHE_BYTES, _REG_GAIN_RTOL, _Grower
 
 __all__ = ["fit_trees_batched", "grow_batched", "supports_batched"]
@@ -187,7 +187,8 @@ def _grow_group(group: list[_Grower], n_threads: int) -> None:
         g.end = end[j, :m]
 
 
-def fit_trees_batched(learners: Sequence, X: BinnedData, targets: Sequence, weights: Sequence):
+def fit_trees_batched(learners: Sequence, X: BinnedData, targets: Sequence, weights: Sequence,
+                      n_jobs: int | None = 1):
     """Fit ``learners[j]`` on ``(X, targets[j], weights[j])`` for every ``j``, trees grown together.
 
     Same result as ``learners[j].fit(X, targets[j], sample_weight=weights[j])``
@@ -203,19 +204,24 @@ def fit_trees_batched(learners: Sequence, X: BinnedData, targets: Sequence, weig
         The binned training rows (from ``learner.prepare_data``), shared by all.
     targets : sequence of arrays of shape (n_samples,)
     weights : sequence of arrays of shape (n_samples,)
+    n_jobs : int or None, default=1
+        Threads of the node kernels (as the trees' ``n_jobs``: None is the current
+        setting, -1 every core). The default, one, suits callers that run several
+        batches in parallel.
     """
     from ._base import _BaseHistTree
 
     prepared = []
     growers = []
-    for learner, y, w in zip(learners, targets, weights, strict=True):
-        if not isinstance(learner, _BaseHistTree) or not isinstance(X, BinnedData):
-            learner.fit(X, y, sample_weight=w)
-            continue
-        grower, binned, inactive, ybar = learner._prepare_grower(X, y, w, 1)
-        prepared.append((learner, grower, binned, inactive, ybar))
-        growers.append(grower)
-    grow_batched(growers)
+    with _kernel_threads(n_jobs) as n_threads:
+        for learner, y, w in zip(learners, targets, weights, strict=True):
+            if not isinstance(learner, _BaseHistTree) or not isinstance(X, BinnedData):
+                learner.fit(X, y, sample_weight=w)
+                continue
+            grower, binned, inactive, ybar = learner._prepare_grower(X, y, w, n_threads)
+            prepared.append((learner, grower, binned, inactive, ybar))
+            growers.append(grower)
+        grow_batched(growers, n_threads)
     for learner, grower, binned, inactive, ybar in prepared:
         learner._finish_fit(grower, binned, inactive, ybar)
     return learners

@@ -202,6 +202,8 @@ def test_trusted_types_cover_every_registry_model():
 
     X, y = make_classification(60, 4, random_state=0)
     for name, spec in ALGORITHMS.items():
+        if spec.peer:
+            continue  # another library's model, run for comparison: saved by its own means
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             est = make_estimator(name, {"n_estimators": 3} if spec.boosting else {},
@@ -513,5 +515,14 @@ def test_fit_help_lists_the_algorithms(capsys):
         main(["fit", "--help"])
     out = "".join(capsys.readouterr().out.split())  # argparse wraps lines at hyphens
     assert "default:splboost-cv" in out
-    for name in ALGORITHMS:
-        assert name in out
+    for name, spec in ALGORITHMS.items():
+        assert (name in out) != spec.peer, name  # peers are for 'benchmark' only
+
+
+def test_fit_refuses_a_peer_with_a_clear_error(tmp_path, capsys):
+    """'fit' saves this library's models; a peer (random forest) is for 'benchmark'."""
+    csv = tmp_path / "d.csv"
+    csv.write_text("a,b,y\n" + "".join(f"{i},{i % 3},{i % 2}\n" for i in range(20)))
+    assert main(["fit", str(csv), "--label", "y", "--algorithm", "random-forest",
+                 "--model", str(tmp_path / "m.skops")]) == 2
+    assert "another library's model" in capsys.readouterr().err

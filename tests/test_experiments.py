@@ -694,3 +694,17 @@ def test_progress_gives_no_eta_until_a_task_after_the_first_has_finished(monkeyp
     assert progress.eta() == float("inf") and "ETA ?" in log.getvalue()
     progress.update(row)
     assert progress.eta() == pytest.approx((32.0 - 30.0) / 1 * 8)
+
+
+def test_preset_quick_shows_the_default_against_peers():
+    """The README's main job compares SPLBoostClassifierCV with LightGBM (where installed)
+    and a random forest, each with its own defaults (no weak learner of ours)."""
+    cfg = get_preset("quick")
+    algs = {a.name: a for a in cfg.algorithms}
+    assert {"splboost-cv", "random-forest", "adaboost", "splboost-hard"} <= set(algs)
+    assert ("lightgbm" in algs) == ALGORITHMS["lightgbm"].is_available()
+    for peer in ("splboost-cv", "random-forest", "lightgbm"):
+        if peer in algs:
+            assert algs[peer].weak_learner is None and algs[peer].tune is None
+    assert algs["adaboost"].weak_learner == "hist-stump"
+    assert algs["splboost-hard"].tune == {"age": [1.5, 2.5, 4.0]}

@@ -228,6 +228,12 @@ def _cmd_fit(args: argparse.Namespace) -> int:
     params = _parse_params(args.param)
     if args.rounds is not None:
         params["n_estimators"] = args.rounds
+    from .experiments.algorithms import get_algorithm
+
+    if get_algorithm(args.algorithm).peer:
+        raise ValueError(f"algorithm {args.algorithm!r} is another library's model, run by "
+                         f"'benchmark' for comparison; 'fit' saves robust-boosting's models "
+                         f"only")
     est = make_estimator(args.algorithm, params, random_state=args.seed)
     from .splboost_cv import SPLBoostClassifierCV
 
@@ -466,13 +472,13 @@ def build_parser() -> argparse.ArgumentParser:
                          description=_cmd_fit.__doc__ + " Text columns are categorical (the "
                          "histogram trees split them into sets of categories); a column of "
                          "numbers with a text cell (e.g. '?') is an error naming the line; empty "
-                         "cells are missing values. Algorithms: " + ", ".join(ALGORITHMS) + ".")
+                         "cells are missing values. Algorithms: " + ", ".join(n for n, s in ALGORITHMS.items() if not s.peer) + ".")
     fit.add_argument("csv", help="CSV file with a header row")
     fit.add_argument("--label", required=True, help="name of the label column")
     fit.add_argument("--algorithm", default="splboost-cv",
                      help="registry name (default: splboost-cv, SPLBoostClassifierCV: tree depth "
                      "and rounds cross-validated, suspect labels left out); one of: "
-                     + ", ".join(ALGORITHMS))
+                     + ", ".join(n for n, s in ALGORITHMS.items() if not s.peer))
     fit.add_argument("--label-issues", metavar="FILE",
                      help="write a CSV of every training row, most suspect label first: its "
                      "line number (the header is line 1), the given label, the suggested label "

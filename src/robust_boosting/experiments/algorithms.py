@@ -90,6 +90,10 @@ class AlgorithmSpec:
         True if the estimator has ``n_estimators`` and ``staged_predict``: the number of
         rounds can then be chosen from one fit per fold.
     description : str
+    peer : bool
+        True for another library's model run for comparison (LightGBM, a random
+        forest): the comparison tables show it, but the CLI's model files (which trust
+        only this library's classes) do not hold it.
     """
 
     name: str
@@ -98,6 +102,7 @@ class AlgorithmSpec:
     tune: Mapping[str, tuple] = field(default_factory=dict)
     boosting: bool = True
     description: str = ""
+    peer: bool = False
 
     def load(self) -> type:
         """Import and return the estimator class (a clear ImportError if it is missing)."""
@@ -191,6 +196,16 @@ ALGORITHMS: dict[str, AlgorithmSpec] = {
                       description="RILBoost with a free mixing parameter a"),
         AlgorithmSpec("svm", "sklearn.svm:SVC", boosting=False,
                       description="scikit-learn's RBF SVC"),
+        # peers: their library's defaults, one thread each (the runner runs tasks in
+        # parallel); LightGBM is optional (available where installed)
+        AlgorithmSpec("lightgbm", "lightgbm:LGBMClassifier", {"n_jobs": 1, "verbose": -1},
+                      boosting=False, peer=True,
+                      description="LightGBM's LGBMClassifier with its defaults (100 rounds "
+                                  "of 31-leaf trees, learning rate 0.1), a peer"),
+        AlgorithmSpec("random-forest", "sklearn.ensemble:RandomForestClassifier",
+                      {"n_jobs": 1}, boosting=False, peer=True,
+                      description="scikit-learn's RandomForestClassifier with its defaults "
+                                  "(100 trees), a peer"),
     ]
 }
 
@@ -286,7 +301,9 @@ def make_estimator(name: str, params: Mapping[str, Any] | None = None, *,
     spec = get_algorithm(name)
     cls = _load_class(spec)
     kwargs = {**spec.params, **(params or {})}
-    est = cls()
+    # the entry's fixed parameters go to the constructor (LightGBM reports parameters
+    # such as ``verbose`` only once they are set)
+    est = cls(**spec.params)
     if weak_learner is not None:
         from sklearn.base import is_regressor
 

@@ -24,6 +24,7 @@ import numpy as np
 import pandas as pd
 
 from . import published
+from .algorithms import ALGORITHMS
 from .store import ResultStore
 
 __all__ = ["ALPHA", "POWER", "VERDICTS", "VERDICT_RULE", "detectable_difference", "fmt_mse",
@@ -201,6 +202,16 @@ def weak_learner_text(df: pd.DataFrame) -> str:
             df["weak_learner"].notna(), None), dropna=False):
         algs = sorted(set(sub["algorithm"]))
         if wl is None or (isinstance(wl, float) and np.isnan(wl)):
+            # models that are not boosters of a weak learner (SPLBoostClassifierCV, peers)
+            own = [a for a in algs if a == "splboost-cv"
+                   or (a in ALGORITHMS and ALGORITHMS[a].peer)]
+            if own:
+                out.append("their own trees, with their defaults (SPLBoostClassifierCV "
+                           "searches histogram trees; peers as their library sets them): "
+                           + ", ".join(own))
+            algs = [a for a in algs if a not in own]
+            if not algs:
+                continue
             if any(a.startswith("rilboost") for a in algs):
                 text = "RBF SVM (scikit-learn SVC)"
             else:

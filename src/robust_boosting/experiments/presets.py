@@ -61,7 +61,7 @@ def quick(*, repetitions: int | None = None, datasets: Sequence[str] | None = No
           rates: Sequence[float] | None = None, rounds: int | None = None,
           algorithms: Sequence[str] | None = None, age_grid: Sequence[float] | None = None,
           seed: int = 0, **_: Any) -> ExperimentConfig:
-    """About half a minute on 2 cores: 2 bundled sets, 4 noise rates, the library's
+    """About 15 s on 2 cores: 2 bundled sets, 4 noise rates, the library's
     default :class:`~robust_boosting.SPLBoostClassifierCV` against LightGBM (where
     installed) and a random forest with their defaults, and AdaBoost vs SPLBoost, LogitBoost
     and SavageBoost with stumps, their rounds and SPLBoost's age chosen by 5-fold CV."""
@@ -82,7 +82,7 @@ def quick(*, repetitions: int | None = None, datasets: Sequence[str] | None = No
         protocol="holdout", split={"test_size": 0.3},
         description="SPLBoostClassifierCV against LightGBM and a random forest, and AdaBoost "
                     "against SPLBoost and robust baselines, under symmetric label noise "
-                    "(about half a minute on 2 cores)")
+                    "(about 15 s on 2 cores)")
 
 
 def splboost_synthetic(*, repetitions: int | None = None, rounds: int | None = None,

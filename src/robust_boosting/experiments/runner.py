@@ -210,6 +210,8 @@ def check_tasks(tasks: Iterable[Task]) -> None:
     """
     import json
 
+    from sklearn.base import BaseEstimator
+
     from ..datasets import TASKS, list_datasets
 
     known = set(TASKS) | set(list_datasets()) | set(_synthetic_generators())
@@ -237,7 +239,12 @@ def check_tasks(tasks: Iterable[Task]) -> None:
                 est = make_estimator(task.algorithm, params, random_state=task.seed,
                                      weak_learner=task.weak_learner)
                 check = getattr(est, "_validate_params", None)
-                if check is not None:
+                # scikit-learn's base version needs the class's _parameter_constraints
+                # (SPLBoostClassifierCV and LightGBM validate in fit instead)
+                if check is not None and (
+                        hasattr(est, "_parameter_constraints")
+                        or getattr(type(est), "_validate_params", None)
+                        is not BaseEstimator._validate_params):
                     check()
             except (ValueError, TypeError, KeyError, ImportError) as exc:
                 message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc

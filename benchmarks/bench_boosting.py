@@ -64,34 +64,45 @@ def compile_times() -> tuple[float, float]:
     return runs[0], runs[1]
 
 
-def peak_memory(n: int, d: int, depth: int, rounds: int) -> tuple[float, float]:
-    """(input MB, peak RSS growth during fit in MB) for float32 input, in a fresh process."""
+def _fit_peak(imports: str, model: str, n: int, d: int) -> tuple[float, float]:
+    """(input MB, peak RSS growth in MB) of ``model.fit`` on n x d float32 data, in a fresh
+    process: ``imports`` are run first, ``model`` is the expression of the unfitted model
+    (fitted once on 500 rows first: one-off allocations are not the model's)."""
     code = textwrap.dedent(
-        f"""
-        import numpy as np, resource
-        from robust_boosting import AdaBoostClassifier
-        from robust_boosting.trees import HistTreeClassifier
+        """
+        import numpy as np
         def hwm():
             for line in open("/proc/self/status"):
                 if line.startswith("VmHWM"):
                     return int(line.split()[1]) / 1024
-        # warm up (one-off allocations are not the model's)
+        """
+    ) + imports + textwrap.dedent(
+        f"""
+        make = lambda: {model}
         Xs = np.random.default_rng(1).normal(size=(500, 4)).astype(np.float32)
-        AdaBoostClassifier(HistTreeClassifier(max_depth={depth}), n_estimators=2).fit(Xs, Xs[:, 0] > 0)
+        make().fit(Xs, (Xs[:, 0] > 0).astype(int))
         rng = np.random.default_rng(0)
         X = np.empty(({n}, {d}), dtype=np.float32)
         for j in range(0, {d}, 10):
             X[:, j:j + 10] = rng.standard_normal(({n}, min(10, {d} - j)), dtype=np.float32)
         y = (X[:, :5].sum(axis=1) + rng.standard_normal({n}, dtype=np.float32) > 0).astype(np.int8)
         before = hwm()
-        AdaBoostClassifier(HistTreeClassifier(max_depth={depth}), n_estimators={rounds},
-                           random_state=0).fit(X, y)
+        make().fit(X, y)
         print(X.nbytes / 2**20, hwm() - before)
         """
     )
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
     data_mb, growth = map(float, out.stdout.split())
     return data_mb, growth
+
+
+def peak_memory(n: int, d: int, depth: int, rounds: int) -> tuple[float, float]:
+    """(input MB, peak RSS growth during fit in MB) for float32 input, in a fresh process."""
+    return _fit_peak(
+        "from robust_boosting import AdaBoostClassifier\n"
+        "from robust_boosting.trees import HistTreeClassifier\n",
+        f"AdaBoostClassifier(HistTreeClassifier(max_depth={depth}), n_estimators={rounds}, "
+        "random_state=0)", n, d)
 
 
 SHAPES = {  # name: (our tree's parameters, LightGBM's)
@@ -160,46 +171,18 @@ def grid(sizes, threads_list, pairs: int) -> None:
 
 def peak_memory_vs_lightgbm(n: int, d: int, rounds: int) -> None:
     """Peak RSS growth of a fit on n x d float32 (fresh process each), ours / LightGBM."""
-    out = {}
-    for who in ("ours", "LightGBM"):
-        code = textwrap.dedent(
-            f"""
-            import numpy as np
-            def hwm():
-                for line in open("/proc/self/status"):
-                    if line.startswith("VmHWM"):
-                        return int(line.split()[1]) / 1024
-            from lightgbm import LGBMClassifier
-            from robust_boosting import LogitBoostClassifier
-            from robust_boosting.trees import HistTreeRegressor
-            Xs = np.random.default_rng(1).normal(size=(500, 4)).astype(np.float32)
-            ys = (Xs[:, 0] > 0).astype(int)
-            make = {{
-                "ours": lambda: LogitBoostClassifier(HistTreeRegressor(max_depth=6, n_jobs=2),
-                                                     n_estimators={rounds}, learning_rate=0.1),
-                "LightGBM": lambda: LGBMClassifier(n_estimators={rounds}, max_depth=6,
-                                                   num_leaves=64, min_child_samples=1,
-                                                   n_jobs=2, verbose=-1),
-            }}["{who}"]
-            make().fit(Xs, ys)
-            rng = np.random.default_rng(0)
-            X = np.empty(({n}, {d}), dtype=np.float32)
-            for j in range(0, {d}, 10):
-                X[:, j:j + 10] = rng.standard_normal(({n}, min(10, {d} - j)), dtype=np.float32)
-            y = (X[:, :5].sum(axis=1) + rng.standard_normal({n}, dtype=np.float32) > 0)
-            y = y.astype(np.int8)
-            before = hwm()
-            make().fit(X, y)
-            print(X.nbytes / 2**20, hwm() - before)
-            """
-        )
-        res = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
-                             text=True)
-        out[who] = tuple(map(float, res.stdout.split()))
-    data_mb = out["ours"][0]
-    print(f"peak RSS growth of a fit, {n:,} x {d} float32 ({data_mb:.0f} MB), depth-6 "
-          f"LogitBoost / LightGBM, {rounds} rounds: ours {out['ours'][1]:.0f} MB, LightGBM "
-          f"{out['LightGBM'][1]:.0f} MB, ours / LightGBM {out['ours'][1] / out['LightGBM'][1]:.2f}")
+    ours_mb = _fit_peak(
+        "from robust_boosting import LogitBoostClassifier\n"
+        "from robust_boosting.trees import HistTreeRegressor\n",
+        f"LogitBoostClassifier(HistTreeRegressor(max_depth=6, n_jobs=2), n_estimators={rounds}, "
+        "learning_rate=0.1)", n, d)
+    lgb_mb = _fit_peak(
+        "from lightgbm import LGBMClassifier\n",
+        f"LGBMClassifier(n_estimators={rounds}, max_depth=6, num_leaves=64, "
+        "min_child_samples=1, n_jobs=2, verbose=-1)", n, d)
+    print(f"peak RSS growth of a fit, {n:,} x {d} float32 ({ours_mb[0]:.0f} MB), depth-6 "
+          f"LogitBoost / LightGBM, {rounds} rounds: ours {ours_mb[1]:.0f} MB, LightGBM "
+          f"{lgb_mb[1]:.0f} MB, ours / LightGBM {ours_mb[1] / lgb_mb[1]:.2f}")
 
 
 def main(argv=None) -> int:

@@ -1293,6 +1293,16 @@ cdef inline void _new_node(Tree* t, Py_ssize_t nd, const double* tt, int n_stat,
     t.right[nd] = -1
 
 
+cdef inline int _node_threads(int64_t n_rows, int nf, int64_t total_bins, int n_scans,
+                              int n_threads, int64_t min_work, int64_t scan_work) noexcept nogil:
+    """Threads for a node's kernels, as :meth:`_Grower._run_kernel` decides: all when its
+    work (one unit per row and feature, ``scan_work`` per bin scanned) reaches
+    ``min_work``, else one."""
+    if n_rows * nf + scan_work * total_bins * n_scans >= min_work:
+        return n_threads
+    return 1
+
+
 cdef Py_ssize_t _grow_one(NodeArgs* a, int n_stat, int32_t* idx, double* ow, int32_t* oc,
                           double* owy, Py_ssize_t n_act, bint dense, const double* d_ow,
                           const int32_t* d_oc, const double* d_owy, const double* root_tot,
@@ -1306,7 +1316,7 @@ cdef Py_ssize_t _grow_one(NodeArgs* a, int n_stat, int32_t* idx, double* ow, int
     Depth-first (``max_leaves < 0``: the last pushed candidate is split first) or
     best-first (split the candidate of largest gain, the smallest node id on ties,
     until ``max_leaves`` leaves). A node's kernels run on ``n_threads`` threads when
-    its work (:func:`_node_work`) is at least ``min_work``, else on one.
+    its work is at least ``min_work``, else on one (:func:`_node_threads`).
     """
     cdef int nf = a.n_features
     cdef double* scores = a.scores
@@ -1327,7 +1337,6 @@ cdef Py_ssize_t _grow_one(NodeArgs* a, int n_stat, int32_t* idx, double* ow, int
     cdef bint best_first = max_leaves >= 0
     cdef int64_t n_leaves = 1
     cdef Py_ssize_t pick_at
-    cdef int nt
     _new_node(t, 0, root_tot, n_stat, 0, 0, n_act)
     if not _can_split(root_tot, 0, max_depth, n_stat, min_cnt, min_w, is_reg):
         n_nodes = 1
@@ -1357,8 +1366,8 @@ cdef Py_ssize_t _grow_one(NodeArgs* a, int n_stat, int32_t* idx, double* ow, int
         a.large_tot = root_tot
         a.find_small = True
         a.find_large = False
-        nt = n_threads if (a.end - a.start) * nf + scan_work * total_bins >= min_work else 1
-        _run_groups(a, nt)
+        _run_groups(a, _node_threads(a.end - a.start, nf, total_bins, 1, n_threads, min_work,
+                                     scan_work))
         a.ow = ow
         a.oc = oc
         a.owy = owy
@@ -1442,9 +1451,8 @@ cdef Py_ssize_t _grow_one(NodeArgs* a, int n_stat, int32_t* idx, double* ow, int
             a.large_tot = t.tot + large * n_stat
             a.find_small = find_s
             a.find_large = find_g
-            nt = n_threads if (se - ss) * nf + scan_work * total_bins * (
-                <int64_t>find_s + <int64_t>find_g) >= min_work else 1
-            _run_groups(a, nt)
+            _run_groups(a, _node_threads(se - ss, nf, total_bins, <int>find_s + <int>find_g,
+                                         n_threads, min_work, scan_work))
             got_s = -1.0
             got_g = -1.0
             if find_s:

@@ -468,17 +468,19 @@ def build_parser() -> argparse.ArgumentParser:
 
     from .experiments.algorithms import ALGORITHMS
 
+    fittable = ", ".join(n for n, spec in ALGORITHMS.items() if not spec.peer)  # 'fit' saves ours
+
     fit = sub.add_parser("fit", help="fit an algorithm on a CSV file and save the model",
                          description=_cmd_fit.__doc__ + " Text columns are categorical (the "
                          "histogram trees split them into sets of categories); a column of "
                          "numbers with a text cell (e.g. '?') is an error naming the line; empty "
-                         "cells are missing values. Algorithms: " + ", ".join(n for n, s in ALGORITHMS.items() if not s.peer) + ".")
+                         "cells are missing values. Algorithms: " + fittable + ".")
     fit.add_argument("csv", help="CSV file with a header row")
     fit.add_argument("--label", required=True, help="name of the label column")
     fit.add_argument("--algorithm", default="splboost-cv",
                      help="registry name (default: splboost-cv, SPLBoostClassifierCV: tree depth "
                      "and rounds cross-validated, suspect labels left out); one of: "
-                     + ", ".join(n for n, s in ALGORITHMS.items() if not s.peer))
+                     + fittable)
     fit.add_argument("--label-issues", metavar="FILE",
                      help="write a CSV of every training row, most suspect label first: its "
                      "line number (the header is line 1), the given label, the suggested label "

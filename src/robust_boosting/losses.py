@@ -201,9 +201,9 @@ def _row_sums(e: NDArray[np.float64]) -> NDArray[np.float64]:
     row (sequential below 8 terms; else 8 running sums over blocks of 8 combined as
     ``((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))``, then the remainder)."""
     k = e.shape[1]
-    if k < 8 or k > 128:
-        if k > 128:
-            return e.sum(axis=1)
+    if k > 128:  # more than one block of NumPy's pairwise sum
+        return e.sum(axis=1)
+    if k < 8:
         total = e[:, 0].copy()
         for j in range(1, k):
             total += e[:, j]

@@ -218,6 +218,13 @@ _FALLBACK_MODULES = {
 }
 
 
+def beyond_the_papers(name: str) -> bool:
+    """Whether registry entry ``name`` (or a variant ``name(...)``) is none of the papers'
+    algorithms: the library's default ``splboost-cv`` or a peer from another library."""
+    base = str(name).split("(")[0]
+    return base == "splboost-cv" or (base in ALGORITHMS and ALGORITHMS[base].peer)
+
+
 def available_algorithms() -> list[str]:
     """Registry names whose estimator can be imported here."""
     return [name for name, spec in ALGORITHMS.items() if spec.is_available()]

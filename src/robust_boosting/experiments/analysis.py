@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 
 from . import published
-from .algorithms import ALGORITHMS
+from .algorithms import beyond_the_papers
 from .store import ResultStore
 
 __all__ = ["ALPHA", "POWER", "VERDICTS", "VERDICT_RULE", "detectable_difference", "fmt_mse",
@@ -203,8 +203,7 @@ def weak_learner_text(df: pd.DataFrame) -> str:
         algs = sorted(set(sub["algorithm"]))
         if wl is None or (isinstance(wl, float) and np.isnan(wl)):
             # models that are not boosters of a weak learner (SPLBoostClassifierCV, peers)
-            own = [a for a in algs if a == "splboost-cv"
-                   or (a in ALGORITHMS and ALGORITHMS[a].peer)]
+            own = [a for a in algs if beyond_the_papers(a)]
             if own:
                 out.append("their own trees, with their defaults (SPLBoostClassifierCV "
                            "searches histogram trees; peers as their library sets them): "

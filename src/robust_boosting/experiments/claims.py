@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from . import published
+from .algorithms import beyond_the_papers
 from .analysis import (
     VERDICT_RULE,
     VERDICTS,
@@ -89,19 +90,12 @@ def synthetic_claims(df: pd.DataFrame, reason: str = "") -> list[dict]:
     return rows
 
 
-def _beyond_the_paper(variant: str) -> bool:
-    from .algorithms import ALGORITHMS
-
-    name = str(variant).split("(")[0]
-    return name == "splboost-cv" or (name in ALGORITHMS and ALGORITHMS[name].peer)
-
-
 def noise_grid_claims(df: pd.DataFrame, reason: str = "") -> list[dict]:
     """Sec. IV-B's claims on the UCI grid (Figs. 4 and 5)."""
     per = df.groupby(["dataset", "rate", "variant"])["test_error"].mean().unstack("variant")
     # the paper's boosters only: not the library's default (SPLBoostClassifierCV) nor
     # the peers from other libraries that a run may add
-    per = per[[v for v in per.columns if not _beyond_the_paper(v)]]
+    per = per[[v for v in per.columns if not beyond_the_papers(v)]]
     algs = list(per.columns)
     if "adaboost" not in algs or len(algs) < 2:
         return []

@@ -65,10 +65,11 @@ def quick(*, repetitions: int | None = None, datasets: Sequence[str] | None = No
     default :class:`~robust_boosting.SPLBoostClassifierCV` against LightGBM (where
     installed) and a random forest with their defaults, and AdaBoost vs SPLBoost, LogitBoost
     and SavageBoost with stumps, their rounds and SPLBoost's age chosen by 5-fold CV."""
-    from .algorithms import ALGORITHMS
+    from .algorithms import ALGORITHMS, beyond_the_papers
 
     boosters = ["adaboost", "splboost-hard", "logitboost", "savageboost"]
-    peers = ["splboost-cv", "lightgbm", "random-forest"]  # no weak learner of ours
+    # the library's default and the peers: their own trees, no weak learner of ours
+    peers = [a for a in ALGORITHMS if beyond_the_papers(a)]
     names = list(algorithms or [a for a in peers + boosters if ALGORITHMS[a].is_available()])
     tune = {"age": list(age_grid or [1.5, 2.5, 4.0])}
     algs = [AlgorithmConfig(name=n) if n in peers

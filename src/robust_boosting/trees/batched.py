@@ -97,6 +97,25 @@ def grow_batched(growers: Sequence[_Grower], n_threads: int = 1) -> None:
         _grow_group(group, n_threads)
 
 
+def _joined(arrays: list[np.ndarray], dtype) -> np.ndarray:
+    """The trees' per-row arrays end to end (a single tree's own array, not a copy)."""
+    if len(arrays) == 1:
+        return np.ascontiguousarray(arrays[0], dtype=dtype)
+    return np.concatenate(arrays).astype(dtype, copy=False)
+
+
+def _row_table(rows: list, n: int, dtype) -> np.ndarray:
+    """Tree ``j``'s dense-root statistics in row ``j`` (zeros where it has none, and a
+    single column when no tree has any: the kernel reads a row only if dense)."""
+    if len(rows) == 1 and rows[0] is not None:
+        return np.ascontiguousarray(rows[0], dtype=dtype)[None]
+    out = np.zeros((len(rows), n if any(r is not None for r in rows) else 1), dtype=dtype)
+    for j, r in enumerate(rows):
+        if r is not None:
+            out[j] = r
+    return out
+
+
 def _grow_group(group: list[_Grower], n_threads: int) -> None:
     g0 = group[0]
     k = len(group)
@@ -106,40 +125,17 @@ def _grow_group(group: list[_Grower], n_threads: int) -> None:
     sizes = np.array([len(g.idx) for g in group], dtype=np.int64)
     offsets = np.zeros(k + 1, dtype=np.int64)
     np.cumsum(sizes, out=offsets[1:])
-    if k == 1:  # one tree (a single fit): its own arrays, partitioned in place
-        idx_all = g0.idx
-        ow_all = g0.ow
-        oc_all = np.empty(0, dtype=np.int32) if is_reg else g0.oc
-        owy_all = g0.owy if is_reg else np.empty(0)
-    else:
-        idx_all = np.concatenate([g.idx for g in group]).astype(np.int32, copy=False)
-        ow_all = np.concatenate([g.ow for g in group])
-        if is_reg:
-            oc_all = np.empty(0, dtype=np.int32)
-            owy_all = np.concatenate([g.owy for g in group])
-        else:
-            oc_all = np.concatenate([g.oc for g in group]).astype(np.int32, copy=False)
-            owy_all = np.empty(0)
+    # one tree (a single fit) uses its own arrays, partitioned in place
+    idx_all = _joined([g.idx for g in group], np.int32)
+    ow_all = _joined([g.ow for g in group], np.float64)
+    oc_all = np.empty(0, dtype=np.int32) if is_reg else _joined([g.oc for g in group], np.int32)
+    owy_all = _joined([g.owy for g in group], np.float64) if is_reg else np.empty(0)
     dense = np.array([g.dense_root is not None for g in group], dtype=np.uint8)
-    width = n if dense.any() else 1  # the dense root's per-row statistics, read if dense
-    if k == 1 and dense[0]:
-        w, c, y = g0.dense_root
-        d_ow = np.ascontiguousarray(w, dtype=np.float64)[None]
-        d_oc = (np.zeros((1, 1), dtype=np.int32) if is_reg
-                else np.ascontiguousarray(c, dtype=np.int32)[None])
-        d_owy = np.ascontiguousarray(y, dtype=np.float64)[None] if is_reg else np.zeros((1, 1))
-    else:
-        d_ow = np.zeros((k, width))
-        d_oc = np.zeros((1 if is_reg else k, width), dtype=np.int32)
-        d_owy = np.zeros((k if is_reg else 1, width))
-        for j, g in enumerate(group):
-            if g.dense_root is not None:
-                w, c, y = g.dense_root
-                d_ow[j] = w
-                if is_reg:
-                    d_owy[j] = y
-                else:
-                    d_oc[j] = c
+    roots = [g.dense_root or (None, None, None) for g in group]
+    d_ow = _row_table([r[0] for r in roots], n, np.float64)
+    d_oc = np.zeros((1, 1), dtype=np.int32) if is_reg else _row_table(
+        [r[1] for r in roots], n, np.int32)
+    d_owy = _row_table([r[2] for r in roots], n, np.float64) if is_reg else np.zeros((1, 1))
     root_tot = np.array([g.root_tot for g in group], dtype=np.float64)
     tol_scale = np.array([g.tol_scale for g in group], dtype=np.float64)
     no_limit = np.iinfo(np.int64).max
@@ -172,7 +168,7 @@ def _grow_group(group: list[_Grower], n_threads: int) -> None:
     for j, g in enumerate(group):
         m = int(n_nodes[j])
         a, z = offsets[j], offsets[j + 1]
-        if k > 1:
+        if idx_all is not g.idx:
             g.idx[:] = idx_all[a:z]
         # arrays where _Grower keeps lists: _make_tree and _remember_train_leaves read both
         g.left = left[j, :m]

@@ -4,6 +4,8 @@ import warnings
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy.special import softmax
 from sklearn.datasets import load_wine, make_classification
 from sklearn.metrics import log_loss
@@ -138,3 +140,34 @@ def test_native_is_no_worse_than_one_vs_rest(name, k):
         ll_o, err_o = min(ovr)
         assert ll_n <= ll_o + 0.03, (rate, ll_n, ll_o)
         assert err_n <= err_o + tol, (rate, err_n, err_o)
+
+
+@settings(max_examples=60, deadline=None)
+@given(n=st.integers(1, 50), k=st.sampled_from([3, 4, 5, 7, 8, 10]),
+       scale=st.sampled_from([1e-3, 1.0, 30.0]), seed=st.integers(0, 2**16))
+def test_newton_round_kernels_match_their_numpy_definitions(n, k, scale, seed):
+    """The compiled multiclass round (softmax, Hessians, working response, weights; then
+    the round's edge and error) equals its NumPy definition: bit for bit below 8 classes
+    (the same arithmetic as scipy's softmax), within rounding from 8 on."""
+    from robust_boosting._loop_kernels import newton_round_stats, softmax_newton
+
+    rng = np.random.default_rng(seed)
+    raw = rng.normal(size=(n, k)) * scale
+    y = rng.integers(0, k, n)
+    w = rng.random(n) * (rng.random(n) < 0.9)
+    z, wk = np.empty((k, n)), np.empty((k, n))
+    softmax_newton(raw, y, w, 4.0, 1e-12, z, wk)
+    p = softmax(raw, axis=1)
+    h = np.maximum(p * (1.0 - p), 1e-12)
+    z_ref = np.clip((np.eye(k)[y] - p) / h, -4.0, 4.0)
+    if k < 8:
+        np.testing.assert_array_equal(z.T, z_ref)
+        np.testing.assert_array_equal(wk.T, w[:, None] * h)
+    np.testing.assert_allclose(z.T, z_ref, rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(wk.T, w[:, None] * h, rtol=1e-10, atol=0)
+    f = np.round(rng.normal(size=(k, n)), 1)  # ties: the first class of largest output
+    edge, err = newton_round_stats(f, z, wk, y)
+    row_w = wk.sum(axis=0)
+    np.testing.assert_allclose(edge, np.sum(wk * z * f), rtol=1e-9, atol=1e-12)
+    expected = row_w[f.argmax(axis=0) != y].sum() / max(row_w.sum(), 1e-300)
+    np.testing.assert_allclose(err, expected, rtol=1e-12, atol=1e-15)

@@ -215,3 +215,76 @@ def small_int_codes(const int64_t[::1] y, int64_t max_span):
         for i in range(n):
             codes[i] = lut[y[i] - lo]
     return lo, present_arr.view(np.bool_), codes_arr
+
+
+
+def softmax_newton(const double[:, ::1] raw, const int64_t[::1] y, const double[::1] w,
+                   double z_max, double h_floor, Z_arr, W_arr):
+    """The per-sample work of a multiclass Newton round (LogitBoost, K > 2) on ``(n, K)`` scores.
+
+    With ``p = softmax(raw[i])`` (shift by the row maximum, ``exp``, divide by the
+    sum accumulated from the first class to the last: bit for bit
+    ``scipy.special.softmax`` below 8 classes, within rounding from 8 on) and ``h_k = max(p_k (1 - p_k), h_floor)``, writes into the
+    class-major ``(K, n)`` arrays ``Z[k, i] = clip((1[y_i = k] - p_k) / h_k, ±z_max)``
+    (the working response) and ``W[k, i] = w_i h_k`` (the regressors' weights).
+    The ``exp`` is NumPy's (vectorised, and bit for bit what ``softmax_rows`` uses).
+    """
+    cdef double[:, ::1] Z = Z_arr
+    cdef double[:, ::1] W = W_arr
+    cdef Py_ssize_t n = raw.shape[0]
+    cdef Py_ssize_t K = raw.shape[1]
+    cdef Py_ssize_t i, k
+    cdef double m, p, h, z, one, tot
+    with nogil:
+        for i in range(n):
+            m = raw[i, 0]
+            for k in range(1, K):
+                m = raw[i, k] if raw[i, k] > m else m
+            for k in range(K):
+                Z[k, i] = raw[i, k] - m
+    np.exp(Z_arr, out=Z_arr)
+    with nogil:
+        for i in range(n):
+            tot = Z[0, i]
+            for k in range(1, K):
+                tot = tot + Z[k, i]
+            for k in range(K):
+                p = Z[k, i] / tot
+                h = p * (1.0 - p)
+                h = h if h > h_floor else h_floor
+                one = 1.0 if y[i] == k else 0.0
+                z = (one - p) / h
+                z = z if z < z_max else z_max
+                z = z if z > -z_max else -z_max
+                Z[k, i] = z
+                W[k, i] = w[i] * h
+
+def newton_round_stats(const double[:, ::1] F, const double[:, ::1] Z,
+                       const double[:, ::1] W, const int64_t[::1] y):
+    """``(edge, error)`` of a multiclass Newton round from class-major ``(K, n)`` arrays:
+    the weighted edge ``sum_{k,i} W Z F`` and the weighted error of the class of
+    largest output (first on ties), rows weighted by ``sum_k W[k, i]``."""
+    cdef Py_ssize_t K = F.shape[0]
+    cdef Py_ssize_t n = F.shape[1]
+    cdef Py_ssize_t i, k, best
+    cdef double edge = 0.0
+    cdef double miss = 0.0
+    cdef double total = 0.0
+    cdef double top, row_w, row_edge
+    with nogil:
+        for i in range(n):
+            best = 0
+            top = F[0, i]
+            row_w = W[0, i]
+            row_edge = W[0, i] * Z[0, i] * F[0, i]
+            for k in range(1, K):
+                row_edge = row_edge + W[k, i] * Z[k, i] * F[k, i]
+                row_w = row_w + W[k, i]
+                if F[k, i] > top:
+                    top = F[k, i]
+                    best = k
+            edge += row_edge
+            total += row_w
+            if best != y[i]:
+                miss += row_w
+    return edge, miss / (total if total > 1e-300 else 1e-300)

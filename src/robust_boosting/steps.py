@@ -15,7 +15,7 @@ from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 
 from ._boosting import ERROR_FLOOR, BoostingState, RoundResult, Step, unfitted_copy
-from ._loop_kernels import fdot, weighted_miss
+from ._loop_kernels import fdot, newton_round_stats, softmax_newton, weighted_miss
 from .losses import (
     MAX_EXPONENT,
     ExponentialLoss,
@@ -328,15 +328,27 @@ class LogitStep(_RealValuedStep):
     def learner_for(self, estimator, n_classes: int):
         return estimator if n_classes == 2 else PerClassRegressor(estimator)
 
-    def _hessians(self, raw) -> tuple[np.ndarray, np.ndarray]:
-        p = softmax_rows(raw)
-        return p, np.maximum(p * (1.0 - p), self.weight_floor)
+    def _newton_terms(self, state: BoostingState, weights) -> tuple[np.ndarray, np.ndarray]:
+        """Multiclass working response and regressor weights, class-major ``(K, n)``.
+
+        One compiled pass (softmax, Hessians, response, weights); the response is
+        kept for :meth:`working_response` at the same scores (the loop asks for the
+        weights first), so the softmax is computed once per round.
+        """
+        raw = np.ascontiguousarray(state.raw, dtype=np.float64)
+        n, k = raw.shape
+        z, w = np.empty((k, n)), np.empty((k, n))
+        softmax_newton(raw, np.ascontiguousarray(state.y_idx, dtype=np.int64),
+                       np.ascontiguousarray(weights, dtype=np.float64), self.z_max,
+                       self.weight_floor, z, w)
+        self._response = (state.raw, z)
+        return z, w
 
     def learner_weights(self, state: BoostingState, weights) -> np.ndarray:
+        """Binary: ``weights``; multiclass: ``w_i p_k (1 - p_k)`` (floored), shape ``(n, K)``."""
         if state.raw.ndim == 1:
             return weights
-        _, h = self._hessians(state.raw)
-        return weights[:, None] * h
+        return self._newton_terms(state, weights)[1].T
 
     def losses(self, state: BoostingState, raw) -> np.ndarray:
         if raw.ndim == 1:
@@ -352,10 +364,10 @@ class LogitStep(_RealValuedStep):
         """Binary: ``z = y (1 + e^{-2m})``; multiclass: ``z_k = (1[y = k] - p_k) / (p_k (1 - p_k))``;
         ``|z|`` clipped at ``z_max``."""
         if state.raw.ndim == 2:
-            p, h = self._hessians(state.raw)
-            onehot = np.zeros_like(p)
-            onehot[np.arange(p.shape[0]), state.y_idx] = 1.0
-            return np.clip((onehot - p) / h, -self.z_max, self.z_max)
+            cached = getattr(self, "_response", None)
+            if cached is not None and cached[0] is state.raw:
+                return cached[1].T
+            return self._newton_terms(state, np.ones(state.raw.shape[0]))[0].T
         e = np.exp(np.minimum(-2.0 * state.margins, MAX_EXPONENT))
         return state.y * np.minimum(1.0 + e, self.z_max)
 
@@ -368,9 +380,10 @@ class LogitStep(_RealValuedStep):
             return self._result(learner, state, weights, f, target, 0.5 * self.learning_rate)
         k = state.n_classes
         f = self.output(learner, state.X, k)
-        edge = float(np.sum(weights * target * f))
-        row_w = weights.sum(axis=1)
-        err = float(row_w[np.argmax(f, axis=1) != state.y_idx].sum() / max(row_w.sum(), 1e-300))
+        # class-major (K, n) views: the per-class fits' own arrays (no copies)
+        edge, err = newton_round_stats(
+            *(np.ascontiguousarray(a.T, dtype=np.float64) for a in (f, target, weights)),
+            np.ascontiguousarray(state.y_idx, dtype=np.int64))
         if not edge > EDGE_FLOOR:
             return RoundResult(
                 learner, None, 0.0, err, keep=False,
@@ -437,8 +450,9 @@ class PerClassRegressor(BaseEstimator):
     def predict(self, X) -> np.ndarray:
         """The copies' predictions, shape ``(n, K)``."""
         check_is_fitted(self)
-        return np.column_stack([np.asarray(est.predict(X), dtype=np.float64).ravel()
-                                for est in self.estimators_])
+        # stacked class-major: each copy's output is one contiguous column of the result
+        return np.array([np.asarray(est.predict(X), dtype=np.float64).ravel()
+                         for est in self.estimators_]).T
 
     @property
     def bin_mapper_(self):

@@ -218,8 +218,11 @@ class Step:
         """The step's own per-run state (a small dataclass), or None if it needs none."""
         return None
 
-    def log_weights(self, state: BoostingState) -> NDArray[np.float64]:
-        """Log of the step's own sample weights (before ``sample_weight`` and the policy)."""
+    def log_weights(self, state: BoostingState) -> NDArray[np.float64] | None:
+        """Log of the step's own sample weights (before ``sample_weight`` and the policy).
+
+        None: the step has no per-sample weights of its own (all equal).
+        """
         return self.loss.log_sample_weight(state.margins)
 
     def sample_loss(self, margins: NDArray[np.float64]) -> NDArray[np.float64]:
@@ -386,13 +389,17 @@ def _seeded_copy(template, keys: list[str], random_state: np.random.RandomState)
 def _normalised_weights(log_w, sample_weight, factors) -> NDArray[np.float64] | None:
     """``sample_weight * factors * exp(log_w)``, normalised, computed without overflow.
 
-    Returns ``None`` when every weight is zero (or a log-weight is NaN).
+    ``log_w`` None stands for zeros (the step has no weights of its own). Returns
+    ``None`` when every weight is zero (or a log-weight is NaN).
     """
     base = sample_weight if factors is None else sample_weight * factors
-    log_w = np.ascontiguousarray(log_w, dtype=np.float64)
     base = np.ascontiguousarray(base, dtype=np.float64)
-    w = np.empty_like(log_w)
+    if log_w is not None:
+        log_w = np.ascontiguousarray(log_w, dtype=np.float64)
+    w = np.empty_like(base)
     total = _lk.normalise_log_weights(log_w, base, w)
+    if log_w is None and 0 < total < _TINY_TOTAL:
+        log_w = np.zeros_like(base)
     if not (total > 0 and np.isfinite(total)):
         return None
     if total < _TINY_TOTAL:

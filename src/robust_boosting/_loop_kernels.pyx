@@ -77,19 +77,33 @@ def exp_many(const double[::1] x, double[::1] out):
             out[i] = _exp(x[i])
 
 
-def normalise_log_weights(const double[::1] log_w, const double[::1] base, double[::1] out):
+def normalise_log_weights(log_w_arr, const double[::1] base, double[::1] out):
     """``out = base * exp(log_w - max)`` normalised to sum 1; returns the unnormalised sum.
 
     The maximum is taken over the samples with ``base > 0`` only; samples with
     ``base == 0`` get weight 0 (and may have any ``log_w``, even ``inf``).
     Returns 0.0 when no sample has ``base > 0`` and NaN/inf when the sum overflows
     or a log-weight is NaN (the caller treats both as "no usable weights").
+    ``log_w_arr`` None stands for zeros (the same result, without the ``exp``).
     """
-    cdef Py_ssize_t n = log_w.shape[0]
+    cdef Py_ssize_t n = base.shape[0]
     cdef Py_ssize_t i
     cdef double m = -INFINITY
     cdef double d, b, v, inv
     cdef double total = 0.0
+    cdef const double[::1] log_w
+    if log_w_arr is None:
+        with nogil:
+            for i in range(n):
+                v = base[i] if base[i] > 0.0 else 0.0
+                out[i] = v
+                total += v
+            if total > 0.0 and total < INFINITY:
+                inv = 1.0 / total
+                for i in range(n):
+                    out[i] *= inv
+        return total
+    log_w = log_w_arr
     with nogil:
         for i in range(n):
             if base[i] > 0.0 and log_w[i] > m:
@@ -219,45 +233,54 @@ def small_int_codes(const int64_t[::1] y, int64_t max_span):
 
 
 def softmax_newton(const double[:, ::1] raw, const int64_t[::1] y, const double[::1] w,
-                   double z_max, double h_floor, Z_arr, W_arr):
+                   double z_max, double h_floor, double[:, ::1] Z, double[:, ::1] W):
     """The per-sample work of a multiclass Newton round (LogitBoost, K > 2) on ``(n, K)`` scores.
 
     With ``p = softmax(raw[i])`` (shift by the row maximum, ``exp``, divide by the
     sum accumulated from the first class to the last: bit for bit
-    ``scipy.special.softmax`` below 8 classes, within rounding from 8 on) and ``h_k = max(p_k (1 - p_k), h_floor)``, writes into the
-    class-major ``(K, n)`` arrays ``Z[k, i] = clip((1[y_i = k] - p_k) / h_k, ±z_max)``
-    (the working response) and ``W[k, i] = w_i h_k`` (the regressors' weights).
-    The ``exp`` is NumPy's (vectorised, and bit for bit what ``softmax_rows`` uses).
+    ``scipy.special.softmax`` below 8 classes, within rounding from 8 on) and
+    ``h_k = max(p_k (1 - p_k), h_floor)``, writes into the class-major ``(K, n)``
+    arrays ``Z[k, i] = clip((1[y_i = k] - p_k) / h_k, ±z_max)`` (the working
+    response) and ``W[k, i] = w_i h_k`` (the regressors' weights). The rows go in
+    blocks that stay in cache; the ``exp`` is NumPy's (vectorised, and bit for bit
+    what ``softmax_rows`` uses).
     """
-    cdef double[:, ::1] Z = Z_arr
-    cdef double[:, ::1] W = W_arr
     cdef Py_ssize_t n = raw.shape[0]
     cdef Py_ssize_t K = raw.shape[1]
-    cdef Py_ssize_t i, k
+    cdef Py_ssize_t block = max(1, 16384 // K)
+    cdef Py_ssize_t a, b, i, k, r
     cdef double m, p, h, z, one, tot
-    with nogil:
-        for i in range(n):
-            m = raw[i, 0]
-            for k in range(1, K):
-                m = raw[i, k] if raw[i, k] > m else m
-            for k in range(K):
-                Z[k, i] = raw[i, k] - m
-    np.exp(Z_arr, out=Z_arr)
-    with nogil:
-        for i in range(n):
-            tot = Z[0, i]
-            for k in range(1, K):
-                tot = tot + Z[k, i]
-            for k in range(K):
-                p = Z[k, i] / tot
-                h = p * (1.0 - p)
-                h = h if h > h_floor else h_floor
-                one = 1.0 if y[i] == k else 0.0
-                z = (one - p) / h
-                z = z if z < z_max else z_max
-                z = z if z > -z_max else -z_max
-                Z[k, i] = z
-                W[k, i] = w[i] * h
+    e_arr = np.empty(min(n, block) * K)
+    cdef double[::1] e = e_arr
+    for a in range(0, n, block):
+        b = min(n, a + block)
+        with nogil:
+            r = 0
+            for i in range(a, b):
+                m = raw[i, 0]
+                for k in range(1, K):
+                    m = raw[i, k] if raw[i, k] > m else m
+                for k in range(K):
+                    e[r] = raw[i, k] - m
+                    r += 1
+        np.exp(e_arr[:r], out=e_arr[:r])
+        with nogil:
+            r = 0
+            for i in range(a, b):
+                tot = e[r]
+                for k in range(1, K):
+                    tot = tot + e[r + k]
+                for k in range(K):
+                    p = e[r + k] / tot
+                    h = p * (1.0 - p)
+                    h = h if h > h_floor else h_floor
+                    one = 1.0 if y[i] == k else 0.0
+                    z = (one - p) / h
+                    z = z if z < z_max else z_max
+                    z = z if z > -z_max else -z_max
+                    Z[k, i] = z
+                    W[k, i] = w[i] * h
+                r += K
 
 def newton_round_stats(const double[:, ::1] F, const double[:, ::1] Z,
                        const double[:, ::1] W, const int64_t[::1] y):
@@ -288,3 +311,112 @@ def newton_round_stats(const double[:, ::1] F, const double[:, ::1] Z,
             if best != y[i]:
                 miss += row_w
     return edge, miss / (total if total > 1e-300 else 1e-300)
+
+
+cdef inline double _term(const double* w, const double* y, const int32_t* idx, Py_ssize_t i,
+                         int mode, double shift) noexcept nogil:
+    """Term ``i`` of a weighted sum: ``w``, ``w y``, ``w (y y)`` or ``w (y - shift)``."""
+    cdef double v
+    if mode == 0:
+        return w[i]
+    v = y[idx[i]]
+    if mode == 1:
+        return w[i] * v
+    if mode == 2:
+        return w[i] * (v * v)
+    return w[i] * (v - shift)
+
+
+cdef double _pairwise(const double* w, const double* y, const int32_t* idx, Py_ssize_t a,
+                      Py_ssize_t n, int mode, double shift) noexcept nogil:
+    """``sum_{i = a}^{a + n - 1}`` of :func:`_term`, in NumPy's pairwise order: the result is
+    ``numpy.add.reduce`` of the materialised terms, bit for bit (tested)."""
+    cdef double r0, r1, r2, r3, r4, r5, r6, r7, res
+    cdef Py_ssize_t i, n2
+    if n < 8:
+        res = 0.0
+        for i in range(a, a + n):
+            res += _term(w, y, idx, i, mode, shift)
+        return res
+    if n <= 128:
+        r0 = _term(w, y, idx, a, mode, shift)
+        r1 = _term(w, y, idx, a + 1, mode, shift)
+        r2 = _term(w, y, idx, a + 2, mode, shift)
+        r3 = _term(w, y, idx, a + 3, mode, shift)
+        r4 = _term(w, y, idx, a + 4, mode, shift)
+        r5 = _term(w, y, idx, a + 5, mode, shift)
+        r6 = _term(w, y, idx, a + 6, mode, shift)
+        r7 = _term(w, y, idx, a + 7, mode, shift)
+        i = 8
+        while i < n - n % 8:
+            r0 += _term(w, y, idx, a + i, mode, shift)
+            r1 += _term(w, y, idx, a + i + 1, mode, shift)
+            r2 += _term(w, y, idx, a + i + 2, mode, shift)
+            r3 += _term(w, y, idx, a + i + 3, mode, shift)
+            r4 += _term(w, y, idx, a + i + 4, mode, shift)
+            r5 += _term(w, y, idx, a + i + 5, mode, shift)
+            r6 += _term(w, y, idx, a + i + 6, mode, shift)
+            r7 += _term(w, y, idx, a + i + 7, mode, shift)
+            i += 8
+        res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+        while i < n:
+            res += _term(w, y, idx, a + i, mode, shift)
+            i += 1
+        return res
+    n2 = n // 2
+    n2 -= n2 % 8
+    return (_pairwise(w, y, idx, a, n2, mode, shift)
+            + _pairwise(w, y, idx, a + n2, n - n2, mode, shift))
+
+
+def pairwise_sum(const double[::1] a):
+    """``numpy.add.reduce(a)`` bit for bit (the order of :func:`_pairwise`; for tests)."""
+    return _pairwise(&a[0] if a.shape[0] else NULL, NULL, NULL, 0, a.shape[0], 0, 0.0)
+
+
+def regression_root(const double[::1] y, sw, int32_t[::1] idx, double[::1] ow,
+                    double[::1] owy):
+    """The root of a weighted regression tree in a few passes over the rows.
+
+    The rows of positive weight (all rows if ``sw`` is None, with weight 1) go, in
+    order, to ``idx[:k]`` and their weights to ``ow[:k]``; the others to ``idx[k:]``
+    in reverse order. With ``ya = y[idx[:k]]``, writes ``owy[:k] = ow (ya - ybar)``
+    and returns ``(k, total, ybar, sum(owy), tol_scale)``: ``total = sum(ow)``,
+    ``ybar = sum(ow ya) / total``, ``tol_scale = sum(ow ya^2) / total``, every sum
+    in NumPy's pairwise order, so each value is bit for bit what NumPy gives from
+    the materialised arrays (``ow.sum()``, ``np.add.reduce(ow * ya)``, ...).
+    """
+    cdef Py_ssize_t n = y.shape[0]
+    cdef Py_ssize_t k = 0
+    cdef Py_ssize_t z = n
+    cdef Py_ssize_t i
+    cdef double v, total, ybar, s_owy, tol
+    cdef const double[::1] w
+    if sw is None:
+        with nogil:
+            for i in range(n):
+                idx[i] = <int32_t>i
+                ow[i] = 1.0
+        k = n
+    else:
+        w = sw
+        with nogil:
+            for i in range(n):
+                v = w[i]
+                if v > 0.0:
+                    idx[k] = <int32_t>i
+                    ow[k] = v
+                    k += 1
+                else:
+                    z -= 1
+                    idx[z] = <int32_t>i
+    if k == 0:
+        return 0, 0.0, 0.0, 0.0, 0.0
+    with nogil:
+        total = _pairwise(&ow[0], &y[0], &idx[0], 0, k, 0, 0.0)
+        ybar = _pairwise(&ow[0], &y[0], &idx[0], 0, k, 1, 0.0) / total
+        tol = _pairwise(&ow[0], &y[0], &idx[0], 0, k, 2, 0.0) / total
+        for i in range(k):
+            owy[i] = ow[i] * (y[idx[i]] - ybar)
+        s_owy = _pairwise(&owy[0], NULL, NULL, 0, k, 0, 0.0)
+    return k, total, ybar, s_owy, tol

@@ -1483,7 +1483,8 @@ cdef Py_ssize_t _grow_one(NodeArgs* a, int n_stat, int32_t* idx, double* ow, int
 def grow_all(const uint8_t[:, ::1] codes, const int32_t[::1] n_bins, int missing_bin,
              bint is_reg, int crit, int n_stat, int hist_stat, int32_t[::1] idx_all,
              double[::1] ow_all, int32_t[::1] oc_all, double[::1] owy_all,
-             const int64_t[::1] offsets, const uint8_t[::1] dense, const double[:, ::1] d_ow,
+             const int64_t[::1] starts, const int64_t[::1] ends, const uint8_t[::1] dense,
+             const double[:, ::1] d_ow,
              const int32_t[:, ::1] d_oc, const double[:, ::1] d_owy,
              const double[:, ::1] root_tot, const double[::1] tol_scale,
              const int64_t[::1] max_depth, const double[::1] min_cnt,
@@ -1494,10 +1495,10 @@ def grow_all(const uint8_t[:, ::1] codes, const int32_t[::1] n_bins, int missing
              int64_t[:, ::1] end, int64_t[::1] n_nodes, const int64_t[::1] max_leaves,
              int n_threads, int64_t min_work, int64_t scan_work):
     """Grow the ``k`` trees of :func:`robust_boosting.trees.batched.grow_batched` in one
-    call, one after the other: tree ``j`` on the rows ``offsets[j]:offsets[j + 1]`` of
-    the concatenated ``idx_all``, ``ow_all`` and ``oc_all``/``owy_all``, best-first
-    to ``max_leaves[j]`` leaves if that is not negative, else depth-first."""
-    cdef Py_ssize_t k = offsets.shape[0] - 1
+    call, one after the other: tree ``j`` on the rows ``starts[j]:ends[j]`` (disjoint) of
+    ``idx_all``, ``ow_all`` and ``oc_all``/``owy_all``, best-first to ``max_leaves[j]``
+    leaves if that is not negative, else depth-first."""
+    cdef Py_ssize_t k = starts.shape[0]
     cdef Py_ssize_t max_nodes = left.shape[1]
     cdef int nf = codes.shape[0]
     cdef Py_ssize_t hist_size = nf * (missing_bin + 1) * hist_stat
@@ -1518,7 +1519,7 @@ def grow_all(const uint8_t[:, ::1] codes, const int32_t[::1] n_bins, int missing
     cdef uint8_t* mls
     cdef double* scratch
     for j in range(k):
-        n_max = max(n_max, offsets[j + 1] - offsets[j])
+        n_max = max(n_max, ends[j] - starts[j])
     with nogil:
         pool = <double*>malloc(max_nodes * hist_size * sizeof(double))
         buf_i = <int32_t*>malloc((n_max + 1) * sizeof(int32_t))
@@ -1544,8 +1545,8 @@ def grow_all(const uint8_t[:, ::1] codes, const int32_t[::1] n_bins, int missing
         a.scratch = scratch
         a.scratch_stride = n_stat
         for j in range(k):
-            a0 = offsets[j]
-            z0 = offsets[j + 1]
+            a0 = starts[j]
+            z0 = ends[j]
             a.min_cnt = min_cnt[j]
             a.min_w = min_w[j]
             t.left = &left[j, 0]

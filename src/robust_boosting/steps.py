@@ -319,9 +319,9 @@ class LogitStep(_RealValuedStep):
         self.z_max = z_max
         self.weight_floor = weight_floor
 
-    def log_weights(self, state: BoostingState) -> np.ndarray:
+    def log_weights(self, state: BoostingState) -> np.ndarray | None:
         if state.raw.ndim == 2:  # the Hessians go into the per-class weights
-            return np.zeros(state.raw.shape[0])
+            return None
         two_m = 2.0 * state.margins
         return np.maximum(log_expit(two_m) + log_expit(-two_m), np.log(self.weight_floor))
 

@@ -17,7 +17,6 @@ from sklearn.utils.validation import (
 
 from .. import _loop_kernels as _lk
 from .. import _tree_kernels as _k
-from .._loop_kernels import fdot
 from .._schema import FeatureSchema, is_frame
 from .._validation import (
     check_choice,
@@ -233,7 +232,7 @@ class _BaseHistTree(BaseEstimator):
         self._finish_fit(grower, binned, inactive, ybar)
         return self
 
-    def _prepare_grower(self, X, y, sample_weight, n_threads):
+    def _prepare_grower(self, X, y, sample_weight, n_threads, out=None):
         """Everything of :meth:`fit` before the growth: validation, binning, root statistics.
 
         Returns ``(grower, binned, inactive, ybar)`` for :meth:`_finish_fit`; the
@@ -241,7 +240,9 @@ class _BaseHistTree(BaseEstimator):
         zero-weight rows (None: there are none), or is False when ``X`` came
         raw (the training leaves are then not kept). Also used by the batched
         fits of :mod:`robust_boosting.trees.batched`, which grow many such
-        growers in one call.
+        growers in one call; a regression tree's row arrays (rows, weights,
+        weighted residuals) are then views of ``out`` (three arrays of
+        ``n_samples``), else new.
         """
         self._validate_params()
         X, y = self._validate_X_y(X, y)
@@ -256,12 +257,20 @@ class _BaseHistTree(BaseEstimator):
         n_active = n_samples
         if sw is not None:
             sw = np.ascontiguousarray(sw)
+        if self._is_reg:
+            # the rows of positive weight and the root's sums in one compiled call
+            y = np.ascontiguousarray(y)
+            rows, w_rows, owy = out if out is not None else (
+                np.empty(n_samples, dtype=np.int32), np.empty(n_samples), np.empty(n_samples))
+            n_active, total_w, ybar, sum_owy, tol_scale = _lk.regression_root(
+                y, sw, rows, w_rows, owy)
+        elif sw is not None:
             rows = np.empty(n_samples, dtype=np.int32)
             w_rows = np.empty(n_samples)
             n_active = int(_lk.active_rows(sw, rows, w_rows))
-            if n_active < n_samples:
-                active = rows[:n_active]
-                inactive = rows[n_active:]
+        if n_active < n_samples:
+            active = rows[:n_active]
+            inactive = rows[n_active:]
         if n_active == 0:
             raise ValueError("sample_weight is zero for every sample; no sample weight to fit")
 
@@ -272,26 +281,27 @@ class _BaseHistTree(BaseEstimator):
                 X, rows=active, n_categories=self.feature_schema_.n_categories)
             binned = mapper.transform(X)
         mapper = binned.mapper
-        if active is None:
+        if self._is_reg:
+            # idx, ow: the rows of positive weight, reordered in place by the partition
+            idx, ow = rows[:n_active], w_rows[:n_active]
+        elif active is None:
             idx = np.arange(n_samples, dtype=np.int32)
             # a copy: the partition reorders ow in place
             ow = np.ones(n_samples) if sw is None else sw.copy()
         else:
             idx = active
             ow = w_rows[:n_active]
-        total_w = float(ow.sum())
+        if not self._is_reg:
+            total_w = float(ow.sum())
         if not total_w > 0:
             raise ValueError("the sum of sample_weight must be positive (non-zero weight)")
         if self._is_reg:
-            ya = y if active is None else y[idx]
-            ybar = fdot(ow, ya) / total_w
-            resid = ya - ybar
-            owy = ow * resid
+            # from regression_root: ybar = sum(ow y) / total_w, owy = ow (y - ybar),
+            # tol_scale (the scale of gains) = sum(ow y^2) / total_w
+            owy = owy[:n_active]
             oc = np.empty(0, dtype=np.int32)
             n_stat = 3
-            # scale of gains: weighted mean of y**2
-            tol_scale = fdot(ow, ya * ya) / total_w
-            root_tot = np.array([total_w, owy.sum(), n_active], dtype=np.float64)
+            root_tot = np.array([total_w, sum_owy, n_active], dtype=np.float64)
         else:
             ybar = 0.0
             oc = y_enc if active is None else y_enc[idx]

@@ -97,10 +97,32 @@ def grow_batched(growers: Sequence[_Grower], n_threads: int = 1) -> None:
         _grow_group(group, n_threads)
 
 
-def _joined(arrays: list[np.ndarray], dtype) -> np.ndarray:
-    """The trees' per-row arrays end to end (a single tree's own array, not a copy)."""
-    if len(arrays) == 1:
-        return np.ascontiguousarray(arrays[0], dtype=dtype)
+def _joined(arrays: list[np.ndarray], dtype) -> tuple[np.ndarray, np.ndarray]:
+    """The trees' per-row arrays in one array, and where each starts in it.
+
+    Without a copy when the arrays are already disjoint regions of one contiguous
+    array of ``dtype`` (a single tree's own array; the regions
+    :func:`fit_trees_batched` lays out for regression trees), else concatenated end
+    to end.
+    """
+    dtype = np.dtype(dtype)
+    base = arrays[0] if len(arrays) == 1 else arrays[0].base
+    sizes = np.array([len(a) for a in arrays], dtype=np.int64)
+    if (isinstance(base, np.ndarray) and base.ndim == 1 and base.dtype == dtype
+            and base.flags.c_contiguous
+            and all(a.base is base or a is base for a in arrays)):
+        origin = base.ctypes.data
+        starts = np.array([(a.ctypes.data - origin) // dtype.itemsize for a in arrays],
+                          dtype=np.int64)
+        order = np.argsort(starts, kind="stable")
+        if np.all(starts[order][1:] >= (starts + sizes)[order][:-1]):  # disjoint
+            return base, starts
+    starts = np.zeros(len(arrays), dtype=np.int64)
+    np.cumsum(sizes[:-1], out=starts[1:])
+    return _concatenated(arrays, dtype), starts
+
+
+def _concatenated(arrays: list[np.ndarray], dtype) -> np.ndarray:
     return np.concatenate(arrays).astype(dtype, copy=False)
 
 
@@ -123,13 +145,27 @@ def _grow_group(group: list[_Grower], n_threads: int) -> None:
     n_stat = g0.n_stat
     n = g0.codes_t.shape[1]
     sizes = np.array([len(g.idx) for g in group], dtype=np.int64)
-    offsets = np.zeros(k + 1, dtype=np.int64)
-    np.cumsum(sizes, out=offsets[1:])
-    # one tree (a single fit) uses its own arrays, partitioned in place
-    idx_all = _joined([g.idx for g in group], np.int32)
-    ow_all = _joined([g.ow for g in group], np.float64)
-    oc_all = np.empty(0, dtype=np.int32) if is_reg else _joined([g.oc for g in group], np.int32)
-    owy_all = _joined([g.owy for g in group], np.float64) if is_reg else np.empty(0)
+    # the trees' own arrays, partitioned in place, when they are regions of one array
+    # (one tree; regression trees laid out by fit_trees_batched), else copies
+    idx_all, starts = _joined([g.idx for g in group], np.int32)
+    joined = [_joined([g.ow for g in group], np.float64)]
+    if is_reg:
+        joined.append(_joined([g.owy for g in group], np.float64))
+        oc_all, owy_all = np.empty(0, dtype=np.int32), joined[1][0]
+    else:
+        joined.append(_joined([g.oc for g in group], np.int32))
+        oc_all, owy_all = joined[1][0], np.empty(0)
+    ow_all = joined[0][0]
+    if not all(np.array_equal(starts, st) for _, st in joined):
+        # regions at different places: lay the trees' rows out end to end in all
+        idx_all = _concatenated([g.idx for g in group], np.int32)
+        ow_all = _concatenated([g.ow for g in group], np.float64)
+        if is_reg:
+            owy_all = _concatenated([g.owy for g in group], np.float64)
+        else:
+            oc_all = _concatenated([g.oc for g in group], np.int32)
+        starts = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
+    ends = starts + sizes
     dense = np.array([g.dense_root is not None for g in group], dtype=np.uint8)
     roots = [g.dense_root or (None, None, None) for g in group]
     d_ow = _row_table([r[0] for r in roots], n, np.float64)
@@ -160,15 +196,15 @@ def _grow_group(group: list[_Grower], n_threads: int) -> None:
     n_nodes = np.empty(k, dtype=np.int64)
     _k.grow_all(
         g0.codes_t, g0.n_bins, g0.missing_bin, is_reg, g0.crit, n_stat, g0.hist_shape[2],
-        idx_all, ow_all, oc_all, owy_all, offsets, dense, d_ow, d_oc, d_owy, root_tot,
+        idx_all, ow_all, oc_all, owy_all, starts, ends, dense, d_ow, d_oc, d_owy, root_tot,
         tol_scale, max_depth, min_cnt, min_w, _CLS_GAIN_RTOL, _REG_GAIN_RTOL, left, right,
         feature, split_bin, missing_left, gain, tot, depth, start, end, n_nodes, max_leaves,
         n_threads, growing._PARALLEL_MIN_WORK, growing._SCAN_WORK,
     )
     for j, g in enumerate(group):
         m = int(n_nodes[j])
-        a, z = offsets[j], offsets[j + 1]
-        if idx_all is not g.idx:
+        a, z = starts[j], ends[j]
+        if g.idx.base is not idx_all and g.idx is not idx_all:
             g.idx[:] = idx_all[a:z]
         # arrays where _Grower keeps lists: _make_tree and _remember_train_leaves read both
         g.left = left[j, :m]
@@ -209,12 +245,25 @@ def fit_trees_batched(learners: Sequence, X: BinnedData, targets: Sequence, weig
 
     prepared = []
     growers = []
+    # the regression trees' row arrays, laid out as regions of one array each, so that
+    # the growth partitions them in place (no copies in and out)
+    n_reg = sum(isinstance(learner, _BaseHistTree) and learner._is_reg for learner in learners)
+    regions = None
+    if n_reg > 1 and isinstance(X, BinnedData):
+        n = X.n_samples
+        regions = (np.empty(n_reg * n, dtype=np.int32), np.empty(n_reg * n),
+                   np.empty(n_reg * n))
+    j = 0
     with _kernel_threads(n_jobs) as n_threads:
         for learner, y, w in zip(learners, targets, weights, strict=True):
             if not isinstance(learner, _BaseHistTree) or not isinstance(X, BinnedData):
                 learner.fit(X, y, sample_weight=w)
                 continue
-            grower, binned, inactive, ybar = learner._prepare_grower(X, y, w, n_threads)
+            out = None
+            if regions is not None and learner._is_reg:
+                out = tuple(r[j * n:(j + 1) * n] for r in regions)
+                j += 1
+            grower, binned, inactive, ybar = learner._prepare_grower(X, y, w, n_threads, out)
             prepared.append((learner, grower, binned, inactive, ybar))
             growers.append(grower)
         grow_batched(growers, n_threads)

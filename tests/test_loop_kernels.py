@@ -9,6 +9,8 @@ from robust_boosting._loop_kernels import (
     active_rows,
     exp_many,
     normalise_log_weights,
+    pairwise_sum,
+    regression_root,
     small_int_codes,
     weighted_miss,
 )
@@ -66,6 +68,10 @@ def test_normalise_log_weights_and_active_rows(log_w, seed):
     np.testing.assert_array_equal(rows[:k], np.flatnonzero(base > 0))
     np.testing.assert_array_equal(rows[k:], np.flatnonzero(base <= 0)[::-1])
     np.testing.assert_array_equal(w[:k], base[base > 0])
+    zeros_out = np.empty_like(log_w)  # log_w None: zeros, bit for bit
+    assert normalise_log_weights(None, base, out) == normalise_log_weights(
+        np.zeros_like(log_w), base, zeros_out)
+    np.testing.assert_array_equal(out, zeros_out)
 
 
 def _ulps(a, ref):
@@ -109,3 +115,40 @@ def test_xlogx_kernel_matches_the_c_library_log():
     nz = ref != 0
     assert _ulps(out[normal][nz], ref[nz]).max() <= 2.0
     assert np.all(out[~normal] <= 0) and out[v == 1.0][0] == 0.0 and out[v <= 0].tolist() == [0, 0]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.one_of(st.integers(0, 300), st.integers(300, 300_000)), st.sampled_from([1e-5, 1.0, 1e8]),
+       st.integers(0, 2**32 - 1))
+def test_pairwise_sum_is_numpy_sum_bit_for_bit(n, scale, seed):
+    """The order of NumPy's pairwise summation (blocks of 8 running sums up to 128 terms,
+    halving above), which the regression root's sums follow."""
+    a = np.random.default_rng(seed).normal(size=n) * scale
+    assert pairwise_sum(a) == np.add.reduce(a) or n == 0
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 400), st.sampled_from([0.0, 0.3, 1.0]), st.booleans(),
+       st.integers(0, 2**32 - 1))
+def test_regression_root_is_its_numpy_definition(n, p_zero, no_weights, seed):
+    """Rows of positive weight, their weights and weighted residuals, and the root's
+    sums: bit for bit what NumPy gives from the materialised arrays."""
+    rng = np.random.default_rng(seed)
+    y = rng.normal(size=n) * 3
+    sw = None if no_weights else rng.random(n) * (rng.random(n) >= p_zero)
+    idx, ow, owy = np.empty(n, dtype=np.int32), np.empty(n), np.empty(n)
+    k, total, ybar, s_owy, tol = regression_root(y, sw, idx, ow, owy)
+    w = np.ones(n) if sw is None else sw
+    rows = np.flatnonzero(w > 0)
+    assert k == rows.size
+    np.testing.assert_array_equal(idx[:k], rows)
+    np.testing.assert_array_equal(idx[k:], np.flatnonzero(w <= 0)[::-1])
+    if k == 0:
+        return
+    ya, wa = y[rows], w[rows]
+    np.testing.assert_array_equal(ow[:k], wa)
+    assert total == wa.sum()
+    assert ybar == np.add.reduce(wa * ya) / total
+    assert tol == np.add.reduce(wa * (ya * ya)) / total
+    np.testing.assert_array_equal(owy[:k], wa * (ya - ybar))
+    assert s_owy == owy[:k].sum()

@@ -152,10 +152,16 @@ def test_logitboost_working_response_and_weights_are_fht():
     z_ref = np.clip((y - p) / (p * (1 - p)), -4, 4)
     np.testing.assert_allclose(step.working_response(state), z_ref, rtol=1e-9)
     np.testing.assert_allclose(np.exp(step.log_weights(state)), p * (1 - p), rtol=1e-9)
+    # the weights the loop uses (no log): the same, to rounding (the reference loses
+    # digits to 1 - p when p is near 1)
+    np.testing.assert_allclose(step.bounded_weights(state), p * (1 - p), rtol=1e-9)
     # far out: z clipped, weights floored, no overflow
     far = _state(np.array([1, 0, 1, 0]), np.array([-500.0, 500.0, 500.0, -500.0]))
     assert np.all(np.abs(step.working_response(far)) <= 4.0)
     assert np.all(np.exp(step.log_weights(far)) >= 2 * np.finfo(float).eps * (1 - 1e-12))
+    np.testing.assert_array_equal(step.bounded_weights(far), 2 * np.finfo(float).eps)
+    nan = _state(np.array([1]), np.array([np.nan]))
+    assert np.isnan(step.bounded_weights(nan)).all() == np.isnan(step.log_weights(nan)).all()
     np.testing.assert_allclose(model.estimator_weights_, 0.5)
 
 

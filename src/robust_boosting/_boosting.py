@@ -225,6 +225,14 @@ class Step:
         """
         return self.loss.log_sample_weight(state.margins)
 
+    def bounded_weights(self, state: BoostingState) -> NDArray[np.float64] | None:
+        """The step's own sample weights themselves, when they are bounded (no overflow).
+
+        The boosting loop then uses them instead of :meth:`log_weights` (same
+        weights, without a logarithm and an exponential per sample). Default None.
+        """
+        return None
+
     def sample_loss(self, margins: NDArray[np.float64]) -> NDArray[np.float64]:
         """Per-sample loss on the absolute scale (what self-paced weights compare with ``age``)."""
         return self.loss.value(margins)
@@ -384,6 +392,19 @@ def _seeded_copy(template, keys: list[str], random_state: np.random.RandomState)
     if nested:
         learner.set_params(**nested)
     return learner
+
+
+def _round_weights(step: Step, state: BoostingState, factors) -> NDArray[np.float64] | None:
+    """The normalised weights of a round: ``sample_weight * factors *`` the step's own."""
+    own = step.bounded_weights(state)
+    if own is None:
+        return _normalised_weights(step.log_weights(state), state.sample_weight, factors)
+    base = state.sample_weight * own
+    if factors is not None:
+        base *= factors
+    if np.isnan(own).any():  # as a NaN log-weight: no usable weights
+        return None
+    return _normalised_weights(None, base, None)
 
 
 def _normalised_weights(log_w, sample_weight, factors) -> NDArray[np.float64] | None:
@@ -653,7 +674,7 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
             result = None
             n_pass = 0
             while True:
-                w = _normalised_weights(step.log_weights(state), sample_weight, policy.factors(state))
+                w = _round_weights(step, state, policy.factors(state))
                 if w is None:
                     if result is None:
                         ens.stopping_reason = (
@@ -698,7 +719,7 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
                 ens.stopping_reason = result.stop
                 break
         step.finalize(ens)
-        final_w = _normalised_weights(step.log_weights(state), sample_weight, policy.factors(state))
+        final_w = _round_weights(step, state, policy.factors(state))
         ens.info["sample_weights"] = np.zeros(n) if final_w is None else final_w
         if not ens.estimators:
             ens.init_score = self._prior_score(y_idx, n_classes, sample_weight)

@@ -420,3 +420,28 @@ def regression_root(const double[::1] y, sw, int32_t[::1] idx, double[::1] ow,
             owy[i] = ow[i] * (y[idx[i]] - ybar)
         s_owy = _pairwise(&owy[0], NULL, NULL, 0, k, 0, 0.0)
     return k, total, ybar, s_owy, tol
+
+
+def logistic_hessians(const double[::1] m, double h_floor, double[::1] out):
+    """``out = max(σ(2m) σ(-2m), h_floor)``, the binary LogitBoost weights ``p (1 - p)``
+    at margins ``m``, as ``e / (1 + e)^2`` with ``e = exp(-|2m|)`` (no cancellation;
+    NumPy's vectorised ``exp``, in blocks that stay in cache). Returns ``out``."""
+    cdef Py_ssize_t n = m.shape[0]
+    cdef Py_ssize_t block = 4096
+    cdef Py_ssize_t a, b, i
+    cdef double v, e
+    buf_arr = np.empty(min(n, block))
+    cdef double[::1] buf = buf_arr
+    for a in range(0, n, block):
+        b = min(n, a + block)
+        with nogil:
+            for i in range(a, b):
+                v = 2.0 * m[i]
+                buf[i - a] = v if v < 0.0 else -v  # NaN stays NaN
+        np.exp(buf_arr[:b - a], out=buf_arr[:b - a])
+        with nogil:
+            for i in range(a, b):
+                e = buf[i - a]
+                v = e / ((1.0 + e) * (1.0 + e))
+                out[i] = h_floor if v <= h_floor else v  # NaN stays NaN
+    return out.base

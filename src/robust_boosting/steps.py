@@ -15,7 +15,13 @@ from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 
 from ._boosting import ERROR_FLOOR, BoostingState, RoundResult, Step, unfitted_copy
-from ._loop_kernels import fdot, newton_round_stats, softmax_newton, weighted_miss
+from ._loop_kernels import (
+    fdot,
+    logistic_hessians,
+    newton_round_stats,
+    softmax_newton,
+    weighted_miss,
+)
 from .losses import (
     MAX_EXPONENT,
     ExponentialLoss,
@@ -324,6 +330,13 @@ class LogitStep(_RealValuedStep):
             return None
         two_m = 2.0 * state.margins
         return np.maximum(log_expit(two_m) + log_expit(-two_m), np.log(self.weight_floor))
+
+    def bounded_weights(self, state: BoostingState) -> np.ndarray | None:
+        """Binary: the weights ``max(p (1 - p), weight_floor)`` themselves (in ``(0, ¼]``)."""
+        if state.raw.ndim == 2:
+            return None
+        return logistic_hessians(np.ascontiguousarray(state.margins, dtype=np.float64),
+                                 self.weight_floor, np.empty(state.raw.shape[0]))
 
     def learner_for(self, estimator, n_classes: int):
         return estimator if n_classes == 2 else PerClassRegressor(estimator)

@@ -399,11 +399,11 @@ def _round_weights(step: Step, state: BoostingState, factors) -> NDArray[np.floa
     own = step.bounded_weights(state)
     if own is None:
         return _normalised_weights(step.log_weights(state), state.sample_weight, factors)
+    if np.isnan(own).any():  # as a NaN log-weight: no usable weights
+        return None
     base = state.sample_weight * own
     if factors is not None:
         base *= factors
-    if np.isnan(own).any():  # as a NaN log-weight: no usable weights
-        return None
     return _normalised_weights(None, base, None)
 
 

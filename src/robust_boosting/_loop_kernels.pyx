@@ -98,23 +98,14 @@ def normalise_log_weights(log_w_arr, const double[::1] base, double[::1] out):
                 v = base[i] if base[i] > 0.0 else 0.0
                 out[i] = v
                 total += v
-            if total > 0.0 and total < INFINITY:
-                inv = 1.0 / total
-                for i in range(n):
-                    out[i] *= inv
-        return total
-    log_w = log_w_arr
-    with nogil:
-        for i in range(n):
-            if base[i] > 0.0 and log_w[i] > m:
-                m = log_w[i]
-        if m == -INFINITY:
+    else:
+        log_w = log_w_arr
+        with nogil:
             for i in range(n):
-                out[i] = 0.0
-            total = 0.0
-        else:
+                if base[i] > 0.0 and log_w[i] > m:
+                    m = log_w[i]
             for i in range(n):
-                b = base[i]
+                b = base[i] if m > -INFINITY else 0.0  # m = -inf: all zeros, total 0
                 if b > 0.0:
                     d = log_w[i] - m
                     d = 0.0 if d > 0.0 else d  # NaN stays NaN
@@ -123,10 +114,11 @@ def normalise_log_weights(log_w_arr, const double[::1] base, double[::1] out):
                     v = 0.0
                 out[i] = v
                 total += v
-            if total > 0.0 and total < INFINITY:
-                inv = 1.0 / total
-                for i in range(n):
-                    out[i] *= inv
+    with nogil:
+        if total > 0.0 and total < INFINITY:
+            inv = 1.0 / total
+            for i in range(n):
+                out[i] *= inv
     return total
 
 
@@ -154,21 +146,28 @@ def exp_neg_clipped(const double[::1] m, double cap, double[::1] out):
 def active_rows(const double[::1] sw, int32_t[::1] idx, double[::1] w):
     """Rows with ``sw > 0`` into ``idx[:k]`` (in order) and their weights into ``w[:k]``;
     the other rows into ``idx[k:]`` (in reverse order). Returns ``k``."""
-    cdef Py_ssize_t n = sw.shape[0]
+    cdef Py_ssize_t k = 0
+    if sw.shape[0] > 0:
+        with nogil:
+            k = _active_rows(&sw[0], sw.shape[0], &idx[0], &w[0])
+    return k
+
+
+cdef Py_ssize_t _active_rows(const double* sw, Py_ssize_t n, int32_t* idx,
+                             double* w) noexcept nogil:
     cdef Py_ssize_t k = 0
     cdef Py_ssize_t z = n
     cdef Py_ssize_t i
     cdef double v
-    with nogil:
-        for i in range(n):
-            v = sw[i]
-            if v > 0.0:
-                idx[k] = <int32_t>i
-                w[k] = v
-                k += 1
-            else:
-                z -= 1
-                idx[z] = <int32_t>i
+    for i in range(n):
+        v = sw[i]
+        if v > 0.0:
+            idx[k] = <int32_t>i
+            w[k] = v
+            k += 1
+        else:
+            z -= 1
+            idx[z] = <int32_t>i
     return k
 
 
@@ -387,29 +386,21 @@ def regression_root(const double[::1] y, sw, int32_t[::1] idx, double[::1] ow,
     the materialised arrays (``ow.sum()``, ``np.add.reduce(ow * ya)``, ...).
     """
     cdef Py_ssize_t n = y.shape[0]
-    cdef Py_ssize_t k = 0
-    cdef Py_ssize_t z = n
+    cdef Py_ssize_t k = n
     cdef Py_ssize_t i
-    cdef double v, total, ybar, s_owy, tol
+    cdef double total, ybar, s_owy, tol
     cdef const double[::1] w
+    if n == 0:
+        return 0, 0.0, 0.0, 0.0, 0.0
     if sw is None:
         with nogil:
             for i in range(n):
                 idx[i] = <int32_t>i
                 ow[i] = 1.0
-        k = n
     else:
         w = sw
         with nogil:
-            for i in range(n):
-                v = w[i]
-                if v > 0.0:
-                    idx[k] = <int32_t>i
-                    ow[k] = v
-                    k += 1
-                else:
-                    z -= 1
-                    idx[z] = <int32_t>i
+            k = _active_rows(&w[0], n, &idx[0], &ow[0])
     if k == 0:
         return 0, 0.0, 0.0, 0.0, 0.0
     with nogil:

@@ -324,6 +324,7 @@ class LogitStep(_RealValuedStep):
         super().__init__(LogisticLoss(), learning_rate)
         self.z_max = z_max
         self.weight_floor = weight_floor
+        self._response = None  # (scores, class-major response) of the round, multiclass
 
     def log_weights(self, state: BoostingState) -> np.ndarray | None:
         if state.raw.ndim == 2:  # the Hessians go into the per-class weights
@@ -377,7 +378,7 @@ class LogitStep(_RealValuedStep):
         """Binary: ``z = y (1 + e^{-2m})``; multiclass: ``z_k = (1[y = k] - p_k) / (p_k (1 - p_k))``;
         ``|z|`` clipped at ``z_max``."""
         if state.raw.ndim == 2:
-            cached = getattr(self, "_response", None)
+            cached = self._response
             if cached is not None and cached[0] is state.raw:
                 return cached[1].T
             return self._newton_terms(state, np.ones(state.raw.shape[0]))[0].T

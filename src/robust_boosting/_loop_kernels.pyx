@@ -230,7 +230,6 @@ def small_int_codes(const int64_t[::1] y, int64_t max_span):
     return lo, present_arr.view(np.bool_), codes_arr
 
 
-
 def softmax_newton(const double[:, ::1] raw, const int64_t[::1] y, const double[::1] w,
                    double z_max, double h_floor, double[:, ::1] Z, double[:, ::1] W):
     """The per-sample work of a multiclass Newton round (LogitBoost, K > 2) on ``(n, K)`` scores.
@@ -281,6 +280,7 @@ def softmax_newton(const double[:, ::1] raw, const int64_t[::1] y, const double[
                     W[k, i] = w[i] * h
                 r += K
 
+
 def newton_round_stats(const double[:, ::1] F, const double[:, ::1] Z,
                        const double[:, ::1] W, const int64_t[::1] y):
     """``(edge, error)`` of a multiclass Newton round from class-major ``(K, n)`` arrays:
@@ -313,21 +313,19 @@ def newton_round_stats(const double[:, ::1] F, const double[:, ::1] Z,
 
 
 cdef inline double _term(const double* w, const double* y, const int32_t* idx, Py_ssize_t i,
-                         int mode, double shift) noexcept nogil:
-    """Term ``i`` of a weighted sum: ``w``, ``w y``, ``w (y y)`` or ``w (y - shift)``."""
+                         int mode) noexcept nogil:
+    """Term ``i`` of a weighted sum: ``w`` (mode 0), ``w y[idx]`` (1) or ``w (y y)[idx]`` (2)."""
     cdef double v
     if mode == 0:
         return w[i]
     v = y[idx[i]]
     if mode == 1:
         return w[i] * v
-    if mode == 2:
-        return w[i] * (v * v)
-    return w[i] * (v - shift)
+    return w[i] * (v * v)
 
 
 cdef double _pairwise(const double* w, const double* y, const int32_t* idx, Py_ssize_t a,
-                      Py_ssize_t n, int mode, double shift) noexcept nogil:
+                      Py_ssize_t n, int mode) noexcept nogil:
     """``sum_{i = a}^{a + n - 1}`` of :func:`_term`, in NumPy's pairwise order: the result is
     ``numpy.add.reduce`` of the materialised terms, bit for bit (tested)."""
     cdef double r0, r1, r2, r3, r4, r5, r6, r7, res
@@ -335,42 +333,42 @@ cdef double _pairwise(const double* w, const double* y, const int32_t* idx, Py_s
     if n < 8:
         res = 0.0
         for i in range(a, a + n):
-            res += _term(w, y, idx, i, mode, shift)
+            res += _term(w, y, idx, i, mode)
         return res
     if n <= 128:
-        r0 = _term(w, y, idx, a, mode, shift)
-        r1 = _term(w, y, idx, a + 1, mode, shift)
-        r2 = _term(w, y, idx, a + 2, mode, shift)
-        r3 = _term(w, y, idx, a + 3, mode, shift)
-        r4 = _term(w, y, idx, a + 4, mode, shift)
-        r5 = _term(w, y, idx, a + 5, mode, shift)
-        r6 = _term(w, y, idx, a + 6, mode, shift)
-        r7 = _term(w, y, idx, a + 7, mode, shift)
+        r0 = _term(w, y, idx, a, mode)
+        r1 = _term(w, y, idx, a + 1, mode)
+        r2 = _term(w, y, idx, a + 2, mode)
+        r3 = _term(w, y, idx, a + 3, mode)
+        r4 = _term(w, y, idx, a + 4, mode)
+        r5 = _term(w, y, idx, a + 5, mode)
+        r6 = _term(w, y, idx, a + 6, mode)
+        r7 = _term(w, y, idx, a + 7, mode)
         i = 8
         while i < n - n % 8:
-            r0 += _term(w, y, idx, a + i, mode, shift)
-            r1 += _term(w, y, idx, a + i + 1, mode, shift)
-            r2 += _term(w, y, idx, a + i + 2, mode, shift)
-            r3 += _term(w, y, idx, a + i + 3, mode, shift)
-            r4 += _term(w, y, idx, a + i + 4, mode, shift)
-            r5 += _term(w, y, idx, a + i + 5, mode, shift)
-            r6 += _term(w, y, idx, a + i + 6, mode, shift)
-            r7 += _term(w, y, idx, a + i + 7, mode, shift)
+            r0 += _term(w, y, idx, a + i, mode)
+            r1 += _term(w, y, idx, a + i + 1, mode)
+            r2 += _term(w, y, idx, a + i + 2, mode)
+            r3 += _term(w, y, idx, a + i + 3, mode)
+            r4 += _term(w, y, idx, a + i + 4, mode)
+            r5 += _term(w, y, idx, a + i + 5, mode)
+            r6 += _term(w, y, idx, a + i + 6, mode)
+            r7 += _term(w, y, idx, a + i + 7, mode)
             i += 8
         res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
         while i < n:
-            res += _term(w, y, idx, a + i, mode, shift)
+            res += _term(w, y, idx, a + i, mode)
             i += 1
         return res
     n2 = n // 2
     n2 -= n2 % 8
-    return (_pairwise(w, y, idx, a, n2, mode, shift)
-            + _pairwise(w, y, idx, a + n2, n - n2, mode, shift))
+    return (_pairwise(w, y, idx, a, n2, mode)
+            + _pairwise(w, y, idx, a + n2, n - n2, mode))
 
 
 def pairwise_sum(const double[::1] a):
     """``numpy.add.reduce(a)`` bit for bit (the order of :func:`_pairwise`; for tests)."""
-    return _pairwise(&a[0] if a.shape[0] else NULL, NULL, NULL, 0, a.shape[0], 0, 0.0)
+    return _pairwise(&a[0] if a.shape[0] else NULL, NULL, NULL, 0, a.shape[0], 0)
 
 
 def regression_root(const double[::1] y, sw, int32_t[::1] idx, double[::1] ow,
@@ -404,12 +402,12 @@ def regression_root(const double[::1] y, sw, int32_t[::1] idx, double[::1] ow,
     if k == 0:
         return 0, 0.0, 0.0, 0.0, 0.0
     with nogil:
-        total = _pairwise(&ow[0], &y[0], &idx[0], 0, k, 0, 0.0)
-        ybar = _pairwise(&ow[0], &y[0], &idx[0], 0, k, 1, 0.0) / total
-        tol = _pairwise(&ow[0], &y[0], &idx[0], 0, k, 2, 0.0) / total
+        total = _pairwise(&ow[0], &y[0], &idx[0], 0, k, 0)
+        ybar = _pairwise(&ow[0], &y[0], &idx[0], 0, k, 1) / total
+        tol = _pairwise(&ow[0], &y[0], &idx[0], 0, k, 2) / total
         for i in range(k):
             owy[i] = ow[i] * (y[idx[i]] - ybar)
-        s_owy = _pairwise(&owy[0], NULL, NULL, 0, k, 0, 0.0)
+        s_owy = _pairwise(&owy[0], NULL, NULL, 0, k, 0)
     return k, total, ybar, s_owy, tol
 
 

@@ -484,8 +484,7 @@ best_index_, cv_results_, oof_n_estimators_, noise_rate_
                     categories[str(c)] = X[c].cat.categories
             self.feature_names_in_ = np.asarray([str(c) for c in X.columns], dtype=object)
             self.feature_categories_ = categories
-            X = _rowwise(lambda df: _frame_codes(df, categories), X, dtype=np.float32,
-                         width=len(X.columns), lengths=lengths)
+            X = _coded_frame(X, categories, lengths)
             n_features = len(self.feature_names_in_)
         elif isinstance(X, da.Array):
             if X.ndim != 2:
@@ -865,9 +864,8 @@ best_index_, cv_results_, oof_n_estimators_, noise_rate_
                                  f"{list(names)}.")
             categories = self.feature_categories_
             if isinstance(X, dd.DataFrame):
-                lengths = tuple(int(v) for v in X.map_partitions(len).compute())
-                X = _rowwise(lambda df: _frame_codes(df, categories), X, dtype=np.float32,
-                             width=len(names), lengths=lengths)
+                X = _coded_frame(X, categories,
+                                 tuple(int(v) for v in X.map_partitions(len).compute()))
             else:
                 X = _frame_codes(X, categories)
         if isinstance(X, dd.DataFrame):
@@ -974,6 +972,13 @@ def _held_out_proba(x, fold, boosters, stops, k: int) -> NDArray[np.float32]:
 def _losses_at(x, y, booster, stop: int, k: int) -> NDArray[np.float64]:
     """Each row's loss ``-log p_y`` after the first ``stop`` rounds of ``booster``."""
     return _row_losses(_margins(booster, x, stop, k), y, k)
+
+
+def _coded_frame(X, categories: dict, lengths: tuple):
+    """A dask frame (partitions of ``lengths`` rows) as XGBoost's numeric input, a float32
+    dask array (:func:`_frame_codes` per partition)."""
+    return _rowwise(lambda df: _frame_codes(df, categories), X, dtype=np.float32,
+                    width=len(X.columns), lengths=lengths)
 
 
 def _frame_codes(df, categories: dict) -> NDArray[np.float32]:

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from scipy.optimize import brentq, least_squares
-from scipy.special import erfc, erfcinv, log_expit
+from scipy.special import erfc, erfcinv
 from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 
@@ -327,10 +327,9 @@ class LogitStep(_RealValuedStep):
         self._response = None  # (scores, class-major response) of the round, multiclass
 
     def log_weights(self, state: BoostingState) -> np.ndarray | None:
-        if state.raw.ndim == 2:  # the Hessians go into the per-class weights
-            return None
-        two_m = 2.0 * state.margins
-        return np.maximum(log_expit(two_m) + log_expit(-two_m), np.log(self.weight_floor))
+        # multiclass: None (the Hessians go into the per-class weights)
+        own = self.bounded_weights(state)
+        return None if own is None else np.log(own)
 
     def bounded_weights(self, state: BoostingState) -> np.ndarray | None:
         """Binary: the weights ``max(p (1 - p), weight_floor)`` themselves (in ``(0, ¼]``)."""

@@ -284,14 +284,14 @@ class _BaseHistTree(BaseEstimator):
         if self._is_reg:
             # idx, ow: the rows of positive weight, reordered in place by the partition
             idx, ow = rows[:n_active], w_rows[:n_active]
-        elif active is None:
-            idx = np.arange(n_samples, dtype=np.int32)
-            # a copy: the partition reorders ow in place
-            ow = np.ones(n_samples) if sw is None else sw.copy()
         else:
-            idx = active
-            ow = w_rows[:n_active]
-        if not self._is_reg:
+            if active is None:
+                idx = np.arange(n_samples, dtype=np.int32)
+                # a copy: the partition reorders ow in place
+                ow = np.ones(n_samples) if sw is None else sw.copy()
+            else:
+                idx = active
+                ow = w_rows[:n_active]
             total_w = float(ow.sum())
         if not total_w > 0:
             raise ValueError("the sum of sample_weight must be positive (non-zero weight)")

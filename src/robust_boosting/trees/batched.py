@@ -97,33 +97,22 @@ def grow_batched(growers: Sequence[_Grower], n_threads: int = 1) -> None:
         _grow_group(group, n_threads)
 
 
-def _joined(arrays: list[np.ndarray], dtype) -> tuple[np.ndarray, np.ndarray]:
-    """The trees' per-row arrays in one array, and where each starts in it.
-
-    Without a copy when the arrays are already disjoint regions of one contiguous
-    array of ``dtype`` (a single tree's own array; the regions
-    :func:`fit_trees_batched` lays out for regression trees), else concatenated end
-    to end.
-    """
+def _regions(arrays: list[np.ndarray], dtype) -> tuple[np.ndarray, np.ndarray] | None:
+    """``(base, starts)`` when the trees' per-row arrays are disjoint regions of one
+    contiguous array ``base`` of ``dtype`` (a single tree's own array; the regions
+    :func:`fit_trees_batched` lays out for regression trees), else None."""
     dtype = np.dtype(dtype)
     base = arrays[0] if len(arrays) == 1 else arrays[0].base
+    if not (isinstance(base, np.ndarray) and base.ndim == 1 and base.dtype == dtype
+            and base.flags.c_contiguous and all(a.base is base or a is base for a in arrays)):
+        return None
     sizes = np.array([len(a) for a in arrays], dtype=np.int64)
-    if (isinstance(base, np.ndarray) and base.ndim == 1 and base.dtype == dtype
-            and base.flags.c_contiguous
-            and all(a.base is base or a is base for a in arrays)):
-        origin = base.ctypes.data
-        starts = np.array([(a.ctypes.data - origin) // dtype.itemsize for a in arrays],
-                          dtype=np.int64)
-        order = np.argsort(starts, kind="stable")
-        if np.all(starts[order][1:] >= (starts + sizes)[order][:-1]):  # disjoint
-            return base, starts
-    starts = np.zeros(len(arrays), dtype=np.int64)
-    np.cumsum(sizes[:-1], out=starts[1:])
-    return _concatenated(arrays, dtype), starts
-
-
-def _concatenated(arrays: list[np.ndarray], dtype) -> np.ndarray:
-    return np.concatenate(arrays).astype(dtype, copy=False)
+    starts = np.array([(a.ctypes.data - base.ctypes.data) // dtype.itemsize for a in arrays],
+                      dtype=np.int64)
+    order = np.argsort(starts, kind="stable")
+    if not np.all(starts[order][1:] >= (starts + sizes)[order][:-1]):  # overlapping
+        return None
+    return base, starts
 
 
 def _row_table(rows: list, n: int, dtype) -> np.ndarray:
@@ -145,26 +134,20 @@ def _grow_group(group: list[_Grower], n_threads: int) -> None:
     n_stat = g0.n_stat
     n = g0.codes_t.shape[1]
     sizes = np.array([len(g.idx) for g in group], dtype=np.int64)
-    # the trees' own arrays, partitioned in place, when they are regions of one array
-    # (one tree; regression trees laid out by fit_trees_batched), else copies
-    idx_all, starts = _joined([g.idx for g in group], np.int32)
-    joined = [_joined([g.ow for g in group], np.float64)]
-    if is_reg:
-        joined.append(_joined([g.owy for g in group], np.float64))
-        oc_all, owy_all = np.empty(0, dtype=np.int32), joined[1][0]
-    else:
-        joined.append(_joined([g.oc for g in group], np.int32))
-        oc_all, owy_all = joined[1][0], np.empty(0)
-    ow_all = joined[0][0]
-    if not all(np.array_equal(starts, st) for _, st in joined):
-        # regions at different places: lay the trees' rows out end to end in all
-        idx_all = _concatenated([g.idx for g in group], np.int32)
-        ow_all = _concatenated([g.ow for g in group], np.float64)
-        if is_reg:
-            owy_all = _concatenated([g.owy for g in group], np.float64)
-        else:
-            oc_all = _concatenated([g.oc for g in group], np.int32)
+    columns = [([g.idx for g in group], np.int32), ([g.ow for g in group], np.float64),
+               ([g.owy for g in group], np.float64) if is_reg
+               else ([g.oc for g in group], np.int32)]
+    # the trees' own arrays, partitioned in place, when all are regions of one array each
+    # at the same places (one tree; regression trees laid out by fit_trees_batched)
+    regions = [_regions(arrays, dtype) for arrays, dtype in columns]
+    shared = all(r is not None and np.array_equal(r[1], regions[0][1]) for r in regions)
+    if shared:
+        (idx_all, ow_all, third), starts = [r[0] for r in regions], regions[0][1]
+    else:  # copies, end to end
+        idx_all, ow_all, third = [np.concatenate(arrays).astype(dtype, copy=False)
+                                  for arrays, dtype in columns]
         starts = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
+    oc_all, owy_all = (np.empty(0, dtype=np.int32), third) if is_reg else (third, np.empty(0))
     ends = starts + sizes
     dense = np.array([g.dense_root is not None for g in group], dtype=np.uint8)
     roots = [g.dense_root or (None, None, None) for g in group]
@@ -203,9 +186,8 @@ def _grow_group(group: list[_Grower], n_threads: int) -> None:
     )
     for j, g in enumerate(group):
         m = int(n_nodes[j])
-        a, z = starts[j], ends[j]
-        if g.idx.base is not idx_all and g.idx is not idx_all:
-            g.idx[:] = idx_all[a:z]
+        if not shared:
+            g.idx[:] = idx_all[starts[j]:ends[j]]
         # arrays where _Grower keeps lists: _make_tree and _remember_train_leaves read both
         g.left = left[j, :m]
         g.right = right[j, :m]

@@ -261,6 +261,48 @@ def test_compiled_grower_equals_python_grower(n, p, depth, leaves, min_leaf, reg
     assert np.array_equal(ref.idx, got.idx)
 
 
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    k=st.integers(1, 5),
+    n_threads=st.sampled_from([2, 3]),
+    leaves=st.sampled_from([None, 7]),
+    regression=st.booleans(),
+    seed=st.integers(0, 2**16),
+)
+def test_trees_grown_side_by_side_equal_their_own_growth(k, n_threads, leaves, regression,
+                                                         seed):
+    """With several threads and several trees, grow_all grows trees side by side (one
+    per thread) and the rest with threaded node kernels: every tree is still the one
+    its own :meth:`_Grower.grow` grows, with its rows partitioned the same way."""
+    from robust_boosting.trees import growing
+
+    rng = np.random.RandomState(seed)
+    n = int(rng.randint(20, 400))
+    X = np.round(rng.randn(n, 6), 1)
+    X[rng.rand(n, 6) < 0.1] = np.nan
+    cls = HistTreeRegressor if regression else HistTreeClassifier
+    proto = cls(max_depth=None if leaves else 4, max_leaf_nodes=leaves)
+    Xb = proto.prepare_data(X)
+    ys = [rng.randn(n) if regression else rng.randint(0, 3, n) for _ in range(k)]
+    ws = [rng.rand(n) * (rng.rand(n) >= 0.3) + (np.arange(n) == 0) for _ in range(k)]
+    old = growing._PARALLEL_MIN_WORK
+    growing._PARALLEL_MIN_WORK = 0  # node kernels on the threads where they are threaded
+    try:
+        refs = [clone(proto)._prepare_grower(Xb, y, w, 1)[0] for y, w in zip(ys, ws, strict=True)]
+        for r in refs:
+            r.grow(r.root_tot)
+        got = [clone(proto)._prepare_grower(Xb, y, w, n_threads)[0]
+               for y, w in zip(ys, ws, strict=True)]
+        grow_batched(got, n_threads)
+    finally:
+        growing._PARALLEL_MIN_WORK = old
+    for ref, g in zip(refs, got, strict=True):
+        for name in _GROWER_ARRAYS:
+            assert np.array_equal(np.asarray(getattr(ref, name)), np.asarray(getattr(g, name)))
+        assert np.array_equal(np.array(ref.tot), np.asarray(g.tot))
+        assert np.array_equal(ref.idx, g.idx)
+
+
 def test_fit_batched_is_deterministic_and_staged_rows():
     X, y = _data(seed=5)
     weights = _fold_weights(len(y), 3, seed=5)

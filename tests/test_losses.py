@@ -113,3 +113,22 @@ def test_softmax_rows_is_scipy_softmax_bit_for_bit(n, k, scale, seed):
     raw[rng.random((n, k)) < 0.05] = -np.inf
     raw[:, 0] = rng.normal(size=n)  # every row has a finite score
     assert np.array_equal(softmax_rows(raw), softmax(raw, axis=1))
+
+
+@settings(max_examples=60, deadline=None)
+@given(n=st.integers(1, 40), k=st.integers(2, 12), scale=st.sampled_from([1e-3, 1.0, 30.0, 700.0]),
+       seed=st.integers(0, 2**16))
+def test_softmax_loss_is_logsumexp_minus_own_score(n, k, scale, seed):
+    """The compiled multiclass log-loss equals ``logsumexp(F) - F_y`` within rounding, ties of
+    the row maximum included, and a NaN score gives NaN."""
+    from scipy.special import logsumexp
+
+    from robust_boosting.losses import softmax_loss
+
+    rng = np.random.default_rng(seed)
+    raw = np.round(rng.normal(size=(n, k)) * scale, 1)  # ties, the maximum among them
+    y = rng.integers(0, k, n)
+    expected = logsumexp(raw, axis=1) - raw[np.arange(n), y]
+    np.testing.assert_allclose(softmax_loss(raw, y), expected, rtol=1e-12, atol=1e-13)
+    raw[0, rng.integers(0, k)] = np.nan
+    assert np.isnan(softmax_loss(raw, y)[0])

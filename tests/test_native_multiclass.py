@@ -177,3 +177,33 @@ def test_newton_round_kernels_match_their_numpy_definitions(n, k, scale, seed):
     np.testing.assert_allclose(edge, np.sum(wk * z * f), rtol=1e-9, atol=1e-12)
     expected = row_w[f.argmax(axis=0) != y].sum() / max(row_w.sum(), 1e-300)
     np.testing.assert_allclose(err, expected, rtol=1e-12, atol=1e-15)
+
+
+@pytest.mark.parametrize("n", [8191, 8192, 30001])
+def test_multiclass_round_kernels_do_not_depend_on_threads(n):
+    """The multiclass round's kernels on several threads (the softmax by row ranges, the
+    round's sums by fixed blocks of rows) give the one-thread values bit for bit."""
+    from robust_boosting._loop_kernels import newton_round_stats, softmax_newton
+
+    from robust_boosting.steps import _in_row_ranges
+
+    rng = np.random.default_rng(n)
+    k = 4
+    raw = rng.normal(size=(n, k)) * 3
+    y = rng.integers(0, k, n)
+    w = rng.random(n)
+    out = {}
+    for threads in (1, 2, 3):
+        z, wk = np.empty((k, n)), np.empty((k, n))
+        _in_row_ranges(lambda a, b: softmax_newton(raw, y, w, 4.0, 1e-12, z, wk, a, b),  # noqa: B023
+                       n, threads)
+        f = np.round(rng.normal(size=(k, n)), 1) if not out else out[1][2]
+        out[threads] = (z, wk, f, newton_round_stats(f, z, wk, y, threads))
+    for threads in (2, 3):
+        for a, b in zip(out[1][:2], out[threads][:2], strict=True):
+            assert np.array_equal(a, b)
+        assert out[threads][3] == out[1][3]
+    z, wk, f, (edge, err) = out[1]
+    np.testing.assert_allclose(edge, np.sum(wk * z * f), rtol=1e-10)
+    row_w = wk.sum(axis=0)
+    np.testing.assert_allclose(err, row_w[f.argmax(axis=0) != y].sum() / row_w.sum(), rtol=1e-12)

@@ -164,8 +164,9 @@ def _answer(requests: list[FitRequest]) -> None:
         else:
             r.learner.fit(r.X, r.target, sample_weight=r.weights)
     for group in by_data.values():
+        # every core of this worker: the trees grow side by side (the same trees)
         fit_trees_batched([r.learner for r in group], group[0].X,
-                          [r.target for r in group], [r.weights for r in group])
+                          [r.target for r in group], [r.weights for r in group], n_jobs=None)
 
 
 def staged_decision_rows(model: BaseBoostingClassifier, X: ArrayLike) -> NDArray[np.float64]:

@@ -93,6 +93,9 @@ class BoostingState:
     round: int = 0
     #: the step's own per-run state: the small dataclass of :meth:`Step.init_state` (or None)
     step_state: Any = None
+    #: threads the step's per-round kernels may use: those of the weak learner's compiled
+    #: trees (its ``n_jobs``), 1 for other learners; no result depends on it
+    n_threads: int = 1
 
     @property
     def margins(self) -> NDArray[np.float64]:
@@ -394,6 +397,16 @@ def _seeded_copy(template, keys: list[str], random_state: np.random.RandomState)
     return learner
 
 
+def _learner_threads(estimator) -> int:
+    """Threads of a weak learner's compiled kernels (1 for a learner without them)."""
+    from .trees import HistTreeClassifier, HistTreeRegressor
+    from .trees.binning import _n_threads
+
+    if isinstance(estimator, HistTreeClassifier | HistTreeRegressor):
+        return _n_threads(estimator.n_jobs)
+    return 1
+
+
 def _round_weights(step: Step, state: BoostingState, factors) -> NDArray[np.float64] | None:
     """The normalised weights of a round: ``sample_weight * factors *`` the step's own."""
     own = step.bounded_weights(state)
@@ -662,6 +675,7 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
             n_classes=n_classes,
             sample_weight=sample_weight,
             raw=np.zeros(n) if binary else np.zeros((n, n_classes)),
+            n_threads=_learner_threads(estimator),
         )
         state.step_state = step.init_state(state)
         policy.start(state, step)

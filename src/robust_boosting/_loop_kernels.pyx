@@ -7,7 +7,8 @@ takes several passes and temporaries over the data, which is a visible part of a
 round when the weak learner is a histogram stump.
 """
 
-from libc.math cimport INFINITY, floor
+from cython.parallel cimport prange
+from libc.math cimport INFINITY, exp, floor, log1p
 from libc.stdint cimport int32_t, int64_t, uint8_t
 from libc.string cimport memcpy
 
@@ -231,7 +232,8 @@ def small_int_codes(const int64_t[::1] y, int64_t max_span):
 
 
 def softmax_newton(const double[:, ::1] raw, const int64_t[::1] y, const double[::1] w,
-                   double z_max, double h_floor, double[:, ::1] Z, double[:, ::1] W):
+                   double z_max, double h_floor, double[:, ::1] Z, double[:, ::1] W,
+                   Py_ssize_t start=0, Py_ssize_t stop=-1):
     """The per-sample work of a multiclass Newton round (LogitBoost, K > 2) on ``(n, K)`` scores.
 
     With ``p = softmax(raw[i])`` (shift by the row maximum, ``exp``, divide by the
@@ -241,16 +243,18 @@ def softmax_newton(const double[:, ::1] raw, const int64_t[::1] y, const double[
     arrays ``Z[k, i] = clip((1[y_i = k] - p_k) / h_k, ±z_max)`` (the working
     response) and ``W[k, i] = w_i h_k`` (the regressors' weights). The rows go in
     blocks that stay in cache; the ``exp`` is NumPy's (vectorised, and bit for bit
-    what ``softmax_rows`` uses).
+    what ``softmax_rows`` uses). Only the rows ``start:stop`` (``stop`` -1: to the
+    end) are done, without the GIL except in the ``exp``, so that disjoint row
+    ranges can run on separate threads.
     """
-    cdef Py_ssize_t n = raw.shape[0]
+    cdef Py_ssize_t n = raw.shape[0] if stop < 0 else stop
     cdef Py_ssize_t K = raw.shape[1]
     cdef Py_ssize_t block = max(1, 16384 // K)
     cdef Py_ssize_t a, b, i, k, r
     cdef double m, p, h, z, one, tot
-    e_arr = np.empty(min(n, block) * K)
+    e_arr = np.empty(max(0, min(n - start, block)) * K)
     cdef double[::1] e = e_arr
-    for a in range(0, n, block):
+    for a in range(start, n, block):
         b = min(n, a + block)
         with nogil:
             r = 0
@@ -281,94 +285,168 @@ def softmax_newton(const double[:, ::1] raw, const int64_t[::1] y, const double[
                 r += K
 
 
-def newton_round_stats(const double[:, ::1] F, const double[:, ::1] Z,
-                       const double[:, ::1] W, const int64_t[::1] y):
-    """``(edge, error)`` of a multiclass Newton round from class-major ``(K, n)`` arrays:
-    the weighted edge ``sum_{k,i} W Z F`` and the weighted error of the class of
-    largest output (first on ties), rows weighted by ``sum_k W[k, i]``."""
+DEF STATS_BLOCK = 8192
+
+
+cdef void _stats_block(const double[:, ::1] F, const double[:, ::1] Z, const double[:, ::1] W,
+                       const int64_t[::1] y, Py_ssize_t a, Py_ssize_t b,
+                       double* out) noexcept nogil:
+    """``out = (edge, miss, total)`` of the rows ``a:b`` (see :func:`newton_round_stats`)."""
     cdef Py_ssize_t K = F.shape[0]
-    cdef Py_ssize_t n = F.shape[1]
     cdef Py_ssize_t i, k, best
     cdef double edge = 0.0
     cdef double miss = 0.0
     cdef double total = 0.0
     cdef double top, row_w, row_edge
+    for i in range(a, b):
+        best = 0
+        top = F[0, i]
+        row_w = W[0, i]
+        row_edge = W[0, i] * Z[0, i] * F[0, i]
+        for k in range(1, K):
+            row_edge = row_edge + W[k, i] * Z[k, i] * F[k, i]
+            row_w = row_w + W[k, i]
+            if F[k, i] > top:
+                top = F[k, i]
+                best = k
+        edge += row_edge
+        total += row_w
+        if best != y[i]:
+            miss += row_w
+    out[0] = edge
+    out[1] = miss
+    out[2] = total
+
+
+def newton_round_stats(const double[:, ::1] F, const double[:, ::1] Z,
+                       const double[:, ::1] W, const int64_t[::1] y, int n_threads=1):
+    """``(edge, error)`` of a multiclass Newton round from class-major ``(K, n)`` arrays:
+    the weighted edge ``sum_{k,i} W Z F`` and the weighted error of the class of
+    largest output (first on ties), rows weighted by ``sum_k W[k, i]``.
+
+    The rows are summed in fixed blocks of 8,192 (on ``n_threads`` threads), whose
+    sums are added in order: the result does not depend on ``n_threads``.
+    """
+    cdef Py_ssize_t n = F.shape[1]
+    cdef Py_ssize_t n_blocks = (n + STATS_BLOCK - 1) // STATS_BLOCK
+    cdef Py_ssize_t q
+    cdef double edge = 0.0
+    cdef double miss = 0.0
+    cdef double total = 0.0
+    parts_arr = np.zeros((max(n_blocks, 1), 3))
+    cdef double[:, ::1] parts = parts_arr
     with nogil:
-        for i in range(n):
-            best = 0
-            top = F[0, i]
-            row_w = W[0, i]
-            row_edge = W[0, i] * Z[0, i] * F[0, i]
-            for k in range(1, K):
-                row_edge = row_edge + W[k, i] * Z[k, i] * F[k, i]
-                row_w = row_w + W[k, i]
-                if F[k, i] > top:
-                    top = F[k, i]
-                    best = k
-            edge += row_edge
-            total += row_w
-            if best != y[i]:
-                miss += row_w
+        if n_threads > 1 and n_blocks > 1:
+            for q in prange(n_blocks, num_threads=n_threads, schedule="static"):
+                _stats_block(F, Z, W, y, q * STATS_BLOCK, min(n, (q + 1) * STATS_BLOCK),
+                             &parts[q, 0])
+        else:
+            for q in range(n_blocks):
+                _stats_block(F, Z, W, y, q * STATS_BLOCK, min(n, (q + 1) * STATS_BLOCK),
+                             &parts[q, 0])
+        for q in range(n_blocks):
+            edge += parts[q, 0]
+            miss += parts[q, 1]
+            total += parts[q, 2]
     return edge, miss / (total if total > 1e-300 else 1e-300)
 
 
-cdef inline double _term(const double* w, const double* y, const int32_t* idx, Py_ssize_t i,
-                         int mode) noexcept nogil:
-    """Term ``i`` of a weighted sum: ``w`` (mode 0), ``w y[idx]`` (1) or ``w (y y)[idx]`` (2)."""
-    cdef double v
-    if mode == 0:
-        return w[i]
-    v = y[idx[i]]
-    if mode == 1:
-        return w[i] * v
-    return w[i] * (v * v)
-
-
-cdef double _pairwise(const double* w, const double* y, const int32_t* idx, Py_ssize_t a,
-                      Py_ssize_t n, int mode) noexcept nogil:
-    """``sum_{i = a}^{a + n - 1}`` of :func:`_term`, in NumPy's pairwise order: the result is
-    ``numpy.add.reduce`` of the materialised terms, bit for bit (tested)."""
+cdef double _pairwise(const double* w, Py_ssize_t a, Py_ssize_t n) noexcept nogil:
+    """``sum(w[a:a + n])`` in NumPy's pairwise order: ``numpy.add.reduce`` of that slice,
+    bit for bit (tested)."""
     cdef double r0, r1, r2, r3, r4, r5, r6, r7, res
     cdef Py_ssize_t i, n2
     if n < 8:
         res = 0.0
         for i in range(a, a + n):
-            res += _term(w, y, idx, i, mode)
+            res += w[i]
         return res
     if n <= 128:
-        r0 = _term(w, y, idx, a, mode)
-        r1 = _term(w, y, idx, a + 1, mode)
-        r2 = _term(w, y, idx, a + 2, mode)
-        r3 = _term(w, y, idx, a + 3, mode)
-        r4 = _term(w, y, idx, a + 4, mode)
-        r5 = _term(w, y, idx, a + 5, mode)
-        r6 = _term(w, y, idx, a + 6, mode)
-        r7 = _term(w, y, idx, a + 7, mode)
+        r0 = w[a]
+        r1 = w[a + 1]
+        r2 = w[a + 2]
+        r3 = w[a + 3]
+        r4 = w[a + 4]
+        r5 = w[a + 5]
+        r6 = w[a + 6]
+        r7 = w[a + 7]
         i = 8
         while i < n - n % 8:
-            r0 += _term(w, y, idx, a + i, mode)
-            r1 += _term(w, y, idx, a + i + 1, mode)
-            r2 += _term(w, y, idx, a + i + 2, mode)
-            r3 += _term(w, y, idx, a + i + 3, mode)
-            r4 += _term(w, y, idx, a + i + 4, mode)
-            r5 += _term(w, y, idx, a + i + 5, mode)
-            r6 += _term(w, y, idx, a + i + 6, mode)
-            r7 += _term(w, y, idx, a + i + 7, mode)
+            r0 += w[a + i]
+            r1 += w[a + i + 1]
+            r2 += w[a + i + 2]
+            r3 += w[a + i + 3]
+            r4 += w[a + i + 4]
+            r5 += w[a + i + 5]
+            r6 += w[a + i + 6]
+            r7 += w[a + i + 7]
             i += 8
         res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
         while i < n:
-            res += _term(w, y, idx, a + i, mode)
+            res += w[a + i]
             i += 1
         return res
     n2 = n // 2
     n2 -= n2 % 8
-    return (_pairwise(w, y, idx, a, n2, mode)
-            + _pairwise(w, y, idx, a + n2, n - n2, mode))
+    return _pairwise(w, a, n2) + _pairwise(w, a + n2, n - n2)
+
+
+cdef void _pairwise3(const double* w, const double* y, const int32_t* idx, Py_ssize_t a,
+                     Py_ssize_t n, double* out) noexcept nogil:
+    """``out = (sum w, sum w y[idx], sum w y[idx]^2)`` over ``a:a + n`` in one pass, each in
+    the pairwise order of :func:`_pairwise`: bit for bit ``numpy.add.reduce`` of the
+    materialised terms."""
+    cdef double r[3][8]
+    cdef double lo[3]
+    cdef double hi[3]
+    cdef double v, t
+    cdef Py_ssize_t i, j, c, n2
+    if n < 8:
+        out[0] = 0.0
+        out[1] = 0.0
+        out[2] = 0.0
+        for i in range(a, a + n):
+            v = y[idx[i]]
+            out[0] += w[i]
+            out[1] += w[i] * v
+            out[2] += w[i] * (v * v)
+        return
+    if n <= 128:
+        for j in range(8):
+            v = y[idx[a + j]]
+            r[0][j] = w[a + j]
+            r[1][j] = w[a + j] * v
+            r[2][j] = w[a + j] * (v * v)
+        i = 8
+        while i < n - n % 8:
+            for j in range(8):
+                v = y[idx[a + i + j]]
+                t = w[a + i + j]
+                r[0][j] += t
+                r[1][j] += t * v
+                r[2][j] += t * (v * v)
+            i += 8
+        for c in range(3):
+            out[c] = ((r[c][0] + r[c][1]) + (r[c][2] + r[c][3])) + (
+                (r[c][4] + r[c][5]) + (r[c][6] + r[c][7]))
+        while i < n:
+            v = y[idx[a + i]]
+            out[0] += w[a + i]
+            out[1] += w[a + i] * v
+            out[2] += w[a + i] * (v * v)
+            i += 1
+        return
+    n2 = n // 2
+    n2 -= n2 % 8
+    _pairwise3(w, y, idx, a, n2, lo)
+    _pairwise3(w, y, idx, a + n2, n - n2, hi)
+    for c in range(3):
+        out[c] = lo[c] + hi[c]
 
 
 def pairwise_sum(const double[::1] a):
     """``numpy.add.reduce(a)`` bit for bit (the order of :func:`_pairwise`; for tests)."""
-    return _pairwise(&a[0] if a.shape[0] else NULL, NULL, NULL, 0, a.shape[0], 0)
+    return _pairwise(&a[0] if a.shape[0] else NULL, 0, a.shape[0])
 
 
 def regression_root(const double[::1] y, sw, int32_t[::1] idx, double[::1] ow,
@@ -401,13 +479,15 @@ def regression_root(const double[::1] y, sw, int32_t[::1] idx, double[::1] ow,
             k = _active_rows(&w[0], n, &idx[0], &ow[0])
     if k == 0:
         return 0, 0.0, 0.0, 0.0, 0.0
+    cdef double sums[3]
     with nogil:
-        total = _pairwise(&ow[0], &y[0], &idx[0], 0, k, 0)
-        ybar = _pairwise(&ow[0], &y[0], &idx[0], 0, k, 1) / total
-        tol = _pairwise(&ow[0], &y[0], &idx[0], 0, k, 2) / total
+        _pairwise3(&ow[0], &y[0], &idx[0], 0, k, sums)
+        total = sums[0]
+        ybar = sums[1] / total
+        tol = sums[2] / total
         for i in range(k):
             owy[i] = ow[i] * (y[idx[i]] - ybar)
-        s_owy = _pairwise(&owy[0], NULL, NULL, 0, k, 0)
+        s_owy = _pairwise(&owy[0], 0, k)
     return k, total, ybar, s_owy, tol
 
 
@@ -433,4 +513,32 @@ def logistic_hessians(const double[::1] m, double h_floor, double[::1] out):
                 e = buf[i - a]
                 v = e / ((1.0 + e) * (1.0 + e))
                 out[i] = h_floor if v <= h_floor else v  # NaN stays NaN
+    return out.base
+
+
+def softmax_losses(const double[:, ::1] raw, const int64_t[::1] y, double[::1] out):
+    """``out[i] = logsumexp(raw[i]) - raw[i, y[i]]``, the multiclass log-loss ``-log p_y``.
+
+    ``logsumexp`` as ``m + log1p(s)``: ``m`` the row maximum, ``s`` the sum of
+    ``exp(raw[i, k] - m)`` over the other entries (the first maximum left out, so no
+    digits are lost to ``log(1 + s)``). A NaN score gives NaN. One pass per row, the
+    C library's ``exp`` and ``log1p``. Returns ``out``.
+    """
+    cdef Py_ssize_t n = raw.shape[0]
+    cdef Py_ssize_t K = raw.shape[1]
+    cdef Py_ssize_t i, k, j
+    cdef double m, s
+    with nogil:
+        for i in range(n):
+            m = raw[i, 0]
+            j = 0
+            for k in range(1, K):
+                if raw[i, k] > m:
+                    m = raw[i, k]
+                    j = k
+            s = 0.0
+            for k in range(K):
+                if k != j:
+                    s = s + exp(raw[i, k] - m)
+            out[i] = m + log1p(s) - raw[i, y[i]]
     return out.base

@@ -34,10 +34,10 @@ is compiled with fast-math or fused multiply-add contraction, so the arithmetic
 is IEEE double precision in the order written here.
 """
 
-from cython.parallel cimport prange
+from cython.parallel cimport prange, threadid
 from libc.math cimport INFINITY, floor, isfinite, isnan
 from libc.stdint cimport int32_t, int64_t, uint8_t
-from libc.stdlib cimport free, malloc
+from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy
 
 import numpy as np
@@ -1480,6 +1480,144 @@ cdef Py_ssize_t _grow_one(NodeArgs* a, int n_stat, int32_t* idx, double* ow, int
     return n_nodes
 
 
+cdef struct Workspace:
+    # one thread's buffers for growing trees (see grow_all)
+    double* pool
+    int32_t* buf_i
+    double* buf_w
+    int32_t* buf_c
+    double* buf_y
+    double* scores
+    int32_t* bins
+    uint8_t* mls
+    double* scratch
+
+
+cdef struct Batch:
+    # the read-only description of grow_all's k trees and where their results go
+    const uint8_t* codes
+    Py_ssize_t n_rows
+    int nf
+    const int32_t* n_bins
+    int missing_bin
+    bint is_reg
+    int crit
+    int n_stat
+    int hist_stat
+    Py_ssize_t hist_size
+    int64_t total_bins
+    int32_t* idx_all
+    double* ow_all
+    int32_t* oc_all
+    double* owy_all
+    const int64_t* starts
+    const int64_t* ends
+    const uint8_t* dense
+    const double* d_ow
+    Py_ssize_t d_ow_stride
+    const int32_t* d_oc
+    Py_ssize_t d_oc_stride
+    const double* d_owy
+    Py_ssize_t d_owy_stride
+    const double* root_tot
+    const double* tol_scale
+    const int64_t* max_depth
+    const double* min_cnt
+    const double* min_w
+    double cls_rtol
+    double reg_rtol
+    Py_ssize_t max_nodes
+    int32_t* left
+    int32_t* right
+    int32_t* feature
+    int32_t* split_bin
+    uint8_t* missing_left
+    double* gain
+    double* tot
+    int32_t* depth
+    int64_t* start
+    int64_t* end
+    int64_t* n_nodes
+    const int64_t* max_leaves
+    int64_t min_work
+    int64_t scan_work
+
+
+cdef int _alloc_workspace(Workspace* w, const Batch* b, Py_ssize_t n_max) noexcept nogil:
+    """Allocate ``w``'s buffers for trees of at most ``n_max`` rows; 0 on failure."""
+    w.pool = <double*>malloc(b.max_nodes * b.hist_size * sizeof(double))
+    w.buf_i = <int32_t*>malloc((n_max + 1) * sizeof(int32_t))
+    w.buf_w = <double*>malloc((n_max + 1) * sizeof(double))
+    w.buf_c = <int32_t*>malloc((n_max + 1) * sizeof(int32_t))
+    w.buf_y = <double*>malloc((n_max + 1) * sizeof(double))
+    w.scores = <double*>malloc(2 * b.nf * sizeof(double))
+    w.bins = <int32_t*>malloc(2 * b.nf * sizeof(int32_t))
+    w.mls = <uint8_t*>malloc(2 * b.nf * sizeof(uint8_t))
+    w.scratch = <double*>malloc(b.nf * b.n_stat * sizeof(double))
+    return (w.pool != NULL and w.buf_i != NULL and w.buf_w != NULL and w.buf_c != NULL
+            and w.buf_y != NULL and w.scores != NULL and w.bins != NULL and w.mls != NULL
+            and w.scratch != NULL)
+
+
+cdef void _free_workspace(Workspace* w) noexcept nogil:
+    free(w.pool)
+    free(w.buf_i)
+    free(w.buf_w)
+    free(w.buf_c)
+    free(w.buf_y)
+    free(w.scores)
+    free(w.bins)
+    free(w.mls)
+    free(w.scratch)
+
+
+cdef void _grow_tree(const Batch* b, Workspace* w, Py_ssize_t j, int n_threads) noexcept nogil:
+    """Grow tree ``j`` of the batch ``b`` in the buffers ``w``, its node kernels on
+    ``n_threads`` threads (the tree does not depend on it)."""
+    cdef NodeArgs a
+    cdef Tree t
+    cdef Py_ssize_t a0 = b.starts[j]
+    cdef Py_ssize_t z0 = b.ends[j]
+    cdef Py_ssize_t m = b.max_nodes
+    a.codes = b.codes
+    a.n_rows = b.n_rows
+    a.n_features = b.nf
+    a.is_reg = b.is_reg
+    a.crit = b.crit
+    a.n_bins = b.n_bins
+    a.missing_bin = b.missing_bin
+    a.ns = b.hist_stat
+    a.n_val = b.n_stat - 1
+    a.scores = w.scores
+    a.bins = w.bins
+    a.mls = w.mls
+    a.scratch = w.scratch
+    a.scratch_stride = b.n_stat
+    a.min_cnt = b.min_cnt[j]
+    a.min_w = b.min_w[j]
+    t.left = b.left + j * m
+    t.right = b.right + j * m
+    t.feature = b.feature + j * m
+    t.split_bin = b.split_bin + j * m
+    t.missing_left = b.missing_left + j * m
+    t.gain = b.gain + j * m
+    t.tot = b.tot + j * m * b.n_stat
+    t.depth = b.depth + j * m
+    t.start = b.start + j * m
+    t.end = b.end + j * m
+    b.n_nodes[j] = _grow_one(
+        &a, b.n_stat, b.idx_all + a0 if z0 > a0 else NULL,
+        b.ow_all + a0 if z0 > a0 else NULL,
+        NULL if b.is_reg or z0 == a0 else b.oc_all + a0,
+        NULL if (not b.is_reg) or z0 == a0 else b.owy_all + a0,
+        z0 - a0, b.dense[j] != 0, b.d_ow + j * b.d_ow_stride,
+        NULL if b.is_reg else b.d_oc + j * b.d_oc_stride,
+        b.d_owy + j * b.d_owy_stride if b.is_reg else NULL,
+        b.root_tot + j * b.n_stat, b.tol_scale[j], b.max_depth[j], b.cls_rtol, b.reg_rtol,
+        w.pool, b.hist_size, w.buf_i, w.buf_w, w.buf_c, w.buf_y, &t, m, b.max_leaves[j],
+        n_threads, b.total_bins, b.min_work, b.scan_work)
+
+
 def grow_all(const uint8_t[:, ::1] codes, const int32_t[::1] n_bins, int missing_bin,
              bint is_reg, int crit, int n_stat, int hist_stat, int32_t[::1] idx_all,
              double[::1] ow_all, int32_t[::1] oc_all, double[::1] owy_all,
@@ -1495,86 +1633,91 @@ def grow_all(const uint8_t[:, ::1] codes, const int32_t[::1] n_bins, int missing
              int64_t[:, ::1] end, int64_t[::1] n_nodes, const int64_t[::1] max_leaves,
              int n_threads, int64_t min_work, int64_t scan_work):
     """Grow the ``k`` trees of :func:`robust_boosting.trees.batched.grow_batched` in one
-    call, one after the other: tree ``j`` on the rows ``starts[j]:ends[j]`` (disjoint) of
-    ``idx_all``, ``ow_all`` and ``oc_all``/``owy_all``, best-first to ``max_leaves[j]``
-    leaves if that is not negative, else depth-first."""
+    call: tree ``j`` on the rows ``starts[j]:ends[j]`` (disjoint) of ``idx_all``,
+    ``ow_all`` and ``oc_all``/``owy_all``, best-first to ``max_leaves[j]`` leaves if that
+    is not negative, else depth-first.
+
+    With ``n_threads > 1`` and at least as many trees, the first
+    ``n_threads * (k // n_threads)`` trees grow side by side, one per thread (their
+    node kernels serial), and the rest one after the other with their node kernels
+    on ``n_threads`` threads. Each tree is grown by the same serial code either way,
+    so the trees do not depend on the number of threads.
+    """
     cdef Py_ssize_t k = starts.shape[0]
-    cdef Py_ssize_t max_nodes = left.shape[1]
-    cdef int nf = codes.shape[0]
-    cdef Py_ssize_t hist_size = nf * (missing_bin + 1) * hist_stat
     cdef Py_ssize_t n_max = 0
-    cdef Py_ssize_t j, a0, z0
-    cdef int64_t total_bins = 0
-    for j in range(nf):
-        total_bins += n_bins[j]
-    cdef NodeArgs a
-    cdef Tree t
-    cdef double* pool
-    cdef int32_t* buf_i
-    cdef double* buf_w
-    cdef int32_t* buf_c
-    cdef double* buf_y
-    cdef double* scores
-    cdef int32_t* bins
-    cdef uint8_t* mls
-    cdef double* scratch
+    cdef Py_ssize_t j, n_side
+    cdef int n_work, wi, ok = 1
+    cdef Batch b
+    cdef Workspace* works
+    if k == 0:
+        return
     for j in range(k):
         n_max = max(n_max, ends[j] - starts[j])
+    b.codes = &codes[0, 0]
+    b.n_rows = codes.shape[1]
+    b.nf = codes.shape[0]
+    b.n_bins = &n_bins[0]
+    b.missing_bin = missing_bin
+    b.is_reg = is_reg
+    b.crit = crit
+    b.n_stat = n_stat
+    b.hist_stat = hist_stat
+    b.hist_size = b.nf * (missing_bin + 1) * hist_stat
+    b.total_bins = 0
+    for j in range(b.nf):
+        b.total_bins += n_bins[j]
+    b.idx_all = _iptr(idx_all)
+    b.ow_all = _dptr(ow_all)
+    b.oc_all = _iptr(oc_all)
+    b.owy_all = _dptr(owy_all)
+    b.starts = &starts[0]
+    b.ends = &ends[0]
+    b.dense = &dense[0]
+    b.d_ow = &d_ow[0, 0]
+    b.d_ow_stride = d_ow.shape[1] if d_ow.shape[0] == k else 0
+    b.d_oc = &d_oc[0, 0]
+    b.d_oc_stride = d_oc.shape[1] if d_oc.shape[0] == k else 0
+    b.d_owy = &d_owy[0, 0]
+    b.d_owy_stride = d_owy.shape[1] if d_owy.shape[0] == k else 0
+    b.root_tot = &root_tot[0, 0]
+    b.tol_scale = &tol_scale[0]
+    b.max_depth = &max_depth[0]
+    b.min_cnt = &min_cnt[0]
+    b.min_w = &min_w[0]
+    b.cls_rtol = cls_rtol
+    b.reg_rtol = reg_rtol
+    b.max_nodes = left.shape[1]
+    b.left = &left[0, 0]
+    b.right = &right[0, 0]
+    b.feature = &feature[0, 0]
+    b.split_bin = &split_bin[0, 0]
+    b.missing_left = &missing_left[0, 0]
+    b.gain = &gain[0, 0]
+    b.tot = &tot[0, 0, 0]
+    b.depth = &depth[0, 0]
+    b.start = &start[0, 0]
+    b.end = &end[0, 0]
+    b.n_nodes = &n_nodes[0]
+    b.max_leaves = &max_leaves[0]
+    b.min_work = min_work
+    b.scan_work = scan_work
+    n_threads = max(1, n_threads)
+    n_side = (k // n_threads) * n_threads if n_threads > 1 else 0
+    n_work = n_threads if n_side > 0 else 1
+    works = <Workspace*>calloc(n_work, sizeof(Workspace))
+    if works == NULL:
+        raise MemoryError()
     with nogil:
-        pool = <double*>malloc(max_nodes * hist_size * sizeof(double))
-        buf_i = <int32_t*>malloc((n_max + 1) * sizeof(int32_t))
-        buf_w = <double*>malloc((n_max + 1) * sizeof(double))
-        buf_c = <int32_t*>malloc((n_max + 1) * sizeof(int32_t))
-        buf_y = <double*>malloc((n_max + 1) * sizeof(double))
-        scores = <double*>malloc(2 * nf * sizeof(double))
-        bins = <int32_t*>malloc(2 * nf * sizeof(int32_t))
-        mls = <uint8_t*>malloc(2 * nf * sizeof(uint8_t))
-        scratch = <double*>malloc(nf * n_stat * sizeof(double))
-        a.codes = &codes[0, 0]
-        a.n_rows = codes.shape[1]
-        a.n_features = nf
-        a.is_reg = is_reg
-        a.crit = crit
-        a.n_bins = &n_bins[0]
-        a.missing_bin = missing_bin
-        a.ns = hist_stat
-        a.n_val = n_stat - 1
-        a.scores = scores
-        a.bins = bins
-        a.mls = mls
-        a.scratch = scratch
-        a.scratch_stride = n_stat
-        for j in range(k):
-            a0 = starts[j]
-            z0 = ends[j]
-            a.min_cnt = min_cnt[j]
-            a.min_w = min_w[j]
-            t.left = &left[j, 0]
-            t.right = &right[j, 0]
-            t.feature = &feature[j, 0]
-            t.split_bin = &split_bin[j, 0]
-            t.missing_left = &missing_left[j, 0]
-            t.gain = &gain[j, 0]
-            t.tot = &tot[j, 0, 0]
-            t.depth = &depth[j, 0]
-            t.start = &start[j, 0]
-            t.end = &end[j, 0]
-            n_nodes[j] = _grow_one(
-                &a, n_stat, &idx_all[a0] if z0 > a0 else NULL,
-                &ow_all[a0] if z0 > a0 else NULL,
-                NULL if is_reg or z0 == a0 else &oc_all[a0],
-                NULL if (not is_reg) or z0 == a0 else &owy_all[a0],
-                z0 - a0, dense[j] != 0, &d_ow[j, 0],
-                NULL if is_reg else &d_oc[j, 0], &d_owy[j, 0] if is_reg else NULL,
-                &root_tot[j, 0], tol_scale[j], max_depth[j], cls_rtol, reg_rtol, pool,
-                hist_size, buf_i, buf_w, buf_c, buf_y, &t, max_nodes, max_leaves[j],
-                n_threads, total_bins, min_work, scan_work)
-        free(pool)
-        free(buf_i)
-        free(buf_w)
-        free(buf_c)
-        free(buf_y)
-        free(scores)
-        free(bins)
-        free(mls)
-        free(scratch)
+        for wi in range(n_work):
+            ok = ok and _alloc_workspace(&works[wi], &b, n_max)
+        if ok:
+            if n_side > 0:
+                for j in prange(n_side, num_threads=n_threads, schedule="dynamic"):
+                    _grow_tree(&b, &works[threadid()], j, 1)
+            for j in range(n_side, k):
+                _grow_tree(&b, &works[0], j, n_threads)
+        for wi in range(n_work):
+            _free_workspace(&works[wi])
+    free(works)
+    if not ok:
+        raise MemoryError()

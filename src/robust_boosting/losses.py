@@ -22,9 +22,9 @@ from __future__ import annotations
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy.special import expit, log_expit, logsumexp
+from scipy.special import expit, log_expit
 
-from ._loop_kernels import exp_neg_clipped
+from ._loop_kernels import exp_neg_clipped, softmax_losses
 
 __all__ = [
     "MarginLoss",
@@ -223,8 +223,10 @@ def softmax_loss(raw: ArrayLike, y_idx: ArrayLike) -> NDArray[np.float64]:
     """Per-sample multiclass log-loss ``-log softmax(F)_y = logsumexp(F) - F_y``.
 
     ``raw`` holds the scores ``F``, shape ``(n, K)``; ``y_idx`` the class indices.
-    The loss of multiclass LogitBoost (Friedman 2001, Algorithm 6).
+    The loss of multiclass LogitBoost (Friedman 2001, Algorithm 6), computed
+    compiled in one pass per row as ``m + log1p(sum_{k != k*} exp(F_k - m)) - F_y``,
+    ``m = F_{k*}`` the row maximum.
     """
-    raw = np.asarray(raw, dtype=np.float64)
-    own = raw[np.arange(raw.shape[0]), np.asarray(y_idx)]
-    return logsumexp(raw, axis=1) - own
+    raw = np.ascontiguousarray(raw, dtype=np.float64)
+    return softmax_losses(raw, np.ascontiguousarray(y_idx, dtype=np.int64),
+                          np.empty(raw.shape[0]))

@@ -7,7 +7,6 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 from robust_boosting._loop_kernels import (
     active_rows,
-    exp_many,
     normalise_log_weights,
     pairwise_sum,
     regression_root,
@@ -68,33 +67,15 @@ def test_normalise_log_weights_and_active_rows(log_w, seed):
     np.testing.assert_array_equal(rows[:k], np.flatnonzero(base > 0))
     np.testing.assert_array_equal(rows[k:], np.flatnonzero(base <= 0)[::-1])
     np.testing.assert_array_equal(w[:k], base[base > 0])
-    zeros_out = np.empty_like(log_w)  # log_w None: zeros, bit for bit
-    assert normalise_log_weights(None, base, out) == normalise_log_weights(
-        np.zeros_like(log_w), base, zeros_out)
-    np.testing.assert_array_equal(out, zeros_out)
+    zeros_out = np.empty_like(log_w)  # log_w None: zeros (the sum in another order)
+    assert normalise_log_weights(None, base, out) == pytest.approx(normalise_log_weights(
+        np.zeros_like(log_w), base, zeros_out), rel=1e-14)
+    np.testing.assert_allclose(out, zeros_out, rtol=1e-14)
+    assert total == np.sum(base * np.exp(log_w - log_w[base > 0].max()))  # NumPy's sum
 
 
 def _ulps(a, ref):
     return np.abs(a - ref) / np.spacing(np.abs(ref))
-
-
-def test_exp_many_within_one_ulp_of_numpy_and_special_values():
-    rng = np.random.default_rng(0)
-    x = np.concatenate([rng.uniform(-750, 712, 200_000), rng.uniform(-1, 1, 100_000),
-                        rng.normal(0, 1e-9, 1000)])
-    out = np.empty_like(x)
-    exp_many(x, out)
-    with np.errstate(over="ignore", under="ignore"):
-        ref = np.exp(x)
-    normal = np.isfinite(ref) & (ref >= np.finfo(float).tiny)
-    assert _ulps(out[normal], ref[normal]).max() <= 1.0
-    sub = (ref > 0) & (ref < np.finfo(float).tiny)  # subnormal: within one unit of the last place
-    assert sub.any() and np.all(np.abs(out[sub] - ref[sub]) <= np.spacing(0.0))
-    np.testing.assert_array_equal(out[~normal & ~sub], ref[~normal & ~sub])  # inf and 0
-    special = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 709.79, -745.2, 1e-300])
-    got = np.empty_like(special)
-    exp_many(special, got)
-    np.testing.assert_array_equal(got, [1.0, 1.0, np.inf, 0.0, np.nan, np.inf, 0.0, 1.0])
 
 
 def test_xlogx_kernel_matches_the_c_library_log():

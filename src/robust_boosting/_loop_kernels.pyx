@@ -8,74 +8,10 @@ round when the weak learner is a histogram stump.
 """
 
 from cython.parallel cimport prange
-from libc.math cimport INFINITY, exp, floor, log1p
+from libc.math cimport INFINITY, exp, log1p
 from libc.stdint cimport int32_t, int64_t, uint8_t
-from libc.string cimport memcpy
 
 import numpy as np
-
-# exp(x) = 2**k exp(r), x = k ln 2 + r, |r| <= ln(2)/2, with exp(r) from the
-# minimax rational form of Cody & Waite (as in most C libraries; error below 1 ulp)
-DEF P1 = 1.66666666666666019037e-01
-DEF P2 = -2.77777777770155933842e-03
-DEF P3 = 6.61375632143793436117e-05
-DEF P4 = -1.65339022054652515390e-06
-DEF P5 = 4.13813679705723846039e-08
-DEF LN2_HI = 6.93147180369123816490e-01
-DEF LN2_LO = 1.90821492927058770002e-10
-DEF INV_LN2 = 1.44269504088896338700e00
-DEF EXP_MAX = 709.782712893383973096  # exp overflows above
-DEF EXP_MIN = -745.13321910194110842  # exp underflows to 0 below
-
-cdef extern from *:
-    """
-    #define RB_INF_BITS 0x7FF0000000000000LL
-    #define RB_NAN_BITS 0x7FF8000000000000LL
-    """
-    int64_t RB_INF_BITS
-    int64_t RB_NAN_BITS
-
-
-cdef inline double _exp(double x0) noexcept nogil:
-    """``exp(x0)`` within 1 ulp of the C library's; ``inf`` above 709.78, 0 below
-    -745.13, NaN stays NaN. The scale ``2**k`` is applied as two exact powers of
-    two, so subnormal results are rounded once."""
-    cdef double v = x0 if x0 < EXP_MAX else EXP_MAX
-    v = v if v > EXP_MIN else EXP_MIN  # NaN becomes EXP_MIN here
-    cdef double k = floor(v * INV_LN2 + 0.5)
-    cdef double hi = v - k * LN2_HI
-    cdef double lo = k * LN2_LO
-    cdef double r = hi - lo
-    cdef double t = r * r
-    cdef double c = r - t * (P1 + t * (P2 + t * (P3 + t * (P4 + t * P5))))
-    cdef double y = 1.0 - ((lo - (r * c) / (2.0 - c)) - hi)
-    cdef int64_t ki = <int64_t>k
-    cdef int64_t h = ki >> 1
-    cdef int64_t b1 = (h + 1023) << 52
-    cdef int64_t b2 = (ki - h + 1023) << 52
-    cdef double s1, s2
-    # out of range and NaN: the first factor is inf, 0 or NaN
-    if x0 > EXP_MAX:
-        b1 = RB_INF_BITS
-    if x0 < EXP_MIN:
-        b1 = 0
-    if x0 != x0:
-        b1 = RB_NAN_BITS
-    memcpy(&s1, &b1, 8)
-    memcpy(&s2, &b2, 8)
-    return y * s1 * s2
-
-
-def exp_many(const double[::1] x, double[::1] out):
-    """``out[i] = exp(x[i])`` for a whole array (``out`` may be ``x``).
-
-    Within 1 ulp of ``numpy.exp`` (tested); ``inf`` above 709.78, 0 below
-    -745.13, NaN stays NaN.
-    """
-    cdef Py_ssize_t i
-    with nogil:
-        for i in range(x.shape[0]):
-            out[i] = _exp(x[i])
 
 
 def normalise_log_weights(log_w_arr, const double[::1] base, double[::1] out):
@@ -85,14 +21,19 @@ def normalise_log_weights(log_w_arr, const double[::1] base, double[::1] out):
     ``base == 0`` get weight 0 (and may have any ``log_w``, even ``inf``).
     Returns 0.0 when no sample has ``base > 0`` and NaN/inf when the sum overflows
     or a log-weight is NaN (the caller treats both as "no usable weights").
-    ``log_w_arr`` None stands for zeros (the same result, without the ``exp``).
+    ``log_w_arr`` None stands for zeros (the same weights within rounding, without
+    the ``exp``; their sum is accumulated row by row, while with log-weights it is
+    NumPy's pairwise sum, bit for bit). The ``exp`` is NumPy's (vectorised), in
+    blocks of rows that stay in cache.
     """
     cdef Py_ssize_t n = base.shape[0]
-    cdef Py_ssize_t i
+    cdef Py_ssize_t block = 4096
+    cdef Py_ssize_t i, a, b
     cdef double m = -INFINITY
-    cdef double d, b, v, inv
+    cdef double d, v, inv
     cdef double total = 0.0
     cdef const double[::1] log_w
+    cdef double[::1] buf
     if log_w_arr is None:
         with nogil:
             for i in range(n):
@@ -105,16 +46,22 @@ def normalise_log_weights(log_w_arr, const double[::1] base, double[::1] out):
             for i in range(n):
                 if base[i] > 0.0 and log_w[i] > m:
                     m = log_w[i]
-            for i in range(n):
-                b = base[i] if m > -INFINITY else 0.0  # m = -inf: all zeros, total 0
-                if b > 0.0:
-                    d = log_w[i] - m
-                    d = 0.0 if d > 0.0 else d  # NaN stays NaN
-                    v = b * _exp(d)
-                else:
-                    v = 0.0
-                out[i] = v
-                total += v
+        if m > -INFINITY:  # else no sample has base > 0: all zeros, total 0
+            buf_arr = np.empty(min(n, block))
+            buf = buf_arr
+            for a in range(0, n, block):
+                b = min(n, a + block)
+                with nogil:
+                    for i in range(a, b):
+                        d = log_w[i] - m
+                        buf[i - a] = 0.0 if d > 0.0 else d  # NaN stays NaN
+                np.exp(buf_arr[:b - a], out=buf_arr[:b - a])
+                with nogil:
+                    for i in range(a, b):
+                        out[i] = base[i] * buf[i - a] if base[i] > 0.0 else 0.0
+            total = _pairwise(&out[0], 0, n)
+        else:
+            out[:] = 0.0
     with nogil:
         if total > 0.0 and total < INFINITY:
             inv = 1.0 / total
@@ -131,17 +78,6 @@ def fdot(a, b) -> float:
     more than the arithmetic itself.
     """
     return float(np.add.reduce(np.multiply(a, b)))
-
-
-def exp_neg_clipped(const double[::1] m, double cap, double[::1] out):
-    """``out = exp(min(-m, cap))`` (the exponential loss, kept finite); returns ``out``."""
-    cdef Py_ssize_t i
-    cdef double v
-    with nogil:
-        for i in range(m.shape[0]):
-            v = -m[i]
-            out[i] = _exp(cap if v > cap else v)  # NaN stays NaN
-    return out.base
 
 
 def active_rows(const double[::1] sw, int32_t[::1] idx, double[::1] w):

@@ -24,7 +24,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy.special import expit, log_expit
 
-from ._loop_kernels import exp_neg_clipped, softmax_losses
+from ._loop_kernels import softmax_losses
 
 __all__ = [
     "MarginLoss",
@@ -89,11 +89,7 @@ class ExponentialLoss(MarginLoss):
     name = "exponential"
 
     def value(self, m: ArrayLike) -> NDArray[np.float64]:
-        m = _as_float_array(m)
-        if m.ndim != 1:
-            return np.exp(np.minimum(-m, MAX_EXPONENT))
-        m = np.ascontiguousarray(m)
-        return exp_neg_clipped(m, MAX_EXPONENT, np.empty_like(m))
+        return np.exp(np.minimum(-_as_float_array(m), MAX_EXPONENT))
 
     def derivative(self, m: ArrayLike) -> NDArray[np.float64]:
         return -self.value(m)

@@ -139,8 +139,14 @@ def _grow_group(group: list[_Grower], n_threads: int) -> None:
                else ([g.oc for g in group], np.int32)]
     # the trees' own arrays, partitioned in place, when all are regions of one array each
     # at the same places (one tree; regression trees laid out by fit_trees_batched)
-    regions = [_regions(arrays, dtype) for arrays, dtype in columns]
-    shared = all(r is not None and np.array_equal(r[1], regions[0][1]) for r in regions)
+    if k == 1:
+        own = [arrays[0] for arrays, _ in columns]
+        shared = all(a.dtype == dtype and a.flags.c_contiguous
+                     for a, (_, dtype) in zip(own, columns, strict=True))
+        regions = [(a, np.zeros(1, dtype=np.int64)) for a in own]
+    else:
+        regions = [_regions(arrays, dtype) for arrays, dtype in columns]
+        shared = all(r is not None and np.array_equal(r[1], regions[0][1]) for r in regions)
     if shared:
         (idx_all, ow_all, third), starts = [r[0] for r in regions], regions[0][1]
     else:  # copies, end to end

@@ -1325,6 +1325,14 @@ cdef Py_ssize_t _grow_one(NodeArgs* a, int n_stat, int32_t* idx, double* ow, int
     cdef int64_t* stack = <int64_t*>malloc(max_nodes * sizeof(int64_t))
     cdef double* ltot = <double*>malloc(n_stat * sizeof(double))
     cdef double* rtot = <double*>malloc(n_stat * sizeof(double))
+    # histogram slots of the pool: a node's histogram lives in slot_of[node] until its
+    # children are built (the larger child's is subtracted in place, into the same slot);
+    # freed slots are reused first, so only as many slots are touched as histograms are
+    # alive at once (a few per level depth-first; the candidates best-first)
+    cdef int32_t* slot_of = <int32_t*>malloc(max_nodes * sizeof(int32_t))
+    cdef int32_t* free_slots = <int32_t*>malloc(max_nodes * sizeof(int32_t))
+    cdef Py_ssize_t n_free = max_nodes
+    cdef int32_t slot_p, slot_s
     cdef Py_ssize_t n_nodes = 1
     cdef Py_ssize_t top, node, lnode, rnode, small, large, q
     cdef int64_t s0, e0, mid, ss, se, f, b, ml
@@ -1337,6 +1345,8 @@ cdef Py_ssize_t _grow_one(NodeArgs* a, int n_stat, int32_t* idx, double* ow, int
     cdef bint best_first = max_leaves >= 0
     cdef int64_t n_leaves = 1
     cdef Py_ssize_t pick_at
+    for q in range(max_nodes):
+        free_slots[q] = <int32_t>(max_nodes - 1 - q)  # slot 0 is taken first
     _new_node(t, 0, root_tot, n_stat, 0, 0, n_act)
     if not _can_split(root_tot, 0, max_depth, n_stat, min_cnt, min_w, is_reg):
         n_nodes = 1
@@ -1358,8 +1368,10 @@ cdef Py_ssize_t _grow_one(NodeArgs* a, int n_stat, int32_t* idx, double* ow, int
             a.dense = n_act == a.n_rows
             a.end = n_act
         a.start = 0
+        n_free -= 1
+        slot_of[0] = free_slots[n_free]
         a.parent_hist = NULL
-        a.small_hist = pool
+        a.small_hist = pool + slot_of[0] * hist_size
         a.large_hist = NULL
         a.do_sub = False
         a.small_tot = root_tot
@@ -1422,7 +1434,10 @@ cdef Py_ssize_t _grow_one(NodeArgs* a, int n_stat, int32_t* idx, double* ow, int
             if best_first and n_leaves >= max_leaves:
                 find_l = False
                 find_r = False
+            slot_p = slot_of[node]
             if not (find_l or find_r):
+                free_slots[n_free] = slot_p
+                n_free += 1
                 continue
             small_is_left = (mid - s0) <= (e0 - mid)
             if small_is_left:
@@ -1443,9 +1458,11 @@ cdef Py_ssize_t _grow_one(NodeArgs* a, int n_stat, int32_t* idx, double* ow, int
                 scores[q] = -INFINITY
             a.start = ss
             a.end = se
-            a.parent_hist = pool + node * hist_size
-            a.small_hist = pool + small * hist_size
-            a.large_hist = pool + large * hist_size if find_g else NULL
+            n_free -= 1
+            slot_s = free_slots[n_free]
+            a.parent_hist = pool + slot_p * hist_size
+            a.small_hist = pool + slot_s * hist_size
+            a.large_hist = pool + slot_p * hist_size if find_g else NULL  # in place
             a.do_sub = find_g
             a.small_tot = t.tot + small * n_stat
             a.large_tot = t.tot + large * n_stat
@@ -1463,6 +1480,16 @@ cdef Py_ssize_t _grow_one(NodeArgs* a, int n_stat, int32_t* idx, double* ow, int
                 got_g = _pick(scores + nf, a.bins + nf, a.mls + nf, nf,
                               t.tot + large * n_stat, n_stat, a.crit, is_reg, tol_scale,
                               cls_rtol, reg_rtol, p_split, p_gain, large)
+            # a child that is not a candidate gives its slot back (the parent's is the
+            # larger child's)
+            slot_of[small] = slot_s
+            slot_of[large] = slot_p
+            if got_s < 0:
+                free_slots[n_free] = slot_s
+                n_free += 1
+            if got_g < 0:
+                free_slots[n_free] = slot_p
+                n_free += 1
             # push the left child, then the right one (popped first), as _Grower.grow does
             got_l = got_s if small_is_left else got_g
             got_r = got_g if small_is_left else got_s
@@ -1472,6 +1499,8 @@ cdef Py_ssize_t _grow_one(NodeArgs* a, int n_stat, int32_t* idx, double* ow, int
             if got_r >= 0:
                 stack[top] = rnode
                 top += 1
+    free(slot_of)
+    free(free_slots)
     free(p_split)
     free(p_gain)
     free(stack)

@@ -1556,16 +1556,7 @@ cdef struct Batch:
     double cls_rtol
     double reg_rtol
     Py_ssize_t max_nodes
-    int32_t* left
-    int32_t* right
-    int32_t* feature
-    int32_t* split_bin
-    uint8_t* missing_left
-    double* gain
-    double* tot
-    int32_t* depth
-    int64_t* start
-    int64_t* end
+    Tree trees  # the (k, max_nodes) arrays of the results (at tree 0)
     int64_t* n_nodes
     const int64_t* max_leaves
     int64_t min_work
@@ -1624,16 +1615,16 @@ cdef void _grow_tree(const Batch* b, Workspace* w, Py_ssize_t j, int n_threads) 
     a.scratch_stride = b.n_stat
     a.min_cnt = b.min_cnt[j]
     a.min_w = b.min_w[j]
-    t.left = b.left + j * m
-    t.right = b.right + j * m
-    t.feature = b.feature + j * m
-    t.split_bin = b.split_bin + j * m
-    t.missing_left = b.missing_left + j * m
-    t.gain = b.gain + j * m
-    t.tot = b.tot + j * m * b.n_stat
-    t.depth = b.depth + j * m
-    t.start = b.start + j * m
-    t.end = b.end + j * m
+    t.left = b.trees.left + j * m
+    t.right = b.trees.right + j * m
+    t.feature = b.trees.feature + j * m
+    t.split_bin = b.trees.split_bin + j * m
+    t.missing_left = b.trees.missing_left + j * m
+    t.gain = b.trees.gain + j * m
+    t.tot = b.trees.tot + j * m * b.n_stat
+    t.depth = b.trees.depth + j * m
+    t.start = b.trees.start + j * m
+    t.end = b.trees.end + j * m
     b.n_nodes[j] = _grow_one(
         &a, b.n_stat, b.idx_all + a0 if z0 > a0 else NULL,
         b.ow_all + a0 if z0 > a0 else NULL,
@@ -1716,16 +1707,16 @@ def grow_all(const uint8_t[:, ::1] codes, const int32_t[::1] n_bins, int missing
     b.cls_rtol = cls_rtol
     b.reg_rtol = reg_rtol
     b.max_nodes = left.shape[1]
-    b.left = &left[0, 0]
-    b.right = &right[0, 0]
-    b.feature = &feature[0, 0]
-    b.split_bin = &split_bin[0, 0]
-    b.missing_left = &missing_left[0, 0]
-    b.gain = &gain[0, 0]
-    b.tot = &tot[0, 0, 0]
-    b.depth = &depth[0, 0]
-    b.start = &start[0, 0]
-    b.end = &end[0, 0]
+    b.trees.left = &left[0, 0]
+    b.trees.right = &right[0, 0]
+    b.trees.feature = &feature[0, 0]
+    b.trees.split_bin = &split_bin[0, 0]
+    b.trees.missing_left = &missing_left[0, 0]
+    b.trees.gain = &gain[0, 0]
+    b.trees.tot = &tot[0, 0, 0]
+    b.trees.depth = &depth[0, 0]
+    b.trees.start = &start[0, 0]
+    b.trees.end = &end[0, 0]
     b.n_nodes = &n_nodes[0]
     b.max_leaves = &max_leaves[0]
     b.min_work = min_work

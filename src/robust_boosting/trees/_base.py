@@ -31,8 +31,8 @@ from .growing import HistTree, _Grower
 
 _CRITERIA_CLS = {"gini": _k.GINI, "entropy": _k.ENTROPY}
 _CRITERIA_REG = {"squared_error": _k.SQUARED_ERROR}
+# Prediction runs in parallel chunks from this many samples on.
 _PARALLEL_MIN_PREDICT = 200_000
-# Histograms of candidate leaves are kept for subtraction up to this many bytes.
 
 
 def _check_sample_weight(sample_weight: Any, n_samples: int) -> np.ndarray | None:

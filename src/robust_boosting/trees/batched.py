@@ -102,9 +102,13 @@ def _regions(arrays: list[np.ndarray], dtype) -> tuple[np.ndarray, np.ndarray] |
     contiguous array ``base`` of ``dtype`` (a single tree's own array; the regions
     :func:`fit_trees_batched` lays out for regression trees), else None."""
     dtype = np.dtype(dtype)
-    base = arrays[0] if len(arrays) == 1 else arrays[0].base
+    if len(arrays) == 1:  # a tree's own array (the cheap common case: one tree a call)
+        own = arrays[0]
+        ok = own.ndim == 1 and own.dtype == dtype and own.flags.c_contiguous
+        return (own, np.zeros(1, dtype=np.int64)) if ok else None
+    base = arrays[0].base
     if not (isinstance(base, np.ndarray) and base.ndim == 1 and base.dtype == dtype
-            and base.flags.c_contiguous and all(a.base is base or a is base for a in arrays)):
+            and base.flags.c_contiguous and all(a.base is base for a in arrays)):
         return None
     sizes = np.array([len(a) for a in arrays], dtype=np.int64)
     starts = np.array([(a.ctypes.data - base.ctypes.data) // dtype.itemsize for a in arrays],
@@ -139,14 +143,8 @@ def _grow_group(group: list[_Grower], n_threads: int) -> None:
                else ([g.oc for g in group], np.int32)]
     # the trees' own arrays, partitioned in place, when all are regions of one array each
     # at the same places (one tree; regression trees laid out by fit_trees_batched)
-    if k == 1:
-        own = [arrays[0] for arrays, _ in columns]
-        shared = all(a.dtype == dtype and a.flags.c_contiguous
-                     for a, (_, dtype) in zip(own, columns, strict=True))
-        regions = [(a, np.zeros(1, dtype=np.int64)) for a in own]
-    else:
-        regions = [_regions(arrays, dtype) for arrays, dtype in columns]
-        shared = all(r is not None and np.array_equal(r[1], regions[0][1]) for r in regions)
+    regions = [_regions(arrays, dtype) for arrays, dtype in columns]
+    shared = all(r is not None and np.array_equal(r[1], regions[0][1]) for r in regions)
     if shared:
         (idx_all, ow_all, third), starts = [r[0] for r in regions], regions[0][1]
     else:  # copies, end to end

@@ -20,7 +20,7 @@ from .. import _tree_kernels as _k
 # the scan of a small node's large sibling (found by subtraction) is the larger part.
 _PARALLEL_MIN_WORK = 100_000
 _SCAN_WORK = 16
-# Prediction runs in parallel chunks from this many samples on.
+# Histograms of candidate leaves are kept for subtraction up to this many bytes.
 _HIST_CACHE_BYTES = 512 * 2**20
 # Relative tolerance below which a split is considered not to decrease impurity.
 _CLS_GAIN_RTOL = 1e-12

@@ -345,6 +345,23 @@ cdef inline bint _bin_empty(const double* hb, int n_val, bint has_cnt,
     return True
 
 
+cdef inline int _used_bins(const double* h, int ns, int nb, int n_check,
+                           int* used) noexcept nogil:
+    """The bins a scan visits, in order: bin 0 and every bin whose first ``n_check``
+    statistics are not all zero (an empty bin makes the same partition as the bin
+    before it, which ranks first). Written without a branch on the histogram, whose
+    empty bins follow no pattern a branch predictor could learn (at a small node half
+    the bins are empty; the mispredictions were a third of the scan)."""
+    cdef int b, m = 0
+    for b in range(nb):
+        used[m] = b
+        if n_check == 1:
+            m += (b == 0) | (h[b * ns] != 0.0)
+        else:
+            m += (b == 0) | (h[b * ns] != 0.0) | (h[b * ns + 1] != 0.0)
+    return m
+
+
 cdef double _best_split_binary(const double* h, int ns, int nb, const double* tot, int crit,
                                double min_w, int* out_bin, bint* out_ml) noexcept nogil:
     """:func:`_best_split_feature` for two classes, no counts and no missing values
@@ -362,17 +379,18 @@ cdef double _best_split_binary(const double* h, int ns, int nb, const double* to
     cdef double best_wl = 0.0
     cdef double best_wr = 0.0
     cdef bint entropy = crit == C_ENTROPY
-    cdef int b, q, m = 0
+    cdef int b, q, j, n_used, m = 0
     # entropy: the six x log x arguments of candidate q at terms[j * 256 + q]
     cdef double terms[6 * 256]
     cdef double xl[6 * 256]
     cdef double kf[6 * 256]
     cdef int cand[256]
-    for b in range(nb):
+    cdef int used[256]
+    n_used = _used_bins(h, ns, nb, 2, used)
+    for j in range(n_used):
+        b = used[j]
         h0 = h[b * ns]
         h1 = h[b * ns + 1]
-        if b > 0 and h0 == 0.0 and h1 == 0.0:
-            continue  # same partition as bin b - 1, which ranks first
         a0 += h0
         a1 += h1
         l0 = a0 if a0 > 0.0 else 0.0
@@ -430,11 +448,12 @@ cdef double _best_split_squared(const double* h, int ns, int nb, const double* t
     cdef double wl = 0.0
     cdef double sl = 0.0
     cdef double hw, wr, sr, sc
-    cdef int b
-    for b in range(nb):
+    cdef int b, j, n_used
+    cdef int used[256]
+    n_used = _used_bins(h, ns, nb, 1, used)
+    for j in range(n_used):
+        b = used[j]
         hw = h[b * ns]
-        if b > 0 and hw == 0.0:
-            continue  # same partition as bin b - 1, which ranks first
         wl += hw
         sl += h[b * ns + 1]
         wr = tot[0] - wl

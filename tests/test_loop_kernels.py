@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 from robust_boosting._loop_kernels import (
     active_rows,
+    margin_round_stats,
     normalise_log_weights,
     pairwise_sum,
     regression_root,
@@ -106,6 +107,30 @@ def test_pairwise_sum_is_numpy_sum_bit_for_bit(n, scale, seed):
     halving above), which the regression root's sums follow."""
     a = np.random.default_rng(seed).normal(size=n) * scale
     assert pairwise_sum(a) == np.add.reduce(a) or n == 0
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.one_of(st.integers(0, 300), st.integers(300, 30_000)), st.floats(0, 1),
+       st.integers(0, 2**32 - 1))
+def test_margin_round_stats_is_numpy_bit_for_bit(n, p_miss, seed):
+    """Edge, error and "some sample of positive weight missed" as the NumPy expressions
+    they replace, bit for bit, with ties (y f = 0), NaN outputs and zero weights."""
+    rng = np.random.default_rng(seed)
+    y = rng.choice([-1.0, 1.0], n)
+    f = np.abs(rng.normal(size=n)) * np.where(rng.random(n) < p_miss, -y, y)
+    f[rng.random(n) < 0.05] = 0.0
+    f[rng.random(n) < 0.02] = np.nan
+    w = rng.random(n)
+    r = rng.normal(size=n)
+    sw = np.where(rng.random(n) < 0.3, 0.0, rng.random(n))
+    edge, err, missed = margin_round_stats(w, r, f, y, sw)
+    miss = y * f <= 0
+    ref_edge = np.add.reduce(w * (r * f))
+    assert edge == ref_edge or (np.isnan(edge) and np.isnan(ref_edge))
+    assert err == w[miss].sum()
+    assert missed == bool(np.any(miss[sw > 0]))
+    with pytest.raises(ValueError, match="one length"):
+        margin_round_stats(w, r, f[:-1] if n else np.ones(1), y, sw)
 
 
 @settings(max_examples=60, deadline=None)

@@ -304,10 +304,21 @@ def test_errors():
         HistTreeClassifier().fit(X, y, sample_weight=np.zeros(100))
     with pytest.raises(ValueError, match="NaN"):
         HistTreeClassifier().fit(X, y, sample_weight=np.full(100, np.nan))
+    with pytest.raises(ValueError, match="NaN"):  # one infinity among finite weights
+        HistTreeClassifier().fit(X, y, sample_weight=np.r_[np.ones(99), np.inf])
+    # weights whose sum overflows are finite: accepted (rescaled)
+    HistTreeClassifier().fit(X, y, sample_weight=np.full(100, 1e307))
     est = HistTreeClassifier()
     Xp = est.prepare_data(X)
     with pytest.raises(ValueError):
         est.fit(Xp, y[:50])
+    # parameters found valid once are remembered by value and type: a value equal to a
+    # valid one but of another type is still checked (True == 1), as is an unhashable one
+    tree = HistTreeRegressor(max_depth=1).fit(X, y)
+    for bad in (True, 1.0, [1]):
+        with pytest.raises(TypeError, match="max_depth"):
+            tree.set_params(max_depth=bad).fit(X, y)
+    tree.set_params(max_depth=np.int64(1)).fit(X, y)
     est.fit(Xp, y)
     other = BinMapper(max_bins=8).fit_transform(X)
     with pytest.raises(ValueError, match="different thresholds"):

@@ -385,6 +385,39 @@ def pairwise_sum(const double[::1] a):
     return _pairwise(&a[0] if a.shape[0] else NULL, 0, a.shape[0])
 
 
+def margin_round_stats(const double[::1] w, const double[::1] r, const double[::1] f,
+                       const double[::1] y, const double[::1] sw):
+    """A real-valued round's statistics in two passes: ``(edge, error, missed)``.
+
+    ``edge = sum(w * (r * f))``, ``error = sum(w[y * f <= 0])`` (both in NumPy's
+    pairwise order: bit for bit ``numpy.add.reduce`` of those arrays, as
+    ``fdot(w, r * f)`` and ``w[y * f <= 0].sum()``), ``missed``: some sample of
+    positive ``sw`` has ``y * f <= 0``. Was five NumPy passes, two of them boolean
+    indexing (60 us a round at 10,000 rows).
+    """
+    cdef Py_ssize_t n = w.shape[0]
+    cdef Py_ssize_t i, k = 0
+    cdef double edge = 0.0
+    cdef double err = 0.0
+    cdef int m, missed = 0
+    if r.shape[0] != n or f.shape[0] != n or y.shape[0] != n or sw.shape[0] != n:
+        raise ValueError("margin_round_stats needs arrays of one length")
+    if n == 0:
+        return 0.0, 0.0, False
+    cdef double[::1] buf = np.empty(n)
+    with nogil:
+        for i in range(n):
+            buf[i] = w[i] * (r[i] * f[i])
+        edge = _pairwise(&buf[0], 0, n)
+        for i in range(n):  # branch-free: misses are unpredictable
+            m = y[i] * f[i] <= 0.0
+            buf[k] = w[i]
+            k += m
+            missed |= m & (sw[i] > 0.0)
+        err = _pairwise(&buf[0], 0, k)
+    return edge, err, missed != 0
+
+
 def regression_root(const double[::1] y, sw, int32_t[::1] idx, double[::1] ow,
                     double[::1] owy):
     """The root of a weighted regression tree in a few passes over the rows.

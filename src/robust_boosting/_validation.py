@@ -141,6 +141,18 @@ def check_choice(name: str, value, choices: Iterable) -> None:
 WEIGHT_SCALE_RANGE = (1e-150, 1e150)
 
 
+def all_finite(a: np.ndarray) -> bool:
+    """Whether every entry of the float array ``a`` is finite.
+
+    A finite sum proves it (NaN and infinities propagate through a sum) without the
+    boolean array of ``np.isfinite``; only a sum that overflowed is checked entry by
+    entry.
+    """
+    with np.errstate(over="ignore", invalid="ignore"):
+        total = np.add.reduce(a, axis=None)
+    return bool(np.isfinite(total) or np.isfinite(a).all())
+
+
 def rescaled_weights(sw: np.ndarray) -> np.ndarray:
     """``sw`` divided by its largest entry when that entry lies outside :data:`WEIGHT_SCALE_RANGE`.
 

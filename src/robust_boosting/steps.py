@@ -20,6 +20,7 @@ from ._boosting import ERROR_FLOOR, BoostingState, RoundResult, Step, unfitted_c
 from ._loop_kernels import (
     fdot,
     logistic_hessians,
+    margin_round_stats,
     newton_round_stats,
     softmax_newton,
     weighted_miss,
@@ -207,9 +208,8 @@ class _RealValuedStep(Step):
 
     def _result(self, learner, state: BoostingState, weights, output, response, coef):
         round_ = state.round + 1
-        edge = fdot(weights, response * output)
-        miss = state.y * output <= 0
-        err = float(weights[miss].sum())
+        edge, err, missed = margin_round_stats(*(np.ascontiguousarray(a, dtype=np.float64) for a in (
+            weights, response, output, state.y, state.sample_weight)))
         if not edge > EDGE_FLOOR:
             return RoundResult(
                 learner, None, 0.0, err, keep=False,
@@ -219,7 +219,7 @@ class _RealValuedStep(Step):
                 ),
             )
         stop = None
-        if not np.any(miss[state.sample_weight > 0]):
+        if not missed:
             stop = f"perfect weak learner at round {round_} (weighted training error 0)"
         return RoundResult(learner, output, coef, err, stop=stop, info={"edge": edge})
 

@@ -19,6 +19,7 @@ from .. import _loop_kernels as _lk
 from .. import _tree_kernels as _k
 from .._schema import FeatureSchema, is_frame
 from .._validation import (
+    all_finite,
     check_choice,
     check_number,
     check_optional_int,
@@ -31,6 +32,8 @@ from .growing import HistTree, _Grower
 
 _CRITERIA_CLS = {"gini": _k.GINI, "entropy": _k.ENTROPY}
 _CRITERIA_REG = {"squared_error": _k.SQUARED_ERROR}
+# Parameter sets (type and value of each) that passed _validate_params.
+_VALID_PARAMS: set = set()
 # Prediction runs in parallel chunks from this many samples on.
 _PARALLEL_MIN_PREDICT = 200_000
 
@@ -50,7 +53,7 @@ def _check_sample_weight(sample_weight: Any, n_samples: int) -> np.ndarray | Non
         raise ValueError(
             f"sample_weight has {sw.shape[0]} entries but X has {n_samples} samples"
         )
-    if not np.all(np.isfinite(sw)):
+    if not all_finite(sw):
         raise ValueError("sample_weight contains NaN or infinity")
     if sw.size and sw.min() < 0:
         raise ValueError("sample_weight must be non-negative")
@@ -142,6 +145,21 @@ class _BaseHistTree(BaseEstimator):
 
     # -- parameters -------------------------------------------------------
     def _validate_params(self) -> None:
+        # a booster fits a copy of the same tree every round: parameters found valid
+        # once (by value and type) are not checked again
+        try:
+            key = (type(self), *((type(v), v) for v in (
+                self.criterion, self.max_depth, self.max_leaf_nodes, self.min_samples_leaf,
+                self.max_bins, self.n_jobs, self.min_weight_fraction_leaf)))
+            if key in _VALID_PARAMS:
+                return
+        except TypeError:  # an unhashable value: checked below (and rejected)
+            key = None
+        self._check_params()
+        if key is not None and len(_VALID_PARAMS) < 1024:
+            _VALID_PARAMS.add(key)
+
+    def _check_params(self) -> None:
         check_choice("criterion", self.criterion, sorted(self._criteria))
         check_optional_int("max_depth", self.max_depth, 0)
         check_optional_int("max_leaf_nodes", self.max_leaf_nodes, 2)
@@ -198,7 +216,7 @@ class _BaseHistTree(BaseEstimator):
                 check_consistent_length(X.codes, y)
             if self._is_reg:
                 y = np.asarray(y, dtype=np.float64)
-                if not np.all(np.isfinite(y)):
+                if not all_finite(y):
                     raise ValueError("Input y contains NaN or infinity.")
             return X, y
         return validated_X(self, X, y, reset=True, allow_nan=True, y_numeric=self._is_reg)

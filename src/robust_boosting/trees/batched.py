@@ -43,6 +43,9 @@ MAX_BATCHED_DEPTH = 10
 _POOL_BYTES = 64 * 2**20
 
 
+#: max_depth=None in the kernel's int64 depth limits
+_NO_LIMIT = np.iinfo(np.int64).max
+
 def _max_nodes(grower: _Grower) -> int | None:
     """Most nodes ``grower``'s tree can have (None: unbounded)."""
     bounds = []
@@ -84,6 +87,13 @@ def grow_batched(growers: Sequence[_Grower], n_threads: int = 1) -> None:
     kernels run on ``n_threads`` threads when its work is large enough (as in
     :meth:`_Grower._run_kernel`); the trees do not depend on it.
     """
+    if len(growers) == 1:  # one tree (a booster's round): no grouping
+        g = growers[0]
+        if supports_batched(g):
+            _grow_group([g], n_threads)
+        else:
+            g.grow(g.root_tot)
+        return
     groups: dict[tuple, list[_Grower]] = {}
     for g in growers:
         if supports_batched(g):
@@ -144,7 +154,8 @@ def _grow_group(group: list[_Grower], n_threads: int) -> None:
     # the trees' own arrays, partitioned in place, when all are regions of one array each
     # at the same places (one tree; regression trees laid out by fit_trees_batched)
     regions = [_regions(arrays, dtype) for arrays, dtype in columns]
-    shared = all(r is not None and np.array_equal(r[1], regions[0][1]) for r in regions)
+    shared = all(r is not None for r in regions) and (
+        k == 1 or all(np.array_equal(r[1], regions[0][1]) for r in regions))
     if shared:
         (idx_all, ow_all, third), starts = [r[0] for r in regions], regions[0][1]
     else:  # copies, end to end
@@ -161,7 +172,7 @@ def _grow_group(group: list[_Grower], n_threads: int) -> None:
     d_owy = _row_table([r[2] for r in roots], n, np.float64) if is_reg else np.zeros((1, 1))
     root_tot = np.array([g.root_tot for g in group], dtype=np.float64)
     tol_scale = np.array([g.tol_scale for g in group], dtype=np.float64)
-    no_limit = np.iinfo(np.int64).max
+    no_limit = _NO_LIMIT
     max_depth = np.array([no_limit if g.max_depth is None else g.max_depth for g in group],
                          dtype=np.int64)
     max_leaves = np.array([-1 if g.max_leaf_nodes is None else g.max_leaf_nodes

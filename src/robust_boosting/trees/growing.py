@@ -138,27 +138,13 @@ class _Grower:
         self.n_threads = int(n_threads)
         # (ow, oc, owy) per row of the data, zero weight for inactive rows: see _fit
         self.dense_root = None
-        n_act = len(idx)
         n_features = codes_t.shape[0]
         self.n_features = n_features
-        self.total_bins = int(np.sum(n_bins))
-        self.buf_i = np.empty(n_act, dtype=np.int32)
-        self.buf_w = np.empty(n_act, dtype=np.float64)
-        self.buf_c = np.empty(n_act if not is_reg else 0, dtype=np.int32)
-        self.buf_y = np.empty(n_act if is_reg else 0, dtype=np.float64)
-        self.scores = np.empty((2, n_features), dtype=np.float64)
-        self.bins = np.empty((2, n_features), dtype=np.int32)
-        self.mls = np.empty((2, n_features), dtype=np.uint8)
-        self.scratch = np.empty((n_features, n_stat), dtype=np.float64)
-        n_sets = n_features if self.cat_features.size else 0
-        self.left_sets = np.zeros((2, n_sets, missing_bin + 1), dtype=np.uint8)
-        self.is_cat = np.zeros(n_features, dtype=bool)
-        self.is_cat[self.cat_features] = True
+        self.total_bins = None  # the buffers of the Python growth: _buffers
         # exact per-bin counts are only needed to enforce min_samples_leaf > 1
         hist_stat = n_stat if min_samples_leaf > 1 else n_stat - 1
         self.hist_shape = (n_features, missing_bin + 1, hist_stat)
         self.hist_bytes = 8 * n_features * (missing_bin + 1) * hist_stat
-        self.dummy_hist = np.empty((1, 1, 1), dtype=np.float64)
         self.n_live_hists = 0
         # node records
         self.left: list[int] = []
@@ -172,6 +158,28 @@ class _Grower:
         self.depth: list[int] = []
         self.start: list[int] = []
         self.end: list[int] = []
+
+    def _buffers(self) -> None:
+        """The buffers of :meth:`grow` (the compiled batched growth has its own)."""
+        if self.total_bins is not None:
+            return
+        n_act = len(self.idx)
+        n_features = self.n_features
+        is_reg = self.is_reg
+        self.total_bins = int(np.sum(self.n_bins))
+        self.buf_i = np.empty(n_act, dtype=np.int32)
+        self.buf_w = np.empty(n_act, dtype=np.float64)
+        self.buf_c = np.empty(n_act if not is_reg else 0, dtype=np.int32)
+        self.buf_y = np.empty(n_act if is_reg else 0, dtype=np.float64)
+        self.scores = np.empty((2, n_features), dtype=np.float64)
+        self.bins = np.empty((2, n_features), dtype=np.int32)
+        self.mls = np.empty((2, n_features), dtype=np.uint8)
+        self.scratch = np.empty((n_features, self.n_stat), dtype=np.float64)
+        n_sets = n_features if self.cat_features.size else 0
+        self.left_sets = np.zeros((2, n_sets, self.missing_bin + 1), dtype=np.uint8)
+        self.is_cat = np.zeros(n_features, dtype=bool)
+        self.is_cat[self.cat_features] = True
+        self.dummy_hist = np.empty((1, 1, 1), dtype=np.float64)
 
     # -- node bookkeeping ------------------------------------------------
     def _new_node(self, tot, depth, start, end):
@@ -326,6 +334,7 @@ class _Grower:
 
     # -- growth ------------------------------------------------------------
     def grow(self, root_tot):
+        self._buffers()
         n_act = len(self.idx)
         root = self._new_node(root_tot, 0, 0, n_act)
         if not self._can_split(root_tot, 0):

@@ -47,6 +47,7 @@ def test_weighted_miss(y, seed):
     pred = rng.integers(-5, 10, size=y.shape[0])
     w = rng.random(y.shape[0])
     assert weighted_miss(w, pred, y) == pytest.approx(np.sum(w[pred != y]), rel=1e-13, abs=0)
+    assert weighted_miss(w, pred, y) == np.add.reduce(w * (pred != y))  # its order
 
 
 @settings(max_examples=60, deadline=None)

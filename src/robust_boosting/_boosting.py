@@ -372,9 +372,24 @@ def unfitted_copy(template):
     clone), else a deep copy: for an unfitted estimator both equal ``clone``'s result, at
     a fraction of its cost.
     """
-    if all(type(v) in _IMMUTABLE for v in vars(template).values()):
-        return copy.copy(template)
-    return copy.deepcopy(template)
+    copied = _plain_copy(template)
+    return copy.deepcopy(template) if copied is None else copied
+
+
+def _plain_copy(est):
+    """A shallow copy of ``est`` whose estimator-valued attributes are copied the same way,
+    when every attribute is a plain number, string, None or such an estimator; else None."""
+    out = copy.copy(est)
+    for key, value in vars(est).items():
+        if type(value) in _IMMUTABLE:
+            continue
+        if not isinstance(value, BaseEstimator):
+            return None
+        inner = _plain_copy(value)
+        if inner is None:
+            return None
+        setattr(out, key, inner)
+    return out
 
 
 def _seeded_copy(template, keys: list[str], random_state: np.random.RandomState):
@@ -392,9 +407,29 @@ def _seeded_copy(template, keys: list[str], random_state: np.random.RandomState)
     nested = {key: seed for key, seed in seeds.items() if "__" in key}
     if "random_state" in seeds:
         learner.random_state = seeds["random_state"]
-    if nested:
+    if nested and not _set_nested(learner, nested):
         learner.set_params(**nested)
     return learner
+
+
+def _set_nested(learner, params: dict) -> bool:
+    """Set ``a__b__name`` parameters as attributes of the estimators they name when each
+    of ``a``, ``a.b`` is an estimator attribute (what ``set_params`` does then, without
+    its signature inspection); False, with nothing set, if one is not."""
+    targets = []
+    for key, value in params.items():
+        *path, name = key.split("__")
+        obj = learner
+        for part in path:
+            obj = vars(obj).get(part)
+            if not isinstance(obj, BaseEstimator):
+                return False
+        if name not in vars(obj):
+            return False
+        targets.append((obj, name, value))
+    for obj, name, value in targets:
+        setattr(obj, name, value)
+    return True
 
 
 def _learner_threads(estimator) -> int:

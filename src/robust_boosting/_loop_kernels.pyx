@@ -109,7 +109,8 @@ cdef Py_ssize_t _active_rows(const double* sw, Py_ssize_t n, int32_t* idx,
 
 
 def weighted_miss(w, pred, y):
-    """``sum(w[pred != y])`` in one pass (the weighted error of a round)."""
+    """``sum(w[pred != y])`` as ``numpy.add.reduce(w * (pred != y))`` computes it (the
+    weighted error of a round; NumPy's pairwise order: no chain of dependent adds)."""
     return _weighted_miss(np.ascontiguousarray(w, dtype=np.float64),
                           np.ascontiguousarray(pred, dtype=np.int64),
                           np.ascontiguousarray(y, dtype=np.int64))
@@ -117,11 +118,17 @@ def weighted_miss(w, pred, y):
 
 cdef double _weighted_miss(const double[::1] w, const int64_t[::1] pred,
                            const int64_t[::1] y):
-    cdef double total = 0.0
-    cdef Py_ssize_t i
+    cdef Py_ssize_t i, n = w.shape[0]
+    if pred.shape[0] != n or y.shape[0] != n:
+        raise ValueError("weighted_miss needs arrays of one length")
+    if n == 0:
+        return 0.0
+    cdef double[::1] buf = np.empty(n)
+    cdef double total
     with nogil:
-        for i in range(w.shape[0]):
-            total += w[i] * (pred[i] != y[i])  # branch-free: misses are unpredictable
+        for i in range(n):
+            buf[i] = w[i] * (pred[i] != y[i])  # branch-free: misses are unpredictable
+        total = _pairwise(&buf[0], 0, n)
     return total
 
 

@@ -368,9 +368,10 @@ _IMMUTABLE = frozenset({int, float, str, bool, type(None)})
 def unfitted_copy(template):
     """A copy of the unfitted estimator ``template`` that shares no mutable state with it.
 
-    A shallow copy when every parameter is a plain number, string or None (it is then a
-    clone), else a deep copy: for an unfitted estimator both equal ``clone``'s result, at
-    a fraction of its cost.
+    A shallow copy when every parameter is a plain number, string, None or an estimator
+    of such parameters (copied the same way, level by level: it is then a clone), else a
+    deep copy: for an unfitted estimator both equal ``clone``'s result, at a fraction of
+    its cost.
     """
     copied = _plain_copy(template)
     return copy.deepcopy(template) if copied is None else copied

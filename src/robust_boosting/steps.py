@@ -208,8 +208,9 @@ class _RealValuedStep(Step):
 
     def _result(self, learner, state: BoostingState, weights, output, response, coef):
         round_ = state.round + 1
-        edge, err, missed = margin_round_stats(*(np.ascontiguousarray(a, dtype=np.float64) for a in (
-            weights, response, output, state.y, state.sample_weight)))
+        arrays = (weights, response, output, state.y, state.sample_weight)
+        edge, err, missed = margin_round_stats(
+            *(np.ascontiguousarray(a, dtype=np.float64) for a in arrays))
         if not edge > EDGE_FLOOR:
             return RoundResult(
                 learner, None, 0.0, err, keep=False,

@@ -46,6 +46,7 @@ _POOL_BYTES = 64 * 2**20
 #: max_depth=None in the kernel's int64 depth limits
 _NO_LIMIT = np.iinfo(np.int64).max
 
+
 def _max_nodes(grower: _Grower) -> int | None:
     """Most nodes ``grower``'s tree can have (None: unbounded)."""
     bounds = []
@@ -172,8 +173,7 @@ def _grow_group(group: list[_Grower], n_threads: int) -> None:
     d_owy = _row_table([r[2] for r in roots], n, np.float64) if is_reg else np.zeros((1, 1))
     root_tot = np.array([g.root_tot for g in group], dtype=np.float64)
     tol_scale = np.array([g.tol_scale for g in group], dtype=np.float64)
-    no_limit = _NO_LIMIT
-    max_depth = np.array([no_limit if g.max_depth is None else g.max_depth for g in group],
+    max_depth = np.array([_NO_LIMIT if g.max_depth is None else g.max_depth for g in group],
                          dtype=np.int64)
     max_leaves = np.array([-1 if g.max_leaf_nodes is None else g.max_leaf_nodes
                            for g in group], dtype=np.int64)

@@ -88,13 +88,6 @@ def grow_batched(growers: Sequence[_Grower], n_threads: int = 1) -> None:
     kernels run on ``n_threads`` threads when its work is large enough (as in
     :meth:`_Grower._run_kernel`); the trees do not depend on it.
     """
-    if len(growers) == 1:  # one tree (a booster's round): no grouping
-        g = growers[0]
-        if supports_batched(g):
-            _grow_group([g], n_threads)
-        else:
-            g.grow(g.root_tot)
-        return
     groups: dict[tuple, list[_Grower]] = {}
     for g in growers:
         if supports_batched(g):

@@ -140,7 +140,6 @@ class _Grower:
         self.dense_root = None
         n_features = codes_t.shape[0]
         self.n_features = n_features
-        self.total_bins = None  # the buffers of the Python growth: _buffers
         # exact per-bin counts are only needed to enforce min_samples_leaf > 1
         hist_stat = n_stat if min_samples_leaf > 1 else n_stat - 1
         self.hist_shape = (n_features, missing_bin + 1, hist_stat)
@@ -160,9 +159,7 @@ class _Grower:
         self.end: list[int] = []
 
     def _buffers(self) -> None:
-        """The buffers of :meth:`grow` (the compiled batched growth has its own)."""
-        if self.total_bins is not None:
-            return
+        """Make the buffers of :meth:`grow` (the compiled batched growth has its own)."""
         n_act = len(self.idx)
         n_features = self.n_features
         is_reg = self.is_reg

@@ -526,3 +526,41 @@ def test_fit_writes_nothing_onto_the_callers_data():
     # the shortcut gives what the walk gives, and is used once
     np.testing.assert_array_equal(tree.apply(Xb), tree.apply(Xb))
     np.testing.assert_array_equal(tree.apply(Xb), tree.apply(X))
+
+
+@st.composite
+def _binary_histograms(draw):
+    """Two-class histograms with empty bins, repeated bins (exact ties) and skewed
+    children, and a floor near the best score."""
+    n_bins = draw(st.integers(1, 40))
+    scale = draw(st.sampled_from([1e-6, 1e-3, 1.0, 7.0, 1e4]))
+    cells = st.sampled_from([0.0, 0.0, 1.0, 2.0, 0.5, 3.0, 1e-3, 10.0])
+    h = np.array(draw(st.lists(cells, min_size=2 * n_bins, max_size=2 * n_bins)))
+    h = h.reshape(n_bins, 2) * scale
+    if draw(st.booleans()):  # a mirrored copy: ties between bins
+        h = np.concatenate([h, h[::-1]])
+    return np.ascontiguousarray(h)
+
+
+@settings(max_examples=300, deadline=None)
+@given(h=_binary_histograms(), shift=st.sampled_from([None, 0.0, -1e-12, 1e-12, -0.1, 0.1]),
+       min_w=st.sampled_from([0.0, 0.5]))
+def test_bounded_entropy_scan_picks_the_full_scans_split(h, shift, min_w):
+    """The two-class entropy scan computes exact scores only for candidates whose
+    Gini bound can reach the best (and a caller's floor); it must choose the split
+    a scan of every candidate chooses, with the same bits, or report -inf or a
+    lower score only where the whole feature is below the floor."""
+    from robust_boosting._tree_kernels import _binary_scan_pair
+
+    tot = h.sum(axis=0)
+    (_, full) = _binary_scan_pair(h, tot, 1, min_w, -np.inf)[1:][0]
+    floor = -np.inf if shift is None or not np.isfinite(full) else full + shift * abs(full)
+    (fb, fs), (gb, gs) = _binary_scan_pair(h, tot, 1, min_w, floor)
+    assert gs == full
+    if not np.isfinite(gs) or gs >= floor:
+        assert (fb, fs) == (gb, gs)
+    else:  # the feature cannot beat the floor: any lower score (or none) is fine
+        assert fs < floor
+    # Gini has no bound step: always the full scan's split
+    assert _binary_scan_pair(h, tot, 0, min_w, floor)[0] == _binary_scan_pair(
+        h, tot, 0, min_w, -np.inf)[1]

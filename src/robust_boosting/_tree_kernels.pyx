@@ -35,7 +35,7 @@ is IEEE double precision in the order written here.
 """
 
 from cython.parallel cimport prange, threadid
-from libc.math cimport INFINITY, floor, isfinite, isnan
+from libc.math cimport INFINITY, M_LN2, fabs, floor, isfinite, isnan
 from libc.stdint cimport int32_t, int64_t, uint8_t
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy
@@ -363,12 +363,24 @@ cdef inline int _used_bins(const double* h, int ns, int nb, int n_check,
 
 
 cdef double _best_split_binary(const double* h, int ns, int nb, const double* tot, int crit,
-                               double min_w, int* out_bin, bint* out_ml) noexcept nogil:
+                               double min_w, double floor_sc, int* out_bin,
+                               bint* out_ml) noexcept nogil:
     """:func:`_best_split_feature` for two classes, no counts and no missing values
     (the boosters' common case; the same arithmetic in the same order as
-    :func:`_candidate`, so the same split is chosen).  With entropy the valid
-    candidates are collected first and their six ``x log x`` terms computed in one
-    vectorised pass (``rb_xlogx_block``, bit for bit ``_xlogx``)."""
+    :func:`_candidate`, so the same split is chosen).
+
+    With entropy the valid candidates are collected first, with the Gini bound of
+    their score: a child of weight ``w`` and class weights ``a``, ``c`` has entropy
+    ``w H(a / w) >= 4 ln 2 a c / w`` (``H(p) >= 4 ln 2 p (1 - p)``, equality at
+    ``p = 1/2``), so ``-4 ln 2 g`` with ``g = l0 l1 / wl + r0 r1 / wr`` bounds the
+    score above. The exact score ``s0`` of the candidate with the least ``g`` is
+    computed; only the candidates whose bound reaches ``max(s0, floor_sc)`` (less a
+    tolerance far above the rounding of either) can win, and only their six
+    ``x log x`` terms are computed, in one vectorised pass (``rb_xlogx_block``, bit
+    for bit ``_xlogx``). ``floor_sc`` is a score the caller already holds for the same
+    node (another feature's); when no candidate can reach it, the result is
+    ``-inf`` (the feature cannot be chosen). The split chosen among the features is
+    the one a scan of every candidate chooses."""
     cdef double t0 = tot[0]
     cdef double t1 = tot[1]
     cdef double a0 = 0.0
@@ -380,10 +392,14 @@ cdef double _best_split_binary(const double* h, int ns, int nb, const double* to
     cdef double best_wr = 0.0
     cdef bint entropy = crit == C_ENTROPY
     cdef int b, q, j, n_used, m = 0
+    cdef int g_best = 0
+    cdef double g, g_min = INFINITY
+    cdef double tt, s0, cut, tol
     # entropy: the six x log x arguments of candidate q at terms[j * 256 + q]
     cdef double terms[6 * 256]
     cdef double xl[6 * 256]
     cdef double kf[6 * 256]
+    cdef double gb[256]
     cdef int cand[256]
     cdef int used[256]
     n_used = _used_bins(h, ns, nb, 2, used)
@@ -412,6 +428,11 @@ cdef double _best_split_binary(const double* h, int ns, int nb, const double* to
             terms[768 + m] = r0
             terms[1024 + m] = r1
             terms[1280 + m] = wr
+            g = l0 * l1 / wl + r0 * r1 / wr
+            gb[m] = g
+            if g < g_min:
+                g_min = g
+                g_best = m
             cand[m] = b
             m += 1
             continue
@@ -421,6 +442,37 @@ cdef double _best_split_binary(const double* h, int ns, int nb, const double* to
             best_bin = b
             best_wl = wl
             best_wr = wr
+    if entropy and m > 0:
+        # a candidate whose bound is below s_ref - tol cannot reach s_ref; tol is
+        # 1e-10 of the largest |x log x| among values up to the node's total tt
+        # (tt log|tt| + tt bounds it), far above the rounding of scores and bounds
+        tt = terms[512] + terms[1280]
+        tol = 1e-10 * (fabs(_xlogx(tt)) + tt)
+        cut = (tol - floor_sc) / (4.0 * M_LN2)
+        if isfinite(cut) and not g_min <= cut:
+            out_bin[0] = -1
+            out_ml[0] = False
+            return -INFINITY
+    if entropy and m > 1:
+        # s0: the exact score of the Gini-best candidate (bit for bit the block's)
+        q = g_best
+        s0 = (0.0 + _xlogx(terms[q]) + _xlogx(terms[256 + q])) - _xlogx(terms[512 + q]) + (
+            0.0 + _xlogx(terms[768 + q]) + _xlogx(terms[1024 + q])) - _xlogx(terms[1280 + q])
+        cut = (tol - (s0 if s0 > floor_sc else floor_sc)) / (4.0 * M_LN2)
+        if not isfinite(cut):
+            cut = INFINITY
+        j = 0
+        for q in range(m):
+            if gb[q] <= cut:
+                terms[j] = terms[q]
+                terms[256 + j] = terms[256 + q]
+                terms[512 + j] = terms[512 + q]
+                terms[768 + j] = terms[768 + q]
+                terms[1024 + j] = terms[1024 + q]
+                terms[1280 + j] = terms[1280 + q]
+                cand[j] = cand[q]
+                j += 1
+        m = j
     if entropy and m > 0:
         for q in range(6):
             rb_xlogx_block(terms + 256 * q, xl + 256 * q, kf + 256 * q, m)
@@ -436,6 +488,28 @@ cdef double _best_split_binary(const double* h, int ns, int nb, const double* to
     out_bin[0] = best_bin
     out_ml[0] = best_bin >= 0 and best_wl >= best_wr
     return best
+
+
+def _binary_scan_pair(const double[:, ::1] h, const double[::1] tot, int crit, double min_w,
+                      double floor_sc):
+    """For the tests: ``(bin, score)`` of :func:`_best_split_binary` (bounded by
+    ``floor_sc``) and of a scan of every bin by :func:`_candidate`."""
+    cdef int fast_bin, b, full_bin = -1
+    cdef bint ml
+    cdef double fast, sc, wl, wr, full = -INFINITY
+    cdef double cum[2]
+    fast = _best_split_binary(&h[0, 0], 2, h.shape[0], &tot[0], crit, min_w, floor_sc,
+                              &fast_bin, &ml)
+    cum[0] = 0.0
+    cum[1] = 0.0
+    for b in range(h.shape[0]):
+        cum[0] += h[b, 0]
+        cum[1] += h[b, 1]
+        if _candidate(cum, &tot[0], NULL, False, 2, False, crit, 0.0, min_w, &sc,
+                      &wl, &wr) and sc > full:
+            full = sc
+            full_bin = b
+    return (fast_bin, fast), (full_bin, full)
 
 
 cdef double _best_split_squared(const double* h, int ns, int nb, const double* tot,
@@ -473,12 +547,14 @@ cdef double _best_split_squared(const double* h, int ns, int nb, const double* t
 
 cdef double _best_split_feature(const double* h, int ns, int nb, int missing_bin,
                                 const double* tot, int n_val, bint has_cnt, bint is_reg,
-                                int crit, double min_cnt, double min_w, double* cum,
-                                int* out_bin, bint* out_ml) noexcept nogil:
+                                int crit, double min_cnt, double min_w, double floor_sc,
+                                double* cum, int* out_bin, bint* out_ml) noexcept nogil:
     """Best split of one feature from its histogram ``h`` (bins x ``ns`` stats).
 
     Returns the score (``-inf`` if no valid split) and writes the bin and the
-    missing-value direction.
+    missing-value direction. ``floor_sc`` is a score of another feature at the same
+    node (or ``-inf``): a scan may return ``-inf`` where it proves that no split of
+    this feature reaches it (:func:`_best_split_binary`).
     """
     cdef const double* miss = h + missing_bin * ns
     cdef bint has_miss = not _bin_empty(miss, n_val, has_cnt, is_reg)
@@ -492,7 +568,7 @@ cdef double _best_split_feature(const double* h, int ns, int nb, int missing_bin
         if is_reg:
             return _best_split_squared(h, ns, nb, tot, min_w, out_bin, out_ml)
         if n_val == 2:
-            return _best_split_binary(h, ns, nb, tot, crit, min_w, out_bin, out_ml)
+            return _best_split_binary(h, ns, nb, tot, crit, min_w, floor_sc, out_bin, out_ml)
     for s in range(ns):
         cum[s] = 0.0
     best = -INFINITY
@@ -707,6 +783,7 @@ cdef struct NodeArgs:
     uint8_t* mls       # (2, n_features)
     double* scratch    # (n_features, >= ns)
     int scratch_stride
+    bint use_floor     # a scan may skip a feature below the group's best so far
 
 
 cdef void _node_group(int g, NodeArgs* a) noexcept nogil:
@@ -719,6 +796,8 @@ cdef void _node_group(int g, NodeArgs* a) noexcept nogil:
     cdef int f, b, nb, bi
     cdef bint ml
     cdef double sc
+    cdef double floor_s = -INFINITY
+    cdef double floor_l = -INFINITY
     cdef const double* ph
     cdef const double* sh
     cdef double* lh
@@ -740,22 +819,29 @@ cdef void _node_group(int g, NodeArgs* a) noexcept nogil:
                               has_cnt, a.is_reg)
             _subtract_bin(ph + a.missing_bin * a.ns, sh + a.missing_bin * a.ns,
                           lh + a.missing_bin * a.ns, a.ns, a.n_val, has_cnt, a.is_reg)
+        # floor_s / floor_l: the best score so far of the group's earlier features
+        # (a real split's score, so a feature proven below it cannot be chosen; not
+        # used where categorical features' scores are replaced after this scan)
         if a.find_small:
             sc = _best_split_feature(a.small_hist + f * hsz, a.ns, nb, a.missing_bin,
                                      a.small_tot, a.n_val, has_cnt, a.is_reg, a.crit,
-                                     a.min_cnt, a.min_w, a.scratch + f * a.scratch_stride,
-                                     &bi, &ml)
+                                     a.min_cnt, a.min_w, floor_s,
+                                     a.scratch + f * a.scratch_stride, &bi, &ml)
             a.scores[f] = sc
             a.bins[f] = bi
             a.mls[f] = ml
+            if a.use_floor and sc > floor_s:
+                floor_s = sc
         if a.find_large:
             sc = _best_split_feature(a.large_hist + f * hsz, a.ns, nb, a.missing_bin,
                                      a.large_tot, a.n_val, has_cnt, a.is_reg, a.crit,
-                                     a.min_cnt, a.min_w, a.scratch + f * a.scratch_stride,
-                                     &bi, &ml)
+                                     a.min_cnt, a.min_w, floor_l,
+                                     a.scratch + f * a.scratch_stride, &bi, &ml)
             a.scores[nf + f] = sc
             a.bins[nf + f] = bi
             a.mls[nf + f] = ml
+            if a.use_floor and sc > floor_l:
+                floor_l = sc
 
 
 cdef inline const double* _ptr3(const double[:, :, ::1] h) noexcept nogil:
@@ -802,6 +888,7 @@ cdef void _node_args(NodeArgs* a, const uint8_t[:, ::1] codes, const int32_t[::1
     a.mls = &mls[0, 0]
     a.scratch = &scratch[0, 0]
     a.scratch_stride = scratch.shape[1]
+    a.use_floor = True
 
 
 cdef void _run_groups(NodeArgs* a, int n_threads) noexcept nogil:
@@ -824,16 +911,19 @@ def node_pair(const uint8_t[:, ::1] codes, const int32_t[::1] idx, const double[
               const double[::1] small_tot, const double[::1] large_tot, bint find_small,
               bint find_large, double min_cnt, double min_w, double[:, ::1] scores,
               int32_t[:, ::1] bins, uint8_t[:, ::1] mls, double[:, ::1] scratch,
-              int n_threads=1):
+              int n_threads=1, bint use_floor=True):
     """Build the histogram of ``idx[start:end]`` (the smaller child), derive the
     larger sibling by subtraction from the parent if ``do_sub``, and find the
     best split of each feature for the requested children (over groups of
     ``GROUP`` features, in parallel if ``n_threads > 1``).  ``dense``: the node
-    is every row in order."""
+    is every row in order. ``use_floor``: a feature's scan may return ``-inf``
+    where another feature of its group already scores higher (False where the
+    scores of categorical features are replaced afterwards)."""
     cdef NodeArgs a
     _node_args(&a, codes, idx, ow, oc, owy, is_reg, crit, dense, start, end, n_bins,
                missing_bin, parent_hist, small_hist, large_hist, do_sub, small_tot, large_tot,
                find_small, find_large, min_cnt, min_w, scores, bins, mls, scratch)
+    a.use_floor = use_floor
     with nogil:
         _run_groups(&a, n_threads)
 
@@ -903,7 +993,7 @@ cdef double _categorical_split(const double* h, int ns, int nb, int missing_bin,
                 for s in range(ns):
                     h2[q * ns + s] = h[present[order[q]] * ns + s]
             sc = _best_split_feature(h2, ns, m, missing_bin, tot, n_val, has_cnt, is_reg, crit,
-                                     min_cnt, min_w, cum, &bk, &ml)
+                                     min_cnt, min_w, -INFINITY, cum, &bk, &ml)
             if sc > best:
                 best = sc
                 best_k = bk

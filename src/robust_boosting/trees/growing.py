@@ -262,6 +262,7 @@ class _Grower:
             dense, start, end, self.n_bins, self.missing_bin, parent_hist, small_hist, large_hist,
             do_sub, small_tot, large_tot, find_small, find_large, self.min_cnt, self.min_w,
             self.scores, self.bins, self.mls, self.scratch, n_threads,
+            not self.cat_features.size,
         )
         if self.cat_features.size:
             if find_small:

@@ -152,9 +152,10 @@ def test_native_is_no_worse_than_one_vs_rest(name, k):
        scale=st.sampled_from([1e-3, 1.0, 30.0]), seed=st.integers(0, 2**16))
 def test_newton_round_kernels_match_their_numpy_definitions(n, k, scale, seed):
     """The compiled multiclass round (softmax, Hessians, working response, weights; then
-    the round's edge and error) equals its NumPy definition: bit for bit below 8 classes
-    (the same arithmetic as scipy's softmax), within rounding from 8 on."""
-    from robust_boosting._loop_kernels import newton_round_stats, softmax_newton
+    the round's edge and error) equals its NumPy definition with the same ``exp``: bit
+    for bit below 8 classes (where NumPy sums a row from first to last), and within
+    rounding of scipy's softmax."""
+    from robust_boosting._loop_kernels import exp_many, newton_round_stats, softmax_newton
 
     rng = np.random.default_rng(seed)
     raw = rng.normal(size=(n, k)) * scale
@@ -166,8 +167,14 @@ def test_newton_round_kernels_match_their_numpy_definitions(n, k, scale, seed):
     h = np.maximum(p * (1.0 - p), 1e-12)
     z_ref = np.clip((np.eye(k)[y] - p) / h, -4.0, 4.0)
     if k < 8:
-        np.testing.assert_array_equal(z.T, z_ref)
-        np.testing.assert_array_equal(wk.T, w[:, None] * h)
+        e = np.empty(n * k)
+        exp_many((raw - raw.max(axis=1, keepdims=True)).ravel(), e)
+        e = e.reshape(n, k)
+        p_own = e / e.sum(axis=1, keepdims=True)
+        h_own = np.maximum(p_own * (1.0 - p_own), 1e-12)
+        np.testing.assert_array_equal(
+            z.T, np.clip((np.eye(k)[y] - p_own) / h_own, -4.0, 4.0))
+        np.testing.assert_array_equal(wk.T, w[:, None] * h_own)
     # within rounding: 1 - p cancels when p is close to 1 (absolute error of a few ulp of
     # 1, ~1e-15), and z divides it by h, which can be as small as the floor (1e-12)
     assert np.all(np.abs(z.T - z_ref) <= 1e-9 * np.abs(z_ref) + 1e-15 / h + 1e-12)
@@ -180,13 +187,11 @@ def test_newton_round_kernels_match_their_numpy_definitions(n, k, scale, seed):
     np.testing.assert_allclose(err, expected, rtol=1e-12, atol=1e-15)
 
 
-@pytest.mark.parametrize("n", [8191, 8192, 30001])
+@pytest.mark.parametrize("n", [2047, 2048, 8191, 8192, 30001])
 def test_multiclass_round_kernels_do_not_depend_on_threads(n):
-    """The multiclass round's kernels on several threads (the softmax by row ranges, the
-    round's sums by fixed blocks of rows) give the one-thread values bit for bit."""
+    """The multiclass round's kernels on several threads (the softmax and the round's
+    sums by fixed blocks of rows) give the one-thread values bit for bit."""
     from robust_boosting._loop_kernels import newton_round_stats, softmax_newton
-
-    from robust_boosting.steps import _in_row_ranges
 
     rng = np.random.default_rng(n)
     k = 4
@@ -196,8 +201,7 @@ def test_multiclass_round_kernels_do_not_depend_on_threads(n):
     out = {}
     for threads in (1, 2, 3):
         z, wk = np.empty((k, n)), np.empty((k, n))
-        _in_row_ranges(lambda a, b: softmax_newton(raw, y, w, 4.0, 1e-12, z, wk, a, b),  # noqa: B023
-                       n, threads)
+        softmax_newton(raw, y, w, 4.0, 1e-12, z, wk, threads)
         f = np.round(rng.normal(size=(k, n)), 1) if not out else out[1][2]
         out[threads] = (z, wk, f, newton_round_stats(f, z, wk, y, threads))
     for threads in (2, 3):

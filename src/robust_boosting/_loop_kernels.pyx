@@ -7,7 +7,7 @@ takes several passes and temporaries over the data, which is a visible part of a
 round when the weak learner is a histogram stump.
 """
 
-from cython.parallel cimport prange
+from cython.parallel cimport prange, threadid
 from libc.math cimport INFINITY, exp, log1p
 from libc.stdint cimport int32_t, int64_t, uint8_t
 
@@ -174,58 +174,143 @@ def small_int_codes(const int64_t[::1] y, int64_t max_span):
     return lo, present_arr.view(np.bool_), codes_arr
 
 
+cdef extern from *:
+    """
+    #include <stdint.h>
+    #include <string.h>
+    /* exp(x) for x <= 0 (a positive x is taken as 0; NaN stays NaN), for a block of
+       values, in loops the compiler vectorises: fdlibm's reduction x = k ln 2 + r
+       (|r| <= ln 2 / 2, k by rounding x / ln 2) and its rational approximation of
+       exp(r) (error below 1 ulp), then the scaling by 2**k in two exact steps so that
+       results down to the subnormals round once. Only IEEE operations, no fused
+       multiply-add (-ffp-contract=off): the same bits on every machine, in every
+       clone (AVX2 where the CPU has it, on x86-64 Linux with GCC). */
+    #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+    #define RB_EXP_CLONES __attribute__((target_clones("avx2", "default")))
+    #else
+    #define RB_EXP_CLONES
+    #endif
+    RB_EXP_CLONES static void rb_exp_block(const double *x, double *out,
+                                           Py_ssize_t n) {
+        const double SHIFT = 6755399441055744.0;  /* 1.5 * 2**52: round to integer */
+        const double INV_LN2 = 1.44269504088896338700e+00;
+        const double LN2_HI = 6.93147180369123816490e-01;
+        const double LN2_LO = 1.90821492927058770002e-10;
+        const double TWO_M600 = 2.409919865102884e-181;  /* 2**-600 */
+        int64_t shift_bits;
+        Py_ssize_t i;
+        memcpy(&shift_bits, &SHIFT, 8);
+        for (i = 0; i < n; i++) {  /* exp(-746) rounds to 0; NaN stays NaN */
+            double v = x[i];
+            out[i] = v < -746.0 ? -746.0 : v;
+        }
+        for (i = 0; i < n; i++) {
+            double v = out[i];
+            out[i] = v > 0.0 ? 0.0 : v;
+        }
+        for (i = 0; i < n; i++) {
+            double v = out[i];
+            double t, kd, hi, lo, r, rr, c, y, sc;
+            int64_t tb, sb;
+            t = v * INV_LN2 + SHIFT;
+            kd = t - SHIFT;
+            hi = v - kd * LN2_HI;  /* exact: LN2_HI has 32 trailing zero bits */
+            lo = kd * LN2_LO;
+            r = hi - lo;
+            rr = r * r;
+            c = r - rr * (1.66666666666666019037e-01 + rr * (-2.77777777770155933842e-03
+                + rr * (6.61375632143793436117e-05 + rr * (-1.65339022054652515390e-06
+                + rr * 4.13813679705723846039e-08))));
+            y = 1.0 - ((lo - (r * c) / (2.0 - c)) - hi);
+            memcpy(&tb, &t, 8);
+            sb = (tb - shift_bits + 1623) << 52;  /* 2**(k + 600), k >= -1076 */
+            memcpy(&sc, &sb, 8);
+            out[i] = (y * sc) * TWO_M600;
+        }
+    }
+    """
+    void rb_exp_block(const double* x, double* out, Py_ssize_t n) noexcept nogil
+
+
+def exp_many(const double[::1] x, double[::1] out):
+    """``out = exp(x)`` for ``x <= 0`` (a positive value is taken as 0), as the
+    multiclass round computes it: within 1 ulp of the C library's, the same bits on
+    every machine (tested against ``numpy.exp``)."""
+    if x.shape[0] != out.shape[0]:
+        raise ValueError("exp_many needs arrays of one length")
+    if x.shape[0]:
+        with nogil:
+            rb_exp_block(&x[0], &out[0], x.shape[0])
+
+
+DEF SOFTMAX_BLOCK = 2048  # rows per block of the multiclass round
+
+
+cdef void _softmax_block(const double[:, ::1] raw, const int64_t[::1] y, const double[::1] w,
+                         double z_max, double h_floor, double[:, ::1] Z, double[:, ::1] W,
+                         Py_ssize_t a, Py_ssize_t b, double* e) noexcept nogil:
+    """:func:`softmax_newton` of the rows ``a:b`` (``e``: room for their ``K`` values)."""
+    cdef Py_ssize_t K = raw.shape[1]
+    cdef Py_ssize_t i, k, r
+    cdef double m, p, h, z, one, tot
+    r = 0
+    for i in range(a, b):
+        m = raw[i, 0]
+        for k in range(1, K):
+            m = raw[i, k] if raw[i, k] > m else m
+        for k in range(K):
+            e[r] = raw[i, k] - m
+            r += 1
+    rb_exp_block(e, e, r)
+    r = 0
+    for i in range(a, b):
+        tot = e[r]
+        for k in range(1, K):
+            tot = tot + e[r + k]
+        for k in range(K):
+            p = e[r + k] / tot
+            h = p * (1.0 - p)
+            h = h if h > h_floor else h_floor
+            one = 1.0 if y[i] == k else 0.0
+            z = (one - p) / h
+            z = z if z < z_max else z_max
+            z = z if z > -z_max else -z_max
+            Z[k, i] = z
+            W[k, i] = w[i] * h
+        r += K
+
+
 def softmax_newton(const double[:, ::1] raw, const int64_t[::1] y, const double[::1] w,
                    double z_max, double h_floor, double[:, ::1] Z, double[:, ::1] W,
-                   Py_ssize_t start=0, Py_ssize_t stop=-1):
+                   int n_threads=1):
     """The per-sample work of a multiclass Newton round (LogitBoost, K > 2) on ``(n, K)`` scores.
 
-    With ``p = softmax(raw[i])`` (shift by the row maximum, ``exp``, divide by the
-    sum accumulated from the first class to the last: bit for bit
-    ``scipy.special.softmax`` below 8 classes, within rounding from 8 on) and
+    With ``p = softmax(raw[i])`` (shift by the row maximum, :func:`exp_many`, divide
+    by the sum accumulated from the first class to the last) and
     ``h_k = max(p_k (1 - p_k), h_floor)``, writes into the class-major ``(K, n)``
     arrays ``Z[k, i] = clip((1[y_i = k] - p_k) / h_k, ±z_max)`` (the working
     response) and ``W[k, i] = w_i h_k`` (the regressors' weights). The rows go in
-    blocks that stay in cache; the ``exp`` is NumPy's (vectorised, and bit for bit
-    what ``softmax_rows`` uses). Only the rows ``start:stop`` (``stop`` -1: to the
-    end) are done, without the GIL except in the ``exp``, so that disjoint row
-    ranges can run on separate threads.
+    blocks of 2,048 that stay in cache, on ``n_threads`` threads; each row's values
+    depend on that row only, so not on ``n_threads``.
     """
-    cdef Py_ssize_t n = raw.shape[0] if stop < 0 else stop
+    cdef Py_ssize_t n = raw.shape[0]
     cdef Py_ssize_t K = raw.shape[1]
-    cdef Py_ssize_t block = max(1, 16384 // K)
-    cdef Py_ssize_t a, b, i, k, r
-    cdef double m, p, h, z, one, tot
-    e_arr = np.empty(max(0, min(n - start, block)) * K)
-    cdef double[::1] e = e_arr
-    for a in range(start, n, block):
-        b = min(n, a + block)
-        with nogil:
-            r = 0
-            for i in range(a, b):
-                m = raw[i, 0]
-                for k in range(1, K):
-                    m = raw[i, k] if raw[i, k] > m else m
-                for k in range(K):
-                    e[r] = raw[i, k] - m
-                    r += 1
-        np.exp(e_arr[:r], out=e_arr[:r])
-        with nogil:
-            r = 0
-            for i in range(a, b):
-                tot = e[r]
-                for k in range(1, K):
-                    tot = tot + e[r + k]
-                for k in range(K):
-                    p = e[r + k] / tot
-                    h = p * (1.0 - p)
-                    h = h if h > h_floor else h_floor
-                    one = 1.0 if y[i] == k else 0.0
-                    z = (one - p) / h
-                    z = z if z < z_max else z_max
-                    z = z if z > -z_max else -z_max
-                    Z[k, i] = z
-                    W[k, i] = w[i] * h
-                r += K
+    cdef Py_ssize_t n_blocks = (n + SOFTMAX_BLOCK - 1) // SOFTMAX_BLOCK
+    cdef Py_ssize_t q
+    cdef int nt = n_threads if n_threads > 1 and n_blocks > 1 else 1
+    if n == 0:
+        return
+    buf_arr = np.empty((nt, min(n, SOFTMAX_BLOCK) * K))
+    cdef double[:, ::1] buf = buf_arr
+    with nogil:
+        if nt > 1:
+            for q in prange(n_blocks, num_threads=nt, schedule="static"):
+                _softmax_block(raw, y, w, z_max, h_floor, Z, W, q * SOFTMAX_BLOCK,
+                               min(n, (q + 1) * SOFTMAX_BLOCK), &buf[threadid(), 0])
+        else:
+            for q in range(n_blocks):
+                _softmax_block(raw, y, w, z_max, h_floor, Z, W, q * SOFTMAX_BLOCK,
+                               min(n, (q + 1) * SOFTMAX_BLOCK), &buf[0, 0])
 
 
 DEF STATS_BLOCK = 8192

@@ -6,8 +6,6 @@ Each step is one of the independent parts the estimators are composed of
 
 from __future__ import annotations
 
-import os
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -50,28 +48,6 @@ __all__ = [
 EDGE_FLOOR = 1e-12
 #: a multiclass round's per-sample kernels use the learner's threads from this many scores on
 _THREADED_ROUND_WORK = 200_000
-_ROW_POOL: dict = {}  # process id -> its thread pool (a forked child makes its own)
-
-
-def _in_row_ranges(fn, n: int, n_threads: int) -> None:
-    """``fn(start, stop)`` over ``n_threads`` contiguous ranges of the rows ``0:n``, on as
-    many threads (``fn`` releases the GIL and writes only its own rows, so the result does
-    not depend on ``n_threads``)."""
-    if n_threads <= 1 or n < 2 * n_threads:
-        fn(0, n)
-        return
-    pool = _ROW_POOL.get(os.getpid())
-    if pool is None:
-        pool = _ROW_POOL[os.getpid()] = ThreadPoolExecutor(
-            thread_name_prefix="robust-boosting-rows")
-    bounds = np.linspace(0, n, n_threads + 1).astype(np.intp)
-    futures = [pool.submit(fn, int(a), int(b)) for a, b in zip(bounds[1:-1], bounds[2:],
-                                                               strict=True)]
-    fn(0, int(bounds[1]))
-    for f in futures:
-        f.result()
-
-
 def _class_output(pred, n_classes: int) -> np.ndarray:
     """Learner votes as the raw output: ``{-1, +1}`` for two classes, one-hot for more."""
     pred = np.asarray(pred).astype(np.intp, copy=False)
@@ -379,8 +355,7 @@ class LogitStep(_RealValuedStep):
         args = (raw, np.ascontiguousarray(state.y_idx, dtype=np.int64),
                 np.ascontiguousarray(weights, dtype=np.float64), self.z_max,
                 self.weight_floor, z, w)
-        _in_row_ranges(lambda a, b: softmax_newton(*args, a, b), n,
-                       state.n_threads if n * k >= _THREADED_ROUND_WORK else 1)
+        softmax_newton(*args, state.n_threads if n * k >= _THREADED_ROUND_WORK else 1)
         self._response = (state.raw, z)
         return z, w
 

@@ -47,7 +47,7 @@ __all__ = [
 #: a real-valued round whose weighted edge ``sum_i w_i r_i h_i`` is below this makes no progress
 EDGE_FLOOR = 1e-12
 #: a multiclass round's per-sample kernels use the learner's threads from this many scores on
-_THREADED_ROUND_WORK = 200_000
+_THREADED_ROUND_WORK = 40_000
 def _class_output(pred, n_classes: int) -> np.ndarray:
     """Learner votes as the raw output: ``{-1, +1}`` for two classes, one-hot for more."""
     pred = np.asarray(pred).astype(np.intp, copy=False)

@@ -48,6 +48,8 @@ __all__ = [
 EDGE_FLOOR = 1e-12
 #: a multiclass round's per-sample kernels use the learner's threads from this many scores on
 _THREADED_ROUND_WORK = 40_000
+
+
 def _class_output(pred, n_classes: int) -> np.ndarray:
     """Learner votes as the raw output: ``{-1, +1}`` for two classes, one-hot for more."""
     pred = np.asarray(pred).astype(np.intp, copy=False)

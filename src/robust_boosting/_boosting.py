@@ -468,15 +468,13 @@ def _normalised_weights(log_w, sample_weight, factors) -> NDArray[np.float64] | 
         log_w = np.ascontiguousarray(log_w, dtype=np.float64)
     w = np.empty_like(base)
     total = _lk.normalise_log_weights(log_w, base, w)
-    if log_w is None and 0 < total < _TINY_TOTAL:
-        log_w = np.zeros_like(base)
     if not (total > 0 and np.isfinite(total)):
         return None
     if total < _TINY_TOTAL:
         # the sample of largest log-weight has a tiny base weight: fold the base weights
         # into the log-weights so the largest product is exactly 1 before normalising
         with np.errstate(divide="ignore"):
-            log_w = log_w + np.log(base)
+            log_w = np.log(base) if log_w is None else log_w + np.log(base)
         support = (base > 0).astype(np.float64)
         total = _lk.normalise_log_weights(log_w, support, w)
         if not (total > 0 and np.isfinite(total)):

@@ -234,8 +234,8 @@ cdef extern from *:
 
 def exp_many(const double[::1] x, double[::1] out):
     """``out = exp(x)`` for ``x <= 0`` (a positive value is taken as 0), as the
-    multiclass round computes it: within 1 ulp of the C library's, the same bits on
-    every machine (tested against ``numpy.exp``)."""
+    multiclass round computes it: within 1 ulp of the C library's (tested against
+    ``math.exp``), the same bits on every machine."""
     if x.shape[0] != out.shape[0]:
         raise ValueError("exp_many needs arrays of one length")
     if x.shape[0]:

@@ -1722,6 +1722,7 @@ cdef void _grow_tree(const Batch* b, Workspace* w, Py_ssize_t j, int n_threads) 
     a.mls = w.mls
     a.scratch = w.scratch
     a.scratch_stride = b.n_stat
+    a.use_floor = True  # no categorical feature here (supports_batched)
     a.min_cnt = b.min_cnt[j]
     a.min_w = b.min_w[j]
     t.left = b.trees.left + j * m

@@ -166,7 +166,7 @@ def test_out_of_fold_probabilities_come_from_patience_rounds_past_the_best_round
     from sklearn.model_selection import StratifiedKFold
     from sklearn.utils import check_random_state
 
-    from robust_boosting.splboost_cv import _PATIENCE, _fit_candidates, _stage
+    from robust_boosting.splboost_cv import _PATIENCE, _fit_candidates
     X, _, y_noisy, _, _ = noisy_fit
     folds = list(StratifiedKFold(3, shuffle=True, random_state=5).split(X, y_noisy))
     est = SPLBoostClassifierCV(cv=folds, random_state=0, n_estimators=60).fit(X, y_noisy)
@@ -176,13 +176,14 @@ def test_out_of_fold_probabilities_come_from_patience_rounds_past_the_best_round
     rng.randint(np.iinfo(np.int32).max)  # the fold seed (unused with explicit folds)
     seed = int(rng.randint(np.iinfo(np.int32).max))
     assert seed == est.best_estimator_.random_state
-    staged = _fit_candidates((X, X), y_noisy, np.ones(len(y_noisy)), folds,
-                             [est.cv_results_["params"][est.best_index_]], 60, seed, None, 0.0)[0]
+    models, _ = _fit_candidates((X, X), y_noisy, np.ones(len(y_noisy)), folds,
+                                [est.cv_results_["params"][est.best_index_]], 60, seed, None, 0.0)
     later = False
     for f, (_, te) in enumerate(folds):
-        np.testing.assert_array_equal(est.oof_proba_[te],
-                                      _stage(staged[f], est.oof_n_estimators_ - 1))
-        later |= not np.array_equal(staged[f][best - 1], staged[f][est.oof_n_estimators_ - 1])
+        staged = _staged(models[0][f], X[te])
+        at = staged[min(est.oof_n_estimators_, len(staged)) - 1]  # a stopped model: its last
+        np.testing.assert_array_equal(est.oof_proba_[te], at)
+        later |= not np.array_equal(staged[best - 1], at)
     assert later
 
 
@@ -250,6 +251,12 @@ def test_deterministic_whatever_n_jobs(noisy_fit):
     assert again.best_params_ == est.best_params_
 
 
+def _staged(model, X):
+    """Every stage's held-out probabilities of a search model, as the search computes them."""
+    from robust_boosting.splboost_cv import _staged_proba
+    return np.asarray(list(_staged_proba(model, X)))
+
+
 def _search(X, y, patience, n_jobs=None):
     from sklearn.model_selection import StratifiedKFold
 
@@ -262,19 +269,24 @@ def _search(X, y, patience, n_jobs=None):
 
 
 def test_search_early_stopping_cuts_the_full_search_after_patience_rounds(noisy_fit):
-    """Each early-stopped model is the full model's first rounds, padded with the last one;
-    it stops at the first round that is ``patience`` rounds past its best held-out loss."""
+    """Each early-stopped model is the full model's first rounds; its loss curve is the
+    full one's, padded with its last value; it stops at the first round that is
+    ``patience`` rounds past its best held-out loss."""
     from robust_boosting.splboost_cv import _trimmed_losses
     X, _, y_noisy, _, _ = noisy_fit
     y = (y_noisy == y_noisy.max()).astype(np.intp)
     patience = 5
-    folds, full = _search(X, y, None)
-    _, early = _search(X, y, patience)
+    folds, (full, full_curves) = _search(X, y, None)
+    _, (early, early_curves) = _search(X, y, patience)
+    assert full_curves.shape == (2, 3, 40)
     stopped = 0
     for c in range(2):
         for f, (_, te) in enumerate(folds):
+            staged = _staged(full[c][f], X[te])
+            curve = _trimmed_losses(staged, y[te], np.ones(len(te)), 0.0)
+            np.testing.assert_allclose(full_curves[c, f], curve, rtol=1e-12)
             # held-out loss after t rounds, t = 0 .. 40 (0 rounds: P = 1/2)
-            loss = np.r_[np.log(2.0), _trimmed_losses(full[c][f], y[te], np.ones(len(te)), 0.0)]
+            loss = np.r_[np.log(2.0), curve]
             best, stop = 0, len(loss) - 1
             for t in range(1, len(loss) - 1):
                 if loss[t] < loss[best]:
@@ -283,25 +295,28 @@ def test_search_early_stopping_cuts_the_full_search_after_patience_rounds(noisy_
                     stop = t
                     break
             stopped += stop < 40
-            np.testing.assert_array_equal(early[c][f][:stop], full[c][f][:stop])
-            longest = len(early[c][f])  # padded to the longest model's rounds
-            np.testing.assert_array_equal(early[c][f][stop:], np.repeat(
-                full[c][f][stop - 1:stop], longest - stop, axis=0))
+            np.testing.assert_array_equal(_staged(early[c][f], X[te]), staged[:stop])
+            np.testing.assert_array_equal(early_curves[c, f, :stop], full_curves[c, f, :stop])
+            np.testing.assert_array_equal(early_curves[c, f, stop:], early_curves[c, f, stop - 1])
+    assert early_curves.shape[2] < 40  # padded to the longest model's rounds only
     assert stopped  # the noisy labels do stop some models early
 
 
 def test_search_early_stopping_does_not_depend_on_n_jobs_multiclass():
     X, y = make_blobs(210, centers=3, cluster_std=2.5, random_state=3)
     y_noisy = np.asarray(flip_labels(y, 0.25, random_state=0)[0])
-    _, one = _search(X, y_noisy, 5)
+    folds, (one, one_curves) = _search(X, y_noisy, 5)
     with parallel_config(backend="threading"):
-        _, two = _search(X, y_noisy, 5, n_jobs=2)
-    _, full = _search(X, y_noisy, None)
-    for a, b in zip(one, two, strict=True):
-        for sa, sb in zip(a, b, strict=True):
-            np.testing.assert_array_equal(sa, sb)
-    assert any(not np.array_equal(sa, sf) for a, f in zip(one, full, strict=True)
-               for sa, sf in zip(a, f, strict=True))
+        _, (two, two_curves) = _search(X, y_noisy, 5, n_jobs=2)
+    _, (full, _) = _search(X, y_noisy, None)
+    np.testing.assert_array_equal(one_curves, two_curves)
+    differs = False
+    for c in range(2):
+        for f, (_, te) in enumerate(folds):
+            a = _staged(one[c][f], X[te])
+            np.testing.assert_array_equal(a, _staged(two[c][f], X[te]))
+            differs |= len(a) < len(_staged(full[c][f], X[te]))
+    assert differs
 
 
 @pytest.mark.parametrize("params, match", [

@@ -82,7 +82,7 @@ def run(datasets, path, seed=0):
                             rec["cv"][name] = []
                             for tr, te in folds:
                                 est = booster().fit(Xtr[tr], yn[tr], sample_weight=w[tr])
-                                wrong = _staged_proba(est, Xtr[te])[-1].argmax(axis=1) != yn[te]
+                                wrong = list(_staged_proba(est, Xtr[te]))[-1].argmax(axis=1) != yn[te]
                                 rec["cv"][name].append({"te": te.tolist(),
                                                         "wrong": wrong.tolist()})
                         out.write(json.dumps(rec) + "\n")

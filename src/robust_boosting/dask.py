@@ -69,8 +69,9 @@ from .splboost_cv import (
 __all__ = ["DaskSPLBoostClassifierCV", "HeldOutLogLoss", "SelfPacedObjective", "WorkerFailedError",
            "top_threshold", "fold_of_rows"]
 
-#: ``learning_rate="auto"`` and ``n_estimators="auto"`` above 5,000 rows on Dask (0.1 and
-#: 500 on one machine): about the same product of the two (48 against 50) at a cost that
+#: ``learning_rate="auto"`` and ``n_estimators="auto"`` above 5,000 rows on Dask (0.2 and
+#: 300 on one machine; 0.1 and 500 when these were chosen): about the same product of the
+#: two (48 against 50) at a cost that
 #: stays within eight plain fits; at 10^7 rows a search of 500 rounds at 0.3 ran to its cap
 #: and cost 16.8 plain fits, one of 200 rounds 8.6 (docs/results/dask.md)
 _DASK_RATE = 0.3
@@ -375,8 +376,8 @@ remove_label_issues, label_issue_weight, random_state
         As in :class:`~robust_boosting.SPLBoostClassifierCV` (``"auto"`` resolved
         from the number of rows in the same way, except above 5,000 rows
         ``learning_rate="auto"`` is 0.3 and ``n_estimators="auto"`` is 160, where one
-        machine uses 0.1 and 500: about the same product of the two, at a cost that
-        stays within eight plain fits). ``cv`` must be an integer.
+        machine uses 0.2 and 300: a product of the two close to one machine's, at a
+        cost that stays within eight plain fits). ``cv`` must be an integer.
     min_samples_leaf : int or "auto", default="auto"
         XGBoost's ``min_child_weight`` (see above).
     n_jobs : int, optional

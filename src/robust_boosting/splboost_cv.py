@@ -533,8 +533,9 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
     learning rate 0.2 and at most 300 rounds (LightGBM's default tree; a
     small search stops at its round cap while the held-out loss still falls
     on 100,000 rows; 300 rounds at 0.2 were as accurate as 500 at 0.1 on
-    10,000-100,000 rows of two generators, at 0.6 of the final fit's cost). Multiclass problems are boosted natively: one Newton
-    tree per class and round on the softmax loss
+    10,000-100,000 rows of two generators, at 0.6 of the final fit's cost).
+    Multiclass problems are boosted natively: one Newton tree per class and
+    round on the softmax loss
     (:class:`~robust_boosting.classical.LogitBoostClassifier`).
 
     Parameters

@@ -553,7 +553,7 @@ def test_bounded_entropy_scan_picks_the_full_scans_split(h, shift, min_w):
     from robust_boosting._tree_kernels import _binary_scan_pair
 
     tot = h.sum(axis=0)
-    (_, full) = _binary_scan_pair(h, tot, 1, min_w, -np.inf)[1:][0]
+    _, full = _binary_scan_pair(h, tot, 1, min_w, -np.inf)[1]  # the full scan's score
     floor = -np.inf if shift is None or not np.isfinite(full) else full + shift * abs(full)
     (fb, fs), (gb, gs) = _binary_scan_pair(h, tot, 1, min_w, floor)
     assert gs == full

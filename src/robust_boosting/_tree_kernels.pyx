@@ -848,6 +848,33 @@ cdef inline const double* _ptr3(const double[:, :, ::1] h) noexcept nogil:
     return &h[0, 0, 0] if h.shape[0] > 0 and h.shape[1] > 0 and h.shape[2] > 0 else NULL
 
 
+cdef void _tree_args(NodeArgs* a, const uint8_t* codes, Py_ssize_t n_rows, int n_features,
+                     bint is_reg, int crit, const int32_t* n_bins, int missing_bin, int ns,
+                     int n_val, double min_cnt, double min_w, double* scores, int32_t* bins,
+                     uint8_t* mls, double* scratch, int scratch_stride) noexcept nogil:
+    """The fields of ``a`` that stay the same for every node of a tree (the data, the
+    criterion, the leaf limits and the per-feature result buffers); the per-node fields
+    are set by the caller. ``use_floor`` is True: the caller clears it where the scores
+    of categorical features are replaced after the scan."""
+    a.codes = codes
+    a.n_rows = n_rows
+    a.n_features = n_features
+    a.is_reg = is_reg
+    a.crit = crit
+    a.n_bins = n_bins
+    a.missing_bin = missing_bin
+    a.ns = ns
+    a.n_val = n_val
+    a.min_cnt = min_cnt
+    a.min_w = min_w
+    a.scores = scores
+    a.bins = bins
+    a.mls = mls
+    a.scratch = scratch
+    a.scratch_stride = scratch_stride
+    a.use_floor = True
+
+
 cdef void _node_args(NodeArgs* a, const uint8_t[:, ::1] codes, const int32_t[::1] idx,
                      const double[::1] ow, const int32_t[::1] oc, const double[::1] owy,
                      bint is_reg, int crit, bint dense, Py_ssize_t start, Py_ssize_t end,
@@ -857,38 +884,24 @@ cdef void _node_args(NodeArgs* a, const uint8_t[:, ::1] codes, const int32_t[::1
                      const double[::1] large_tot, bint find_small, bint find_large,
                      double min_cnt, double min_w, double[:, ::1] scores,
                      int32_t[:, ::1] bins, uint8_t[:, ::1] mls, double[:, ::1] scratch):
-    a.codes = &codes[0, 0]
-    a.n_rows = codes.shape[1]
-    a.n_features = codes.shape[0]
+    _tree_args(a, &codes[0, 0], codes.shape[1], codes.shape[0], is_reg, crit, &n_bins[0],
+               missing_bin, small_hist.shape[2], small_tot.shape[0] - 1, min_cnt, min_w,
+               &scores[0, 0], &bins[0, 0], &mls[0, 0], &scratch[0, 0], scratch.shape[1])
     a.idx = &idx[0] if idx.shape[0] > 0 else NULL
     a.ow = &ow[0] if ow.shape[0] > 0 else NULL
     a.oc = &oc[0] if oc.shape[0] > 0 else NULL
     a.owy = &owy[0] if owy.shape[0] > 0 else NULL
-    a.is_reg = is_reg
-    a.crit = crit
     a.dense = dense
     a.start = start
     a.end = end
-    a.n_bins = &n_bins[0]
-    a.missing_bin = missing_bin
-    a.ns = small_hist.shape[2]
     a.parent_hist = _ptr3(parent_hist)
     a.small_hist = <double*>_ptr3(small_hist)
     a.large_hist = <double*>_ptr3(large_hist)
     a.do_sub = do_sub
     a.small_tot = &small_tot[0]
     a.large_tot = &large_tot[0]
-    a.n_val = small_tot.shape[0] - 1
     a.find_small = find_small
     a.find_large = find_large
-    a.min_cnt = min_cnt
-    a.min_w = min_w
-    a.scores = &scores[0, 0]
-    a.bins = &bins[0, 0]
-    a.mls = &mls[0, 0]
-    a.scratch = &scratch[0, 0]
-    a.scratch_stride = scratch.shape[1]
-    a.use_floor = True
 
 
 cdef void _run_groups(NodeArgs* a, int n_threads) noexcept nogil:
@@ -1708,23 +1721,10 @@ cdef void _grow_tree(const Batch* b, Workspace* w, Py_ssize_t j, int n_threads) 
     cdef Py_ssize_t a0 = b.starts[j]
     cdef Py_ssize_t z0 = b.ends[j]
     cdef Py_ssize_t m = b.max_nodes
-    a.codes = b.codes
-    a.n_rows = b.n_rows
-    a.n_features = b.nf
-    a.is_reg = b.is_reg
-    a.crit = b.crit
-    a.n_bins = b.n_bins
-    a.missing_bin = b.missing_bin
-    a.ns = b.hist_stat
-    a.n_val = b.n_stat - 1
-    a.scores = w.scores
-    a.bins = w.bins
-    a.mls = w.mls
-    a.scratch = w.scratch
-    a.scratch_stride = b.n_stat
-    a.use_floor = True  # no categorical feature here (supports_batched)
-    a.min_cnt = b.min_cnt[j]
-    a.min_w = b.min_w[j]
+    # use_floor stays True: no categorical feature here (supports_batched)
+    _tree_args(&a, b.codes, b.n_rows, b.nf, b.is_reg, b.crit, b.n_bins, b.missing_bin,
+               b.hist_stat, b.n_stat - 1, b.min_cnt[j], b.min_w[j], w.scores, w.bins, w.mls,
+               w.scratch, b.n_stat)
     t.left = b.trees.left + j * m
     t.right = b.trees.right + j * m
     t.feature = b.trees.feature + j * m

@@ -271,13 +271,13 @@ def _held_out_curve(est, X_test, y_test, w_test, trim) -> NDArray[np.float64]:
 
 
 def _proba_at(est, X_test, t) -> NDArray[np.float32]:
-    """The stage ``t`` probabilities of ``est`` (its last stage if it ran fewer rounds)."""
-    last = None
-    for i, p in enumerate(_staged_proba(est, X_test)):
-        last = p
+    """The stage ``t`` probabilities of ``est`` (its last stage if it ran fewer rounds), as
+    :func:`_staged_proba` gives them; only that stage's scores become probabilities."""
+    raw = None
+    for i, raw in enumerate(staged_raw_binned_once(est, X_test)):  # noqa: B007
         if i == t:
             break
-    return last
+    return est._proba_from_raw(raw).astype(np.float32)
 
 
 def _fit_one(X, y, sample_weight, train, test, params, n_estimators, seed, trim):

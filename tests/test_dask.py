@@ -48,9 +48,10 @@ def test_top_threshold_finds_the_mth_largest(values, frac):
     at_or_above = int((v >= t).sum())
     assert at_or_above >= m  # at least m values
     # and more only by ties within the finest bin
-    # (slack of 1e-6 of a finest bin for the rounding of t + resolution itself; never 0,
-    # even when hi is subnormal)
-    resolution = max(hi / _BINS**2 * (1 + 1e-6), np.nextafter(0.0, 1.0))
+    # (slack of 1e-6 of a finest bin for the rounding of t + resolution itself, and, for
+    # subnormal ranges, where every product i * width is rounded to the subnormal grid,
+    # _BINS steps of that grid: the last bin of a level absorbs up to that much)
+    resolution = hi / _BINS**2 * (1 + 1e-6) + _BINS * np.nextafter(0.0, 1.0)
     assert int((v >= t + resolution).sum()) < m
 
 

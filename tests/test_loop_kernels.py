@@ -10,7 +10,9 @@ from robust_boosting._loop_kernels import (
     margin_round_stats,
     normalise_log_weights,
     pairwise_sum,
+    add_scaled_transposed,
     regression_root,
+    regression_roots,
     small_int_codes,
     weighted_miss,
 )
@@ -159,6 +161,47 @@ def test_regression_root_is_its_numpy_definition(n, p_zero, no_weights, seed):
     assert tol == np.add.reduce(wa * (ya * ya)) / total
     np.testing.assert_array_equal(owy[:k], wa * (ya - ybar))
     assert s_owy == owy[:k].sum()
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 6), st.integers(0, 300), st.integers(1, 3), st.integers(0, 2**32 - 1))
+def test_regression_roots_are_each_trees_own_root(k, n, threads, seed):
+    """The roots of k trees computed side by side: each tree's rows, weights, weighted
+    residuals and sums are those of its own regression_root call, whatever the threads."""
+    rng = np.random.default_rng(seed)
+    ys = [rng.normal(size=n) * 3 for _ in range(k)]
+    sws = [None if j % 3 == 0 else rng.random(n) * (rng.random(n) >= 0.3 * (j % 2))
+           for j in range(k)]
+    idx, ow, owy = np.empty(k * n, dtype=np.int32), np.empty(k * n), np.empty(k * n)
+    res = regression_roots(ys, sws, idx, ow, owy, threads)
+    assert res.shape == (k, 5)
+    for j in range(k):
+        i1, w1, r1 = np.empty(n, dtype=np.int32), np.empty(n), np.empty(n)
+        ref = regression_root(ys[j], sws[j], i1, w1, r1)
+        assert tuple(res[j]) == ref
+        m = ref[0]
+        part = slice(j * n, (j + 1) * n)
+        np.testing.assert_array_equal(idx[part], i1)
+        np.testing.assert_array_equal(ow[part][:m], w1[:m])
+        np.testing.assert_array_equal(owy[part][:m], r1[:m])
+    if k > 1 and n > 0:
+        with pytest.raises(ValueError, match="n rows"):
+            regression_roots([ys[0][:-1]] + ys[1:], sws, idx, ow, owy)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 20000), st.integers(1, 6), st.integers(1, 3), st.integers(0, 2**32 - 1))
+def test_add_scaled_transposed_is_numpys_sum(n, k, threads, seed):
+    """The multiclass score update of a class-major output: NumPy's ``raw + c * F.T``,
+    bit for bit, whatever the threads."""
+    rng = np.random.default_rng(seed)
+    raw, f = rng.normal(size=(n, k)), rng.normal(size=(k, n)) * 4
+    c = float(rng.random())
+    out = np.empty((n, k))
+    add_scaled_transposed(raw, c, f, out, threads)
+    np.testing.assert_array_equal(out, raw + c * f.T)
+    with pytest.raises(ValueError, match="shape"):
+        add_scaled_transposed(raw, c, f, np.empty((n + 1, k)))
 
 
 def test_exp_kernel_matches_the_c_library_exp():

@@ -299,8 +299,15 @@ class Step:
         return softmax_rows(2.0 * raw / (raw.shape[1] - 1))
 
     def update_raw(self, raw, result: RoundResult) -> NDArray[np.float64]:
-        """Training scores after adding the round's learner."""
-        return raw + result.coef * result.output
+        """Training scores after adding the round's learner (row-major, as the step's
+        kernels read them, whatever the layout of the learner's output)."""
+        out = result.output
+        if raw.ndim == 2 and raw.flags.c_contiguous and out.T.flags.c_contiguous:
+            # a multiclass output stacked class-major: one compiled pass, no strided copy
+            new = np.empty_like(raw)
+            _lk.add_scaled_transposed(raw, float(result.coef), out.T, new)
+            return new
+        return raw + result.coef * out
 
     def accept(self, state: BoostingState, result: RoundResult) -> None:
         """Called once the round's learner has been added (update ``state.step_state``)."""

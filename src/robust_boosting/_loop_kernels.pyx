@@ -510,6 +510,41 @@ def margin_round_stats(const double[::1] w, const double[::1] r, const double[::
     return edge, err, missed != 0
 
 
+cdef void _regression_root(const double* y, const double* sw, Py_ssize_t n, int32_t* idx,
+                           double* ow, double* owy, double* res) noexcept nogil:
+    """:func:`regression_root` on raw pointers (``sw`` NULL: unit weights); ``res`` gets
+    ``(k, total, ybar, sum(owy), tol_scale)``."""
+    cdef Py_ssize_t k = n
+    cdef Py_ssize_t i
+    cdef double total, ybar
+    cdef double sums[3]
+    res[0] = 0.0
+    res[1] = 0.0
+    res[2] = 0.0
+    res[3] = 0.0
+    res[4] = 0.0
+    if n == 0:
+        return
+    if sw == NULL:
+        for i in range(n):
+            idx[i] = <int32_t>i
+            ow[i] = 1.0
+    else:
+        k = _active_rows(sw, n, idx, ow)
+    if k == 0:
+        return
+    _pairwise3(ow, y, idx, 0, k, sums)
+    total = sums[0]
+    ybar = sums[1] / total
+    for i in range(k):
+        owy[i] = ow[i] * (y[idx[i]] - ybar)
+    res[0] = <double>k
+    res[1] = total
+    res[2] = ybar
+    res[3] = _pairwise(owy, 0, k)
+    res[4] = sums[2] / total
+
+
 def regression_root(const double[::1] y, sw, int32_t[::1] idx, double[::1] ow,
                     double[::1] owy):
     """The root of a weighted regression tree in a few passes over the rows.
@@ -523,33 +558,65 @@ def regression_root(const double[::1] y, sw, int32_t[::1] idx, double[::1] ow,
     the materialised arrays (``ow.sum()``, ``np.add.reduce(ow * ya)``, ...).
     """
     cdef Py_ssize_t n = y.shape[0]
-    cdef Py_ssize_t k = n
-    cdef Py_ssize_t i
-    cdef double total, ybar, s_owy, tol
     cdef const double[::1] w
-    if n == 0:
-        return 0, 0.0, 0.0, 0.0, 0.0
-    if sw is None:
-        with nogil:
-            for i in range(n):
-                idx[i] = <int32_t>i
-                ow[i] = 1.0
-    else:
+    cdef const double* swp = NULL
+    cdef double res[5]
+    if sw is not None:
         w = sw
-        with nogil:
-            k = _active_rows(&w[0], n, &idx[0], &ow[0])
-    if k == 0:
-        return 0, 0.0, 0.0, 0.0, 0.0
-    cdef double sums[3]
+        if n:
+            swp = &w[0]
     with nogil:
-        _pairwise3(&ow[0], &y[0], &idx[0], 0, k, sums)
-        total = sums[0]
-        ybar = sums[1] / total
-        tol = sums[2] / total
-        for i in range(k):
-            owy[i] = ow[i] * (y[idx[i]] - ybar)
-        s_owy = _pairwise(&owy[0], 0, k)
-    return k, total, ybar, s_owy, tol
+        _regression_root(&y[0] if n else NULL, swp, n, &idx[0] if n else NULL,
+                         &ow[0] if n else NULL, &owy[0] if n else NULL, res)
+    return int(res[0]), res[1], res[2], res[3], res[4]
+
+
+def regression_roots(list ys, list sws, int32_t[::1] idx, double[::1] ow, double[::1] owy,
+                     int n_threads=1):
+    """:func:`regression_root` of ``k`` trees on the same ``n`` rows, side by side on
+    ``n_threads`` threads: tree ``j`` with target ``ys[j]`` and weights ``sws[j]``
+    (float64, contiguous, length ``n``; None for unit weights) writes to
+    ``idx[j n:(j + 1) n]``, ``ow[...]`` and ``owy[...]``. Returns the ``(k, 5)``
+    array of the trees' ``(k, total, ybar, sum(owy), tol_scale)``; each tree's values
+    are those of its own :func:`regression_root` call (the same code), whatever
+    ``n_threads``.
+    """
+    cdef Py_ssize_t k = len(ys)
+    cdef Py_ssize_t n = idx.shape[0] // k if k else 0
+    cdef Py_ssize_t j
+    cdef const double[::1] v
+    if k == 0:
+        return np.zeros((0, 5))
+    if len(sws) != k or idx.shape[0] != k * n or ow.shape[0] != k * n or owy.shape[0] != k * n:
+        raise ValueError("regression_roots needs k targets, k weights and k n rows")
+    out_arr = np.zeros((k, 5))
+    cdef double[:, ::1] out = out_arr
+    y_ptr_arr = np.zeros(k, dtype=np.uintp)
+    w_ptr_arr = np.zeros(k, dtype=np.uintp)
+    cdef size_t[::1] y_ptr = y_ptr_arr
+    cdef size_t[::1] w_ptr = w_ptr_arr
+    keep = []  # the memoryviews stay alive while their pointers are used
+    for j in range(k):
+        v = ys[j]
+        if v.shape[0] != n:
+            raise ValueError("regression_roots needs targets of n rows")
+        keep.append(v)
+        if n:
+            y_ptr[j] = <size_t>&v[0]
+        if sws[j] is not None:
+            v = sws[j]
+            if v.shape[0] != n:
+                raise ValueError("regression_roots needs weights of n rows")
+            keep.append(v)
+            if n:
+                w_ptr[j] = <size_t>&v[0]
+    if n == 0:
+        return out_arr
+    with nogil:
+        for j in prange(k, num_threads=max(1, min(n_threads, k)), schedule="static"):
+            _regression_root(<const double*>y_ptr[j], <const double*>w_ptr[j], n,
+                             &idx[j * n], &ow[j * n], &owy[j * n], &out[j, 0])
+    return out_arr
 
 
 def logistic_hessians(const double[::1] m, double h_floor, double[::1] out):
@@ -603,3 +670,24 @@ def softmax_losses(const double[:, ::1] raw, const int64_t[::1] y, double[::1] o
                     s = s + exp(raw[i, k] - m)
             out[i] = m + log1p(s) - raw[i, y[i]]
     return out.base
+
+
+def add_scaled_transposed(const double[:, ::1] raw, double coef, const double[:, ::1] F,
+                          double[:, ::1] out, int n_threads=1):
+    """``out = raw + coef * F.T`` for row-major ``(n, K)`` scores ``raw`` and a
+    class-major ``(K, n)`` output ``F`` (each entry rounded as NumPy's
+    ``raw + coef * F.T``: the product, then the sum), in row blocks on ``n_threads``
+    threads."""
+    cdef Py_ssize_t n = raw.shape[0]
+    cdef Py_ssize_t K = raw.shape[1]
+    cdef Py_ssize_t n_blocks = (n + STATS_BLOCK - 1) // STATS_BLOCK
+    cdef Py_ssize_t q, i, k, b
+    if F.shape[0] != K or F.shape[1] != n or out.shape[0] != n or out.shape[1] != K:
+        raise ValueError("add_scaled_transposed needs raw and out of shape (n, K), F (K, n)")
+    with nogil:
+        for q in prange(n_blocks, num_threads=max(1, n_threads) if n_blocks > 1 else 1,
+                        schedule="static"):
+            b = min(n, (q + 1) * STATS_BLOCK)
+            for i in range(q * STATS_BLOCK, b):
+                for k in range(K):
+                    out[i, k] = raw[i, k] + coef * F[k, i]

@@ -250,7 +250,7 @@ class _BaseHistTree(BaseEstimator):
         self._finish_fit(grower, binned, inactive, ybar)
         return self
 
-    def _prepare_grower(self, X, y, sample_weight, n_threads, out=None):
+    def _prepare_grower(self, X, y, sample_weight, n_threads, out=None, root=None):
         """Everything of :meth:`fit` before the growth: validation, binning, root statistics.
 
         Returns ``(grower, binned, inactive, ybar)`` for :meth:`_finish_fit`; the
@@ -260,12 +260,16 @@ class _BaseHistTree(BaseEstimator):
         fits of :mod:`robust_boosting.trees.batched`, which grow many such
         growers in one call; a regression tree's row arrays (rows, weights,
         weighted residuals) are then views of ``out`` (three arrays of
-        ``n_samples``), else new.
+        ``n_samples``), else new. ``root`` is None, or for a regression tree whose
+        weights and root the caller has already made (:func:`fit_trees_batched`, in
+        one call for many trees): ``(weights, result)``, the weights as
+        :func:`_check_sample_weight` returns them and ``result`` as
+        ``regression_root`` computes it into ``out``.
         """
         self._validate_params()
         X, y = self._validate_X_y(X, y)
         n_samples = X.shape[0]
-        sw = _check_sample_weight(sample_weight, n_samples)
+        sw = _check_sample_weight(sample_weight, n_samples) if root is None else root[0]
         if self._is_reg:
             y = np.asarray(y, dtype=np.float64)
         else:
@@ -280,8 +284,8 @@ class _BaseHistTree(BaseEstimator):
             y = np.ascontiguousarray(y)
             rows, w_rows, owy = out if out is not None else (
                 np.empty(n_samples, dtype=np.int32), np.empty(n_samples), np.empty(n_samples))
-            n_active, total_w, ybar, sum_owy, tol_scale = _lk.regression_root(
-                y, sw, rows, w_rows, owy)
+            n_active, total_w, ybar, sum_owy, tol_scale = (
+                _lk.regression_root(y, sw, rows, w_rows, owy) if root is None else root[1])
         elif sw is not None:
             rows = np.empty(n_samples, dtype=np.int32)
             w_rows = np.empty(n_samples)
@@ -394,8 +398,8 @@ class _BaseHistTree(BaseEstimator):
         feature = np.array(g.feature, dtype=np.int32)
         split_bin = np.array(g.split_bin, dtype=np.int32)
         threshold = np.full(len(feature), np.nan)
-        for i in np.flatnonzero(feature >= 0):
-            threshold[i] = mapper.split_threshold(int(feature[i]), int(split_bin[i]))
+        split = feature >= 0
+        threshold[split] = mapper.split_thresholds(feature[split], split_bin[split])
         tot = np.array(g.tot, dtype=np.float64)
         if self._is_reg:
             w = tot[:, 0]

@@ -30,6 +30,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from .. import _loop_kernels as _lk
 from .. import _tree_kernels as _k
 from . import growing
 from .binning import BinnedData, _kernel_threads
@@ -101,26 +102,26 @@ def grow_batched(growers: Sequence[_Grower], n_threads: int = 1) -> None:
         _grow_group(group, n_threads)
 
 
-def _regions(arrays: list[np.ndarray], dtype) -> tuple[np.ndarray, np.ndarray] | None:
-    """``(base, starts)`` when the trees' per-row arrays are disjoint regions of one
-    contiguous array ``base`` of ``dtype`` (a single tree's own array; the regions
-    :func:`fit_trees_batched` lays out for regression trees), else None."""
-    dtype = np.dtype(dtype)
-    if len(arrays) == 1:  # a tree's own array (the cheap common case: one tree a call)
-        own = arrays[0]
-        ok = own.ndim == 1 and own.dtype == dtype and own.flags.c_contiguous
-        return (own, np.zeros(1, dtype=np.int64)) if ok else None
-    base = arrays[0].base
-    if not (isinstance(base, np.ndarray) and base.ndim == 1 and base.dtype == dtype
-            and base.flags.c_contiguous and all(a.base is base for a in arrays)):
+def _own_arrays(g: _Grower) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """A single tree's own row arrays ``(idx, ow, owy or oc)`` when the kernel can
+    partition them in place (contiguous, of the kernel's dtypes), else None."""
+    arrays = (g.idx, g.ow, g.owy if g.is_reg else g.oc)
+    dtypes = (np.int32, np.float64, np.float64 if g.is_reg else np.int32)
+    if all(a.ndim == 1 and a.dtype == t and a.flags.c_contiguous
+           for a, t in zip(arrays, dtypes, strict=True)):
+        return arrays
+    return None
+
+
+def _shared_regions(group: list[_Grower]):
+    """``(idx_all, ow_all, owy_all, starts)`` when every tree's row arrays are its region
+    of the three arrays :func:`fit_trees_batched` lays out for regression trees
+    (``grower.region``), else None."""
+    tag = getattr(group[0], "region", None)
+    if tag is None or not all(getattr(g, "region", (None,))[0] is tag[0] for g in group):
         return None
-    sizes = np.array([len(a) for a in arrays], dtype=np.int64)
-    starts = np.array([(a.ctypes.data - base.ctypes.data) // dtype.itemsize for a in arrays],
-                      dtype=np.int64)
-    order = np.argsort(starts, kind="stable")
-    if not np.all(starts[order][1:] >= (starts + sizes)[order][:-1]):  # overlapping
-        return None
-    return base, starts
+    starts = np.array([g.region[1] for g in group], dtype=np.int64)
+    return (*tag[0], starts)
 
 
 def _row_table(rows: list, n: int, dtype) -> np.ndarray:
@@ -142,17 +143,17 @@ def _grow_group(group: list[_Grower], n_threads: int) -> None:
     n_stat = g0.n_stat
     n = g0.codes_t.shape[1]
     sizes = np.array([len(g.idx) for g in group], dtype=np.int64)
-    columns = [([g.idx for g in group], np.int32), ([g.ow for g in group], np.float64),
-               ([g.owy for g in group], np.float64) if is_reg
-               else ([g.oc for g in group], np.int32)]
-    # the trees' own arrays, partitioned in place, when all are regions of one array each
-    # at the same places (one tree; regression trees laid out by fit_trees_batched)
-    regions = [_regions(arrays, dtype) for arrays, dtype in columns]
-    shared = all(r is not None for r in regions) and (
-        k == 1 or all(np.array_equal(r[1], regions[0][1]) for r in regions))
+    own = _own_arrays(g0) if k == 1 else None
+    layout = (*own, np.zeros(1, dtype=np.int64)) if own is not None else _shared_regions(group)
+    # the trees' own arrays, partitioned in place: a single tree's, or regression trees'
+    # regions of one array each (laid out by fit_trees_batched); else copies, end to end
+    shared = layout is not None
     if shared:
-        (idx_all, ow_all, third), starts = [r[0] for r in regions], regions[0][1]
-    else:  # copies, end to end
+        idx_all, ow_all, third, starts = layout
+    else:
+        columns = [([g.idx for g in group], np.int32), ([g.ow for g in group], np.float64),
+                   ([g.owy for g in group], np.float64) if is_reg
+                   else ([g.oc for g in group], np.int32)]
         idx_all, ow_all, third = [np.concatenate(arrays).astype(dtype, copy=False)
                                   for arrays, dtype in columns]
         starts = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
@@ -209,6 +210,26 @@ def _grow_group(group: list[_Grower], n_threads: int) -> None:
         g.end = end[j, :m]
 
 
+def _regression_roots(learners, targets, weights, regions, n: int, n_threads: int):
+    """The regression trees' checked weights and roots (``regression_root``, into their
+    regions of ``regions``), computed side by side: ``[(weights, root), ...]`` in the
+    order of the regression trees, for :meth:`_prepare_grower`'s ``root``; None (each
+    tree makes its own) unless every target is a float64 array of ``n`` entries."""
+    from ._base import _BaseHistTree, _check_sample_weight
+
+    ys, sws = [], []
+    for learner, y, w in zip(learners, targets, weights, strict=True):
+        if isinstance(learner, _BaseHistTree) and learner._is_reg:
+            if not (isinstance(y, np.ndarray) and y.shape == (n,) and y.dtype == np.float64):
+                return None
+            ys.append(np.ascontiguousarray(y))
+            sw = _check_sample_weight(w, n)
+            sws.append(None if sw is None else np.ascontiguousarray(sw))
+    res = _lk.regression_roots(ys, sws, *regions, n_threads)
+    return [(sw, (int(r[0]), float(r[1]), float(r[2]), float(r[3]), float(r[4])))
+            for sw, r in zip(sws, res, strict=True)]
+
+
 def fit_trees_batched(learners: Sequence, X: BinnedData, targets: Sequence, weights: Sequence,
                       n_jobs: int | None = 1):
     """Fit ``learners[j]`` on ``(X, targets[j], weights[j])`` for every ``j``, trees grown together.
@@ -245,15 +266,21 @@ def fit_trees_batched(learners: Sequence, X: BinnedData, targets: Sequence, weig
                    np.empty(n_reg * n))
     j = 0
     with _kernel_threads(n_jobs) as n_threads:
+        roots = None if regions is None else _regression_roots(
+            learners, targets, weights, regions, n, n_threads)
         for learner, y, w in zip(learners, targets, weights, strict=True):
             if not isinstance(learner, _BaseHistTree) or not isinstance(X, BinnedData):
                 learner.fit(X, y, sample_weight=w)
                 continue
-            out = None
+            out = root = None
             if regions is not None and learner._is_reg:
                 out = tuple(r[j * n:(j + 1) * n] for r in regions)
+                root = None if roots is None else roots[j]
                 j += 1
-            grower, binned, inactive, ybar = learner._prepare_grower(X, y, w, n_threads, out)
+            grower, binned, inactive, ybar = learner._prepare_grower(X, y, w, n_threads, out,
+                                                                     root)
+            if out is not None:  # its rows start at (j - 1) n in each of the three arrays
+                grower.region = (regions, (j - 1) * n)
             prepared.append((learner, grower, binned, inactive, ybar))
             growers.append(grower)
         grow_batched(growers, n_threads)

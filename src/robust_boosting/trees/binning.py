@@ -348,13 +348,18 @@ class BinMapper(BaseEstimator):
                     f"{col[i]!r}, which is not a category code 0..{n_cat[f] - 1}"
                 )
 
-    def split_threshold(self, feature: int, bin_: int) -> float:
-        """Raw threshold of the split "code <= bin_" (``inf`` for the last bin; NaN for a
-        categorical feature, whose splits are sets of categories)."""
-        if self._n_categories()[feature]:
-            return np.nan
-        thr = self.thresholds_[feature]
-        return float(thr[bin_]) if bin_ < len(thr) else np.inf
+    def split_thresholds(self, features: np.ndarray, bins: np.ndarray) -> np.ndarray:
+        """Raw thresholds of the splits "code <= bins[i]" on ``features[i]`` (``inf`` for a
+        feature's last bin; NaN for a categorical feature, whose splits are sets of
+        categories)."""
+        features = np.asarray(features, dtype=np.int64)
+        bins = np.asarray(bins, dtype=np.int64)
+        first = self._thr_off[features]
+        inside = bins < self._thr_off[features + 1] - first
+        at = np.where(inside, first + bins, 0)
+        out = np.where(inside, self._thr_flat[at] if self._thr_flat.size else 0.0, np.inf)
+        out[self._n_categories()[features] > 0] = np.nan
+        return out
 
     def same_bins(self, other: BinMapper) -> bool:
         """Whether ``other`` bins data exactly like this mapper."""

@@ -7,10 +7,10 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 from robust_boosting._loop_kernels import (
     active_rows,
+    add_scaled_transposed,
     margin_round_stats,
     normalise_log_weights,
     pairwise_sum,
-    add_scaled_transposed,
     regression_root,
     regression_roots,
     small_int_codes,

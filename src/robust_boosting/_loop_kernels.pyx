@@ -571,6 +571,15 @@ def regression_root(const double[::1] y, sw, int32_t[::1] idx, double[::1] ow,
     return int(res[0]), res[1], res[2], res[3], res[4]
 
 
+cdef size_t _data_pointer(obj, Py_ssize_t n, str what) except? 0:
+    """The address of the float64 array ``obj``'s data (0 if empty), which must have ``n``
+    entries."""
+    cdef const double[::1] v = obj
+    if v.shape[0] != n:
+        raise ValueError(f"regression_roots needs {what} of n rows")
+    return <size_t>&v[0] if n else 0
+
+
 def regression_roots(list ys, list sws, int32_t[::1] idx, double[::1] ow, double[::1] owy,
                      int n_threads=1):
     """:func:`regression_root` of ``k`` trees on the same ``n`` rows, side by side on
@@ -584,7 +593,6 @@ def regression_roots(list ys, list sws, int32_t[::1] idx, double[::1] ow, double
     cdef Py_ssize_t k = len(ys)
     cdef Py_ssize_t n = idx.shape[0] // k if k else 0
     cdef Py_ssize_t j
-    cdef const double[::1] v
     if k == 0:
         return np.zeros((0, 5))
     if len(sws) != k or idx.shape[0] != k * n or ow.shape[0] != k * n or owy.shape[0] != k * n:
@@ -595,21 +603,10 @@ def regression_roots(list ys, list sws, int32_t[::1] idx, double[::1] ow, double
     w_ptr_arr = np.zeros(k, dtype=np.uintp)
     cdef size_t[::1] y_ptr = y_ptr_arr
     cdef size_t[::1] w_ptr = w_ptr_arr
-    keep = []  # the memoryviews stay alive while their pointers are used
-    for j in range(k):
-        v = ys[j]
-        if v.shape[0] != n:
-            raise ValueError("regression_roots needs targets of n rows")
-        keep.append(v)
-        if n:
-            y_ptr[j] = <size_t>&v[0]
+    for j in range(k):  # the lists hold the arrays: their data stay where they are
+        y_ptr[j] = _data_pointer(ys[j], n, "targets")
         if sws[j] is not None:
-            v = sws[j]
-            if v.shape[0] != n:
-                raise ValueError("regression_roots needs weights of n rows")
-            keep.append(v)
-            if n:
-                w_ptr[j] = <size_t>&v[0]
+            w_ptr[j] = _data_pointer(sws[j], n, "weights")
     if n == 0:
         return out_arr
     with nogil:

@@ -670,21 +670,16 @@ def softmax_losses(const double[:, ::1] raw, const int64_t[::1] y, double[::1] o
 
 
 def add_scaled_transposed(const double[:, ::1] raw, double coef, const double[:, ::1] F,
-                          double[:, ::1] out, int n_threads=1):
+                          double[:, ::1] out):
     """``out = raw + coef * F.T`` for row-major ``(n, K)`` scores ``raw`` and a
     class-major ``(K, n)`` output ``F`` (each entry rounded as NumPy's
-    ``raw + coef * F.T``: the product, then the sum), in row blocks on ``n_threads``
-    threads."""
+    ``raw + coef * F.T``: the product, then the sum), in one pass."""
     cdef Py_ssize_t n = raw.shape[0]
     cdef Py_ssize_t K = raw.shape[1]
-    cdef Py_ssize_t n_blocks = (n + STATS_BLOCK - 1) // STATS_BLOCK
-    cdef Py_ssize_t q, i, k, b
+    cdef Py_ssize_t i, k
     if F.shape[0] != K or F.shape[1] != n or out.shape[0] != n or out.shape[1] != K:
         raise ValueError("add_scaled_transposed needs raw and out of shape (n, K), F (K, n)")
     with nogil:
-        for q in prange(n_blocks, num_threads=max(1, n_threads) if n_blocks > 1 else 1,
-                        schedule="static"):
-            b = min(n, (q + 1) * STATS_BLOCK)
-            for i in range(q * STATS_BLOCK, b):
-                for k in range(K):
-                    out[i, k] = raw[i, k] + coef * F[k, i]
+        for i in range(n):
+            for k in range(K):
+                out[i, k] = raw[i, k] + coef * F[k, i]

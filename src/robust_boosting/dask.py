@@ -71,9 +71,9 @@ __all__ = ["DaskSPLBoostClassifierCV", "HeldOutLogLoss", "SelfPacedObjective", "
 
 #: ``learning_rate="auto"`` and ``n_estimators="auto"`` above 5,000 rows on Dask (0.2 and
 #: 300 on one machine; 0.1 and 500 when these were chosen): about the same product of the
-#: two (48 against 50) at a cost that
-#: stays within eight plain fits; at 10^7 rows a search of 500 rounds at 0.3 ran to its cap
-#: and cost 16.8 plain fits, one of 200 rounds 8.6 (docs/results/dask.md)
+#: two (48 against 50) at a cost that stays within eight plain fits; at 10^7 rows a search
+#: of 500 rounds at 0.3 ran to its cap and cost 16.8 plain fits, one of 200 rounds 8.6
+#: (docs/results/dask.md)
 _DASK_RATE = 0.3
 _DASK_ROUNDS = 160
 

@@ -274,13 +274,14 @@ def fit_trees_batched(learners: Sequence, X: BinnedData, targets: Sequence, weig
                 continue
             out = root = None
             if regions is not None and learner._is_reg:
+                # the j-th regression tree's region: rows j n .. (j + 1) n of each array
                 out = tuple(r[j * n:(j + 1) * n] for r in regions)
                 root = None if roots is None else roots[j]
-                j += 1
             grower, binned, inactive, ybar = learner._prepare_grower(X, y, w, n_threads, out,
                                                                      root)
-            if out is not None:  # its rows start at (j - 1) n in each of the three arrays
-                grower.region = (regions, (j - 1) * n)
+            if out is not None:
+                grower.region = (regions, j * n)
+                j += 1
             prepared.append((learner, grower, binned, inactive, ybar))
             growers.append(grower)
         grow_batched(growers, n_threads)

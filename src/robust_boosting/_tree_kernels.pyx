@@ -185,9 +185,88 @@ cdef extern from *:
             out[i] = p;
         }
     }
+
+    /* lh = ph - sh over n values of class weights, a difference that is rounding
+       residue (at most rtol of the parent's value, or below) becoming exactly 0: the
+       arithmetic of _subtract_bin without its branch, which the empty bins of a small
+       node made unpredictable (vectorised; the same bits). */
+    RB_CLONES static void rb_subtract_weights(const double *restrict ph,
+                                              const double *restrict sh,
+                                              double *restrict lh, Py_ssize_t n,
+                                              double rtol) {
+        Py_ssize_t i;
+        for (i = 0; i < n; i++) {
+            double v = ph[i] - sh[i];
+            lh[i] = v > rtol * ph[i] ? v : 0.0;
+        }
+    }
+
+    /* The same for nb bins of (weight, weighted target) pairs: a bin whose weight is
+       residue becomes (0, 0). */
+    RB_CLONES static void rb_subtract_pairs(const double *restrict ph,
+                                            const double *restrict sh,
+                                            double *restrict lh, Py_ssize_t nb,
+                                            double rtol) {
+        Py_ssize_t b;
+        for (b = 0; b < nb; b++) {
+            double w = ph[2 * b] - sh[2 * b];
+            double v = ph[2 * b + 1] - sh[2 * b + 1];
+            int keep = !(w <= rtol * ph[2 * b]);
+            lh[2 * b] = keep ? w : 0.0;
+            lh[2 * b + 1] = keep ? v : 0.0;
+        }
+    }
+
+    /* The bins a split scan visits, in order: bin 0 and every bin whose first
+       n_check statistics are not all zero (an empty bin makes the same partition as
+       the bin before it, which ranks first). No branch on the histogram, whose empty
+       bins follow no pattern a branch predictor could learn (at a small node half the
+       bins are empty). Four bins per step: their flags make a 4-bit mask, a table
+       gives the positions of its set bits, and four indices are written of which the
+       first popcount(mask) are kept (used needs room for nb + 3 entries); the steps
+       depend on each other only through the count. */
+    static const unsigned char RB_POS[16][4] = {
+        {0, 0, 0, 0}, {0, 0, 0, 0}, {1, 0, 0, 0}, {0, 1, 0, 0},
+        {2, 0, 0, 0}, {0, 2, 0, 0}, {1, 2, 0, 0}, {0, 1, 2, 0},
+        {3, 0, 0, 0}, {0, 3, 0, 0}, {1, 3, 0, 0}, {0, 1, 3, 0},
+        {2, 3, 0, 0}, {0, 2, 3, 0}, {1, 2, 3, 0}, {0, 1, 2, 3}};
+    static const unsigned char RB_POP[16] = {0, 1, 1, 2, 1, 2, 2, 3,
+                                             1, 2, 2, 3, 2, 3, 3, 4};
+    static int rb_used_bins(const double *h, int ns, int nb, int n_check, int *used) {
+        int b = 0, m = 0, j;
+        for (; b + 4 <= nb; b += 4) {
+            unsigned k = 0;
+            const unsigned char *pos;
+            for (j = 0; j < 4; j++) {
+                const double *p = h + (Py_ssize_t)(b + j) * ns;
+                unsigned nz = p[0] != 0.0;
+                if (n_check > 1)
+                    nz |= p[1] != 0.0;
+                k |= nz << j;
+            }
+            k |= (unsigned)(b == 0);
+            pos = RB_POS[k];
+            used[m] = b + pos[0];
+            used[m + 1] = b + pos[1];
+            used[m + 2] = b + pos[2];
+            used[m + 3] = b + pos[3];
+            m += RB_POP[k];
+        }
+        for (; b < nb; b++) {
+            const double *p = h + (Py_ssize_t)b * ns;
+            used[m] = b;
+            m += (b == 0) | (p[0] != 0.0) | (n_check > 1 && p[1] != 0.0);
+        }
+        return m;
+    }
     """
     int64_t RB_MANT_MASK
     void rb_xlogx_block(const double* v, double* out, double* kf, Py_ssize_t n) noexcept nogil
+    void rb_subtract_weights(const double* ph, const double* sh, double* lh, Py_ssize_t n,
+                             double rtol) noexcept nogil
+    void rb_subtract_pairs(const double* ph, const double* sh, double* lh, Py_ssize_t nb,
+                           double rtol) noexcept nogil
+    int rb_used_bins(const double* h, int ns, int nb, int n_check, int* used) noexcept nogil
 
 
 cdef inline double _log_reduced(double m, double k) noexcept nogil:
@@ -345,23 +424,6 @@ cdef inline bint _bin_empty(const double* hb, int n_val, bint has_cnt,
     return True
 
 
-cdef inline int _used_bins(const double* h, int ns, int nb, int n_check,
-                           int* used) noexcept nogil:
-    """The bins a scan visits, in order: bin 0 and every bin whose first ``n_check``
-    statistics are not all zero (an empty bin makes the same partition as the bin
-    before it, which ranks first). Written without a branch on the histogram, whose
-    empty bins follow no pattern a branch predictor could learn (at a small node half
-    the bins are empty; the mispredictions were a third of the scan)."""
-    cdef int b, m = 0
-    for b in range(nb):
-        used[m] = b
-        if n_check == 1:
-            m += (b == 0) | (h[b * ns] != 0.0)
-        else:
-            m += (b == 0) | (h[b * ns] != 0.0) | (h[b * ns + 1] != 0.0)
-    return m
-
-
 cdef double _best_split_binary(const double* h, int ns, int nb, const double* tot, int crit,
                                double min_w, double floor_sc, int* out_bin,
                                bint* out_ml) noexcept nogil:
@@ -401,8 +463,8 @@ cdef double _best_split_binary(const double* h, int ns, int nb, const double* to
     cdef double kf[6 * 256]
     cdef double gb[256]
     cdef int cand[256]
-    cdef int used[256]
-    n_used = _used_bins(h, ns, nb, 2, used)
+    cdef int used[260]
+    n_used = rb_used_bins(h, ns, nb, 2, used)
     for j in range(n_used):
         b = used[j]
         h0 = h[b * ns]
@@ -523,8 +585,8 @@ cdef double _best_split_squared(const double* h, int ns, int nb, const double* t
     cdef double sl = 0.0
     cdef double hw, wr, sr, sc
     cdef int b, j, n_used
-    cdef int used[256]
-    n_used = _used_bins(h, ns, nb, 1, used)
+    cdef int used[260]
+    n_used = rb_used_bins(h, ns, nb, 1, used)
     for j in range(n_used):
         b = used[j]
         hw = h[b * ns]
@@ -814,9 +876,14 @@ cdef void _node_group(int g, NodeArgs* a) noexcept nogil:
             ph = a.parent_hist + f * hsz
             sh = a.small_hist + f * hsz
             lh = a.large_hist + f * hsz
-            for b in range(nb):
-                _subtract_bin(ph + b * a.ns, sh + b * a.ns, lh + b * a.ns, a.ns, a.n_val,
-                              has_cnt, a.is_reg)
+            if has_cnt:
+                for b in range(nb):
+                    _subtract_bin(ph + b * a.ns, sh + b * a.ns, lh + b * a.ns, a.ns,
+                                  a.n_val, has_cnt, a.is_reg)
+            elif a.is_reg:
+                rb_subtract_pairs(ph, sh, lh, nb, SUB_RTOL)
+            else:
+                rb_subtract_weights(ph, sh, lh, nb * a.ns, SUB_RTOL)
             _subtract_bin(ph + a.missing_bin * a.ns, sh + a.missing_bin * a.ns,
                           lh + a.missing_bin * a.ns, a.ns, a.n_val, has_cnt, a.is_reg)
         # floor_s / floor_l: the best score so far of the group's earlier features

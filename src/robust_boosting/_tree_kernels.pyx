@@ -137,8 +137,12 @@ cdef extern from *:
        is used (-ffp-contract=off), so every clone gives the same bits. */
     #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
     #define RB_CLONES __attribute__((target_clones("avx2", "default")))
+    /* no floating-point traps: GCC then turns a select on a comparison into a
+       vector blend (the values are IEEE's either way; nothing reads the flags) */
+    #define RB_NOTRAP __attribute__((optimize("no-trapping-math")))
     #else
     #define RB_CLONES
+    #define RB_NOTRAP
     #endif
     RB_CLONES static void rb_xlogx_block(const double *restrict v, double *restrict out,
                                          double *restrict kf, Py_ssize_t n) {
@@ -259,8 +263,64 @@ cdef extern from *:
         }
         return m;
     }
+
+    /* The two-class entropy scan's first pass over a feature's nb bins (h holds
+       (class 0, class 1) weight pairs): the bins it visits (used, n_used of them, as
+       rb_used_bins), the running sums c0, c1 after each visited bin, and for each
+       gb[j] = l0 l1 / wl + r0 r1 / wr, the Gini bound of the candidate "bins up to
+       used[j] go left" (see _best_split_binary), or NaN where a child is below min_w
+       or has no weight. The children's class weights are rb_children's, the
+       arithmetic of _candidate. The bound loop has no branch and vectorises.
+       Returns the number of valid candidates. */
+    static inline void rb_children(double a0, double a1, double t0, double t1,
+                                   double *l0, double *l1, double *wl,
+                                   double *r0, double *r1, double *wr) {
+        double x0 = t0 - a0, x1 = t1 - a1;
+        *l0 = a0 > 0.0 ? a0 : 0.0;
+        *l1 = a1 > 0.0 ? a1 : 0.0;
+        *r0 = x0 < 0.0 ? 0.0 : x0;
+        *r1 = x1 < 0.0 ? 0.0 : x1;
+        *wl = 0.0 + *l0 + *l1;
+        *wr = 0.0 + *r0 + *r1;
+    }
+
+    RB_CLONES RB_NOTRAP static int rb_entropy_bounds(
+            const double *restrict h, int nb, double t0, double t1, double min_w,
+            int *restrict used, int *n_used, double *restrict c0, double *restrict c1,
+            double *restrict gb) {
+        double a0 = 0.0, a1 = 0.0;
+        int j, n, m = 0;
+        n = rb_used_bins(h, 2, nb, 2, used);
+        *n_used = n;
+        for (j = 0; j < n; j++) {
+            a0 += h[2 * used[j]];
+            a1 += h[2 * used[j] + 1];
+            c0[j] = a0;
+            c1[j] = a1;
+        }
+        for (j = 0; j < n; j++) {
+            double a = c0[j], c = c1[j];
+            double x0 = t0 - a, x1 = t1 - c;
+            double l0 = a > 0.0 ? a : 0.0;
+            double l1 = c > 0.0 ? c : 0.0;
+            double r0 = x0 < 0.0 ? 0.0 : x0;
+            double r1 = x1 < 0.0 ? 0.0 : x1;
+            double wl = 0.0 + l0 + l1;
+            double wr = 0.0 + r0 + r1;
+            double g = l0 * l1 / wl + r0 * r1 / wr;
+            int ok = (wl > 0.0) & (wr > 0.0) & (wl >= min_w) & (wr >= min_w);
+            gb[j] = ok ? g : NAN;
+            m += ok;
+        }
+        return m;
+    }
     """
     int64_t RB_MANT_MASK
+    void rb_children(double a0, double a1, double t0, double t1, double* l0, double* l1,
+                     double* wl, double* r0, double* r1, double* wr) noexcept nogil
+    int rb_entropy_bounds(const double* h, int nb, double t0, double t1, double min_w,
+                          int* used, int* n_used, double* c0, double* c1,
+                          double* gb) noexcept nogil
     void rb_xlogx_block(const double* v, double* out, double* kf, Py_ssize_t n) noexcept nogil
     void rb_subtract_weights(const double* ph, const double* sh, double* lh, Py_ssize_t n,
                              double rtol) noexcept nogil
@@ -431,121 +491,117 @@ cdef double _best_split_binary(const double* h, int ns, int nb, const double* to
     (the boosters' common case; the same arithmetic in the same order as
     :func:`_candidate`, so the same split is chosen).
 
-    With entropy the valid candidates are collected first, with the Gini bound of
-    their score: a child of weight ``w`` and class weights ``a``, ``c`` has entropy
-    ``w H(a / w) >= 4 ln 2 a c / w`` (``H(p) >= 4 ln 2 p (1 - p)``, equality at
-    ``p = 1/2``), so ``-4 ln 2 g`` with ``g = l0 l1 / wl + r0 r1 / wr`` bounds the
-    score above. The exact score ``s0`` of the candidate with the least ``g`` is
-    computed; only the candidates whose bound reaches ``max(s0, floor_sc)`` (less a
-    tolerance far above the rounding of either) can win, and only their six
-    ``x log x`` terms are computed, in one vectorised pass (``rb_xlogx_block``, bit
-    for bit ``_xlogx``). ``floor_sc`` is a score the caller already holds for the same
-    node (another feature's); when no candidate can reach it, the result is
-    ``-inf`` (the feature cannot be chosen). The split chosen among the features is
-    the one a scan of every candidate chooses."""
+    With entropy every candidate's Gini bound is computed first, in one vectorised
+    pass (``rb_entropy_bounds``): a child of weight ``w`` and class weights ``a``,
+    ``c`` has entropy ``w H(a / w) >= 4 ln 2 a c / w`` (``H(p) >= 4 ln 2 p (1 - p)``,
+    equality at ``p = 1/2``), so ``-4 ln 2 g`` with ``g = l0 l1 / wl + r0 r1 / wr``
+    bounds the score above. The exact score ``s0`` of the first candidate with the
+    least ``g`` is computed; only the candidates whose bound reaches
+    ``max(s0, floor_sc)`` (less a tolerance far above the rounding of either) can
+    win, and only their six ``x log x`` terms are computed, in one vectorised pass
+    (``rb_xlogx_block``, bit for bit ``_xlogx``). ``floor_sc`` is a score the caller
+    already holds for the same node (another feature's); when no candidate can reach
+    it, the result is ``-inf`` (the feature cannot be chosen). The split chosen among
+    the features is the one a scan of every candidate chooses."""
     cdef double t0 = tot[0]
     cdef double t1 = tot[1]
     cdef double a0 = 0.0
     cdef double a1 = 0.0
-    cdef double h0, h1, l0, l1, r0, r1, wl, wr, sc
+    cdef double h0, h1, l0, l1, r0, r1, wl, wr, sc, g
     cdef double best = -INFINITY
     cdef int best_bin = -1
     cdef double best_wl = 0.0
     cdef double best_wr = 0.0
-    cdef bint entropy = crit == C_ENTROPY
-    cdef int b, q, j, n_used, m = 0
+    cdef int b, q, j, n_used, m
     cdef int g_best = 0
-    cdef double g, g_min = INFINITY
+    cdef double g_min
     cdef double tt, s0, cut, tol
-    # entropy: the six x log x arguments of candidate q at terms[j * 256 + q]
+    # entropy: the six x log x arguments of surviving candidate q at terms[j * 256 + q]
     cdef double terms[6 * 256]
     cdef double xl[6 * 256]
     cdef double kf[6 * 256]
+    cdef double c0[256]
+    cdef double c1[256]
     cdef double gb[256]
-    cdef int cand[256]
+    cdef int cand[260]
     cdef int used[260]
-    n_used = rb_used_bins(h, ns, nb, 2, used)
+    if crit != C_ENTROPY:
+        n_used = rb_used_bins(h, ns, nb, 2, cand)
+        for j in range(n_used):
+            b = cand[j]
+            h0 = h[b * ns]
+            h1 = h[b * ns + 1]
+            a0 += h0
+            a1 += h1
+            rb_children(a0, a1, t0, t1, &l0, &l1, &wl, &r0, &r1, &wr)
+            if wl <= 0.0 or wr <= 0.0 or wl < min_w or wr < min_w:
+                continue
+            sc = (0.0 + l0 * l0 + l1 * l1) / wl + (0.0 + r0 * r0 + r1 * r1) / wr
+            if sc > best:
+                best = sc
+                best_bin = b
+                best_wl = wl
+                best_wr = wr
+        out_bin[0] = best_bin
+        out_ml[0] = best_bin >= 0 and best_wl >= best_wr
+        return best
+    m = rb_entropy_bounds(h, nb, t0, t1, min_w, used, &n_used, c0, c1, gb)
+    if m == 0:
+        out_bin[0] = -1
+        out_ml[0] = False
+        return -INFINITY
+    # the first candidate with the least bound (NaN, not valid, is never below it)
+    # and the first valid candidate
+    g_min = INFINITY
+    g_best = -1
+    q = -1
     for j in range(n_used):
-        b = used[j]
-        h0 = h[b * ns]
-        h1 = h[b * ns + 1]
-        a0 += h0
-        a1 += h1
-        l0 = a0 if a0 > 0.0 else 0.0
-        l1 = a1 if a1 > 0.0 else 0.0
-        r0 = t0 - a0
-        r1 = t1 - a1
-        if r0 < 0.0:
-            r0 = 0.0
-        if r1 < 0.0:
-            r1 = 0.0
-        wl = 0.0 + l0 + l1
-        wr = 0.0 + r0 + r1
-        if wl <= 0.0 or wr <= 0.0 or wl < min_w or wr < min_w:
-            continue
-        if entropy:
-            terms[m] = l0
-            terms[256 + m] = l1
-            terms[512 + m] = wl
-            terms[768 + m] = r0
-            terms[1024 + m] = r1
-            terms[1280 + m] = wr
-            g = l0 * l1 / wl + r0 * r1 / wr
-            gb[m] = g
-            if g < g_min:
-                g_min = g
-                g_best = m
-            cand[m] = b
-            m += 1
-            continue
-        sc = (0.0 + l0 * l0 + l1 * l1) / wl + (0.0 + r0 * r0 + r1 * r1) / wr
-        if sc > best:
-            best = sc
-            best_bin = b
-            best_wl = wl
-            best_wr = wr
-    if entropy and m > 0:
-        # a candidate whose bound is below s_ref - tol cannot reach s_ref; tol is
-        # 1e-10 of the largest |x log x| among values up to the node's total tt
-        # (tt log|tt| + tt bounds it), far above the rounding of scores and bounds
-        tt = terms[512] + terms[1280]
-        tol = 1e-10 * (fabs(_xlogx(tt)) + tt)
-        cut = (tol - floor_sc) / (4.0 * M_LN2)
-        if isfinite(cut) and not g_min <= cut:
-            out_bin[0] = -1
-            out_ml[0] = False
-            return -INFINITY
-    if entropy and m > 1:
+        g = gb[j]
+        if g < g_min:
+            g_min = g
+            g_best = j
+        if q < 0 and g == g:
+            q = j
+    # a candidate whose bound is below s_ref - tol cannot reach s_ref; tol is 1e-10 of
+    # the largest |x log x| among values up to the node's total tt (the two children's
+    # weights of the first valid candidate; tt log|tt| + tt bounds it), far above the
+    # rounding of scores and bounds
+    rb_children(c0[q], c1[q], t0, t1, &l0, &l1, &wl, &r0, &r1, &wr)
+    tt = wl + wr
+    tol = 1e-10 * (fabs(_xlogx(tt)) + tt)
+    cut = (tol - floor_sc) / (4.0 * M_LN2)
+    if isfinite(cut) and not g_min <= cut:
+        out_bin[0] = -1
+        out_ml[0] = False
+        return -INFINITY
+    cut = INFINITY
+    if m > 1:
         # s0: the exact score of the Gini-best candidate (bit for bit the block's)
-        q = g_best
-        s0 = (0.0 + _xlogx(terms[q]) + _xlogx(terms[256 + q])) - _xlogx(terms[512 + q]) + (
-            0.0 + _xlogx(terms[768 + q]) + _xlogx(terms[1024 + q])) - _xlogx(terms[1280 + q])
+        rb_children(c0[g_best], c1[g_best], t0, t1, &l0, &l1, &wl, &r0, &r1, &wr)
+        s0 = (0.0 + _xlogx(l0) + _xlogx(l1)) - _xlogx(wl) + (
+            0.0 + _xlogx(r0) + _xlogx(r1)) - _xlogx(wr)
         cut = (tol - (s0 if s0 > floor_sc else floor_sc)) / (4.0 * M_LN2)
         if not isfinite(cut):
             cut = INFINITY
-        j = 0
-        for q in range(m):
-            if gb[q] <= cut:
-                terms[j] = terms[q]
-                terms[256 + j] = terms[256 + q]
-                terms[512 + j] = terms[512 + q]
-                terms[768 + j] = terms[768 + q]
-                terms[1024 + j] = terms[1024 + q]
-                terms[1280 + j] = terms[1280 + q]
-                cand[j] = cand[q]
-                j += 1
-        m = j
-    if entropy and m > 0:
-        for q in range(6):
-            rb_xlogx_block(terms + 256 * q, xl + 256 * q, kf + 256 * q, m)
-        for q in range(m):
-            sc = (0.0 + xl[q] + xl[256 + q]) - xl[512 + q] + (
-                0.0 + xl[768 + q] + xl[1024 + q]) - xl[1280 + q]
-            if sc > best:
-                best = sc
-                best_bin = cand[q]
-                best_wl = terms[512 + q]
-                best_wr = terms[1280 + q]
+    # the survivors, in bin order (no branch: the test follows no pattern)
+    m = 0
+    for j in range(n_used):
+        cand[m] = j
+        m += gb[j] <= cut
+    for j in range(m):
+        rb_children(c0[cand[j]], c1[cand[j]], t0, t1, &terms[j], &terms[256 + j],
+                    &terms[512 + j], &terms[768 + j], &terms[1024 + j], &terms[1280 + j])
+        cand[j] = used[cand[j]]
+    for q in range(6):
+        rb_xlogx_block(terms + 256 * q, xl + 256 * q, kf + 256 * q, m)
+    for q in range(m):
+        sc = (0.0 + xl[q] + xl[256 + q]) - xl[512 + q] + (
+            0.0 + xl[768 + q] + xl[1024 + q]) - xl[1280 + q]
+        if sc > best:
+            best = sc
+            best_bin = cand[q]
+            best_wl = terms[512 + q]
+            best_wr = terms[1280 + q]
     # no missing value reached this node: unseen NaN follows the heavier side
     out_bin[0] = best_bin
     out_ml[0] = best_bin >= 0 and best_wl >= best_wr

@@ -236,8 +236,37 @@ cdef extern from *:
         {2, 3, 0, 0}, {0, 2, 3, 0}, {1, 2, 3, 0}, {0, 1, 2, 3}};
     static const unsigned char RB_POP[16] = {0, 1, 1, 2, 1, 2, 2, 3,
                                              1, 2, 2, 3, 2, 3, 3, 4};
+    #if defined(__SSE2__)
+    #include <emmintrin.h>
+    #endif
     static int rb_used_bins(const double *h, int ns, int nb, int n_check, int *used) {
         int b = 0, m = 0, j;
+    #if defined(__SSE2__)
+        if (ns == 2) {
+            /* a bin's pair compared with zero at once: bit 0 of the movemask is the
+               first statistic's flag, bit 1 the second's */
+            const __m128d z = _mm_setzero_pd();
+            const int sel = n_check > 1 ? 3 : 1;
+            for (; b + 4 <= nb; b += 4) {
+                const unsigned char *pos;
+                unsigned k = (unsigned)(b == 0);
+                k |= (unsigned)((_mm_movemask_pd(_mm_cmpneq_pd(
+                         _mm_loadu_pd(h + 2 * b), z)) & sel) != 0);
+                k |= (unsigned)((_mm_movemask_pd(_mm_cmpneq_pd(
+                         _mm_loadu_pd(h + 2 * b + 2), z)) & sel) != 0) << 1;
+                k |= (unsigned)((_mm_movemask_pd(_mm_cmpneq_pd(
+                         _mm_loadu_pd(h + 2 * b + 4), z)) & sel) != 0) << 2;
+                k |= (unsigned)((_mm_movemask_pd(_mm_cmpneq_pd(
+                         _mm_loadu_pd(h + 2 * b + 6), z)) & sel) != 0) << 3;
+                pos = RB_POS[k];
+                used[m] = b + pos[0];
+                used[m + 1] = b + pos[1];
+                used[m + 2] = b + pos[2];
+                used[m + 3] = b + pos[3];
+                m += RB_POP[k];
+            }
+        }
+    #endif
         for (; b + 4 <= nb; b += 4) {
             unsigned k = 0;
             const unsigned char *pos;

@@ -102,6 +102,25 @@ def test_xlogx_kernel_matches_the_c_library_log():
     assert np.all(out[~normal] <= 0) and out[v == 1.0][0] == 0.0 and out[v <= 0].tolist() == [0, 0]
 
 
+def test_approximate_xlogx_stays_within_its_stated_error():
+    """The entropy scans drop a candidate on its approximate score only if it falls
+    short by more than the approximation's error, so the error bound must hold: at
+    every mantissa and exponent, |approx - x log x| <= err * x (with x log x taken at
+    the smallest normal double below it, as the exact kernel does), and the bound
+    is not loose by more than 2x (a wrong polynomial would show as a larger error)."""
+    from robust_boosting._tree_kernels import xlogx_approx_many
+
+    m = np.linspace(1.0, 2.0, 400_001)[:-1]
+    v = np.concatenate([m * 2.0 ** k for k in (-1000, -30, -1, 0, 1, 30, 1000)]
+                       + [[0.0, 1e-310, 5e-324, np.finfo(float).tiny, 1.0]])
+    out = np.empty_like(v)
+    err = xlogx_approx_many(v, out)
+    exact = v * np.log(np.maximum(v, np.finfo(float).tiny))
+    rel = np.abs(out - exact)[v > 0] / v[v > 0]
+    assert rel.max() <= err and rel.max() > err / 2
+    assert out[v == 0.0].tolist() == [0.0]
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.one_of(st.integers(0, 300), st.integers(300, 300_000)), st.sampled_from([1e-5, 1.0, 1e8]),
        st.integers(0, 2**32 - 1))

@@ -542,8 +542,23 @@ def _binary_histograms(draw):
     return np.ascontiguousarray(h)
 
 
+@st.composite
+def _wide_binary_histograms(draw):
+    """Up to 255 bins of continuous class weights, some empty, with near-tied
+    candidates: enough survivors of the Gini bound for the approximate-score filter."""
+    n_bins = draw(st.integers(9, 255))
+    seed = draw(st.integers(0, 2**32 - 1))
+    rng = np.random.default_rng(seed)
+    h = rng.gamma(draw(st.sampled_from([0.3, 1.0, 5.0])), size=(n_bins, 2))
+    h[rng.random(n_bins) < draw(st.sampled_from([0.0, 0.3, 0.7]))] = 0.0
+    h[:, draw(st.integers(0, 1))] *= draw(st.sampled_from([1.0, 0.2, 1e-3]))
+    if draw(st.booleans()):  # bins that change the class balance little: close scores
+        h[1::2] = h[1::2].sum(axis=1, keepdims=True) * (h.sum(axis=0) / h.sum())
+    return np.ascontiguousarray(h * draw(st.sampled_from([1e-9, 1.0, 1e6])))
+
+
 @settings(max_examples=300, deadline=None)
-@given(h=_binary_histograms(), shift=st.sampled_from([None, 0.0, -1e-12, 1e-12, -0.1, 0.1]),
+@given(h=st.one_of(_binary_histograms(), _wide_binary_histograms()), shift=st.sampled_from([None, 0.0, -1e-12, 1e-12, -0.1, 0.1]),
        min_w=st.sampled_from([0.0, 0.5]))
 def test_bounded_entropy_scan_picks_the_full_scans_split(h, shift, min_w):
     """The two-class entropy scan computes exact scores only for candidates whose

@@ -373,7 +373,52 @@ cdef extern from *:
             out[i] = x * (k * 6.93147180559945286e-01 + p);
         }
     }
+
+    /* Regression histograms of four features over n rows (rows ids[q], or q where ids
+       is NULL): each bin a (weight, weighted target) pair, to which a row adds its
+       (w, v) with one two-lane add (SSE2, x86-64's baseline) instead of two scalar
+       ones; the same sums in the same order. The codes are read before any store
+       (bytes may alias the histograms). */
+    static void rb_hist4_pairs(const uint8_t *ra, const uint8_t *rb, const uint8_t *rc,
+                               const uint8_t *rd, const int32_t *ids, const double *ws,
+                               const double *ys, Py_ssize_t n, double *ha, double *hb,
+                               double *hc, double *hd) {
+        Py_ssize_t q, i;
+        for (q = 0; q < n; q++) {
+            size_t ba, bb, bc, bd;
+            i = ids != NULL ? ids[q] : q;
+            ba = 2 * (size_t)ra[i];
+            bb = 2 * (size_t)rb[i];
+            bc = 2 * (size_t)rc[i];
+            bd = 2 * (size_t)rd[i];
+    #if defined(__SSE2__)
+            {
+                const __m128d wv = _mm_set_pd(ys[q], ws[q]);
+                _mm_storeu_pd(ha + ba, _mm_add_pd(_mm_loadu_pd(ha + ba), wv));
+                _mm_storeu_pd(hb + bb, _mm_add_pd(_mm_loadu_pd(hb + bb), wv));
+                _mm_storeu_pd(hc + bc, _mm_add_pd(_mm_loadu_pd(hc + bc), wv));
+                _mm_storeu_pd(hd + bd, _mm_add_pd(_mm_loadu_pd(hd + bd), wv));
+            }
+    #else
+            {
+                const double w = ws[q], v = ys[q];
+                ha[ba] += w;
+                ha[ba + 1] += v;
+                hb[bb] += w;
+                hb[bb + 1] += v;
+                hc[bc] += w;
+                hc[bc + 1] += v;
+                hd[bd] += w;
+                hd[bd + 1] += v;
+            }
+    #endif
+        }
+    }
     """
+    void rb_hist4_pairs(const uint8_t* ra, const uint8_t* rb, const uint8_t* rc,
+                        const uint8_t* rd, const int32_t* ids, const double* ws,
+                        const double* ys, Py_ssize_t n, double* ha, double* hb, double* hc,
+                        double* hd) noexcept nogil
     double RB_APPROX_LOG_ERR
     void rb_xlogx_approx_block(const double* v, double* out, Py_ssize_t n) noexcept nogil
     int64_t RB_MANT_MASK
@@ -878,6 +923,10 @@ cdef void _build_hist_group(int f0, const uint8_t* codes, Py_ssize_t n_rows, int
     # the four codes are read into locals before any histogram store: the codes are
     # bytes, which C lets alias the histograms, so the compiler would otherwise
     # reload them after every store
+    if is_reg and not has_cnt:
+        rb_hist4_pairs(ra, rb, rc, rd, NULL if dense else ids, ws, owy + start, n, ha, hb,
+                       hc, hd)
+        return
     if is_reg:
         ys = owy + start
         for q in range(n):

@@ -414,7 +414,73 @@ cdef extern from *:
     #endif
         }
     }
+
+    /* The same with a count channel: bins of (weight, weighted target, count). */
+    static void rb_hist4_counted(const uint8_t *ra, const uint8_t *rb, const uint8_t *rc,
+                                 const uint8_t *rd, const int32_t *ids, const double *ws,
+                                 const double *ys, Py_ssize_t n, double *ha, double *hb,
+                                 double *hc, double *hd) {
+        Py_ssize_t q, i;
+        for (q = 0; q < n; q++) {
+            size_t ba, bb, bc, bd;
+            i = ids != NULL ? ids[q] : q;
+            ba = 3 * (size_t)ra[i];
+            bb = 3 * (size_t)rb[i];
+            bc = 3 * (size_t)rc[i];
+            bd = 3 * (size_t)rd[i];
+    #if defined(__SSE2__)
+            {
+                const __m128d wv = _mm_set_pd(ys[q], ws[q]);
+                _mm_storeu_pd(ha + ba, _mm_add_pd(_mm_loadu_pd(ha + ba), wv));
+                _mm_storeu_pd(hb + bb, _mm_add_pd(_mm_loadu_pd(hb + bb), wv));
+                _mm_storeu_pd(hc + bc, _mm_add_pd(_mm_loadu_pd(hc + bc), wv));
+                _mm_storeu_pd(hd + bd, _mm_add_pd(_mm_loadu_pd(hd + bd), wv));
+            }
+    #else
+            {
+                const double w = ws[q], v = ys[q];
+                ha[ba] += w;
+                ha[ba + 1] += v;
+                hb[bb] += w;
+                hb[bb + 1] += v;
+                hc[bc] += w;
+                hc[bc + 1] += v;
+                hd[bd] += w;
+                hd[bd + 1] += v;
+            }
+    #endif
+            ha[ba + 2] += 1.0;
+            hb[bb + 2] += 1.0;
+            hc[bc + 2] += 1.0;
+            hd[bd + 2] += 1.0;
+        }
+    }
+
+    /* Subtraction of histograms with a count channel (the last of ns statistics):
+       a bin whose count is the parent's is empty in the larger child (all 0),
+       without a branch (_subtract_bin's arithmetic). */
+    RB_CLONES RB_NOTRAP static void rb_subtract_counted(const double *restrict ph,
+                                                        const double *restrict sh,
+                                                        double *restrict lh, Py_ssize_t nb,
+                                                        int ns) {
+        Py_ssize_t b;
+        int s;
+        for (b = 0; b < nb; b++) {
+            const double *p = ph + b * ns, *q = sh + b * ns;
+            const int keep = p[ns - 1] != q[ns - 1];
+            for (s = 0; s < ns; s++) {
+                double d = p[s] - q[s];
+                lh[b * ns + s] = keep ? d : 0.0;
+            }
+        }
+    }
     """
+    void rb_hist4_counted(const uint8_t* ra, const uint8_t* rb, const uint8_t* rc,
+                          const uint8_t* rd, const int32_t* ids, const double* ws,
+                          const double* ys, Py_ssize_t n, double* ha, double* hb,
+                          double* hc, double* hd) noexcept nogil
+    void rb_subtract_counted(const double* ph, const double* sh, double* lh, Py_ssize_t nb,
+                             int ns) noexcept nogil
     void rb_hist4_pairs(const uint8_t* ra, const uint8_t* rb, const uint8_t* rc,
                         const uint8_t* rd, const int32_t* ids, const double* ws,
                         const double* ys, Py_ssize_t n, double* ha, double* hb, double* hc,
@@ -915,41 +981,21 @@ cdef void _build_hist_group(int f0, const uint8_t* codes, Py_ssize_t n_rows, int
     cdef Py_ssize_t n = end - start
     cdef int cnt = ns - 1
     cdef Py_ssize_t q, i
-    cdef double w, v
+    cdef double w
     cdef Py_ssize_t c
     cdef Py_ssize_t ba, bb, bc, bd
-    cdef const double* ys
     cdef const int32_t* cs
     # the four codes are read into locals before any histogram store: the codes are
     # bytes, which C lets alias the histograms, so the compiler would otherwise
     # reload them after every store
-    if is_reg and not has_cnt:
-        rb_hist4_pairs(ra, rb, rc, rd, NULL if dense else ids, ws, owy + start, n, ha, hb,
-                       hc, hd)
+    # regression: (weight, weighted target[, count]) pairs added two lanes at a time
+    if is_reg and has_cnt:
+        rb_hist4_counted(ra, rb, rc, rd, NULL if dense else ids, ws, owy + start, n, ha, hb,
+                         hc, hd)
         return
     if is_reg:
-        ys = owy + start
-        for q in range(n):
-            i = q if dense else ids[q]
-            w = ws[q]
-            v = ys[q]
-            ba = ra[i] * ns
-            bb = rb[i] * ns
-            bc = rc[i] * ns
-            bd = rd[i] * ns
-            ha[ba] += w
-            ha[ba + 1] += v
-            hb[bb] += w
-            hb[bb + 1] += v
-            hc[bc] += w
-            hc[bc + 1] += v
-            hd[bd] += w
-            hd[bd + 1] += v
-            if has_cnt:
-                ha[ba + 2] += 1.0
-                hb[bb + 2] += 1.0
-                hc[bc + 2] += 1.0
-                hd[bd + 2] += 1.0
+        rb_hist4_pairs(ra, rb, rc, rd, NULL if dense else ids, ws, owy + start, n, ha, hb,
+                       hc, hd)
         return
     cs = oc + start
     if has_cnt:
@@ -1088,9 +1134,7 @@ cdef void _node_group(int g, NodeArgs* a) noexcept nogil:
             sh = a.small_hist + f * hsz
             lh = a.large_hist + f * hsz
             if has_cnt:
-                for b in range(nb):
-                    _subtract_bin(ph + b * a.ns, sh + b * a.ns, lh + b * a.ns, a.ns,
-                                  a.n_val, has_cnt, a.is_reg)
+                rb_subtract_counted(ph, sh, lh, nb, a.ns)
             elif a.is_reg:
                 rb_subtract_pairs(ph, sh, lh, nb, SUB_RTOL)
             else:

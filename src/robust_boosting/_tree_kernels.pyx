@@ -375,85 +375,65 @@ cdef extern from *:
     }
 
     /* Regression histograms of four features over n rows (rows ids[q], or q where ids
-       is NULL): each bin a (weight, weighted target) pair, to which a row adds its
-       (w, v) with one two-lane add (SSE2, x86-64's baseline) instead of two scalar
-       ones; the same sums in the same order. The codes are read before any store
-       (bytes may alias the histograms). */
+       is NULL): each bin a (weight, weighted target) pair, then a count if counted
+       (bins of 3 statistics, else 2), to which a row adds its (w, v) with one two-lane
+       add (SSE2, x86-64's baseline) instead of two scalar ones; the same sums in the
+       same order. The codes are read before any store (bytes may alias the
+       histograms). Called with a constant counted, so each form is compiled apart. */
+    static inline void rb_hist4_reg(const uint8_t *ra, const uint8_t *rb,
+                                    const uint8_t *rc, const uint8_t *rd,
+                                    const int32_t *ids, const double *ws, const double *ys,
+                                    Py_ssize_t n, double *ha, double *hb, double *hc,
+                                    double *hd, const int counted) {
+        const size_t ns = counted ? 3 : 2;
+        Py_ssize_t q, i;
+        for (q = 0; q < n; q++) {
+            size_t ba, bb, bc, bd;
+            i = ids != NULL ? ids[q] : q;
+            ba = ns * (size_t)ra[i];
+            bb = ns * (size_t)rb[i];
+            bc = ns * (size_t)rc[i];
+            bd = ns * (size_t)rd[i];
+    #if defined(__SSE2__)
+            {
+                const __m128d wv = _mm_set_pd(ys[q], ws[q]);
+                _mm_storeu_pd(ha + ba, _mm_add_pd(_mm_loadu_pd(ha + ba), wv));
+                _mm_storeu_pd(hb + bb, _mm_add_pd(_mm_loadu_pd(hb + bb), wv));
+                _mm_storeu_pd(hc + bc, _mm_add_pd(_mm_loadu_pd(hc + bc), wv));
+                _mm_storeu_pd(hd + bd, _mm_add_pd(_mm_loadu_pd(hd + bd), wv));
+            }
+    #else
+            {
+                const double w = ws[q], v = ys[q];
+                ha[ba] += w;
+                ha[ba + 1] += v;
+                hb[bb] += w;
+                hb[bb + 1] += v;
+                hc[bc] += w;
+                hc[bc + 1] += v;
+                hd[bd] += w;
+                hd[bd + 1] += v;
+            }
+    #endif
+            if (counted) {
+                ha[ba + 2] += 1.0;
+                hb[bb + 2] += 1.0;
+                hc[bc + 2] += 1.0;
+                hd[bd + 2] += 1.0;
+            }
+        }
+    }
     static void rb_hist4_pairs(const uint8_t *ra, const uint8_t *rb, const uint8_t *rc,
                                const uint8_t *rd, const int32_t *ids, const double *ws,
                                const double *ys, Py_ssize_t n, double *ha, double *hb,
                                double *hc, double *hd) {
-        Py_ssize_t q, i;
-        for (q = 0; q < n; q++) {
-            size_t ba, bb, bc, bd;
-            i = ids != NULL ? ids[q] : q;
-            ba = 2 * (size_t)ra[i];
-            bb = 2 * (size_t)rb[i];
-            bc = 2 * (size_t)rc[i];
-            bd = 2 * (size_t)rd[i];
-    #if defined(__SSE2__)
-            {
-                const __m128d wv = _mm_set_pd(ys[q], ws[q]);
-                _mm_storeu_pd(ha + ba, _mm_add_pd(_mm_loadu_pd(ha + ba), wv));
-                _mm_storeu_pd(hb + bb, _mm_add_pd(_mm_loadu_pd(hb + bb), wv));
-                _mm_storeu_pd(hc + bc, _mm_add_pd(_mm_loadu_pd(hc + bc), wv));
-                _mm_storeu_pd(hd + bd, _mm_add_pd(_mm_loadu_pd(hd + bd), wv));
-            }
-    #else
-            {
-                const double w = ws[q], v = ys[q];
-                ha[ba] += w;
-                ha[ba + 1] += v;
-                hb[bb] += w;
-                hb[bb + 1] += v;
-                hc[bc] += w;
-                hc[bc + 1] += v;
-                hd[bd] += w;
-                hd[bd + 1] += v;
-            }
-    #endif
-        }
+        rb_hist4_reg(ra, rb, rc, rd, ids, ws, ys, n, ha, hb, hc, hd, 0);
     }
-
-    /* The same with a count channel: bins of (weight, weighted target, count). */
     static void rb_hist4_counted(const uint8_t *ra, const uint8_t *rb, const uint8_t *rc,
                                  const uint8_t *rd, const int32_t *ids, const double *ws,
                                  const double *ys, Py_ssize_t n, double *ha, double *hb,
                                  double *hc, double *hd) {
-        Py_ssize_t q, i;
-        for (q = 0; q < n; q++) {
-            size_t ba, bb, bc, bd;
-            i = ids != NULL ? ids[q] : q;
-            ba = 3 * (size_t)ra[i];
-            bb = 3 * (size_t)rb[i];
-            bc = 3 * (size_t)rc[i];
-            bd = 3 * (size_t)rd[i];
-    #if defined(__SSE2__)
-            {
-                const __m128d wv = _mm_set_pd(ys[q], ws[q]);
-                _mm_storeu_pd(ha + ba, _mm_add_pd(_mm_loadu_pd(ha + ba), wv));
-                _mm_storeu_pd(hb + bb, _mm_add_pd(_mm_loadu_pd(hb + bb), wv));
-                _mm_storeu_pd(hc + bc, _mm_add_pd(_mm_loadu_pd(hc + bc), wv));
-                _mm_storeu_pd(hd + bd, _mm_add_pd(_mm_loadu_pd(hd + bd), wv));
-            }
-    #else
-            {
-                const double w = ws[q], v = ys[q];
-                ha[ba] += w;
-                ha[ba + 1] += v;
-                hb[bb] += w;
-                hb[bb + 1] += v;
-                hc[bc] += w;
-                hc[bc + 1] += v;
-                hd[bd] += w;
-                hd[bd + 1] += v;
-            }
-    #endif
-            ha[ba + 2] += 1.0;
-            hb[bb + 2] += 1.0;
-            hc[bc + 2] += 1.0;
-            hd[bd + 2] += 1.0;
-        }
+        rb_hist4_reg(ra, rb, rc, rd, ids, ws, ys, n, ha, hb, hc, hd, 1);
     }
 
     /* Subtraction of histograms with a count channel (the last of ns statistics):

@@ -191,10 +191,11 @@ cdef extern from *:
         }
     }
 
-    /* lh = ph - sh over n values of class weights, a difference that is rounding
-       residue (at most rtol of the parent's value, or below) becoming exactly 0: the
-       arithmetic of _subtract_bin without its branch, which the empty bins of a small
-       node made unpredictable (vectorised; the same bits). */
+    /* Histogram subtraction, lh = ph - sh, in one pass without a branch per bin (the
+       empty bins of a small node make such a branch unpredictable; vectorised). Here
+       over n values of class weights: a difference that is rounding residue (at most
+       rtol of the parent's value, or below) becomes exactly 0, so that bins empty in
+       the larger child stay empty. */
     RB_CLONES static void rb_subtract_weights(const double *restrict ph,
                                               const double *restrict sh,
                                               double *restrict lh, Py_ssize_t n,
@@ -240,46 +241,36 @@ cdef extern from *:
     #if defined(__SSE2__)
     #include <emmintrin.h>
     #endif
-    static int rb_used_bins(const double *h, int ns, int nb, int n_check, int *used) {
-        int b = 0, m = 0, j;
+    static inline unsigned rb_nonzero4(const double *h, int ns, int b, int n_check) {
+        /* bit j: bin b + j has one of its first n_check statistics non-zero */
+        unsigned k = 0;
+        int j;
     #if defined(__SSE2__)
         if (ns == 2) {
             /* a bin's pair compared with zero at once: bit 0 of the movemask is the
                first statistic's flag, bit 1 the second's */
             const __m128d z = _mm_setzero_pd();
             const int sel = n_check > 1 ? 3 : 1;
-            for (; b + 4 <= nb; b += 4) {
-                const unsigned char *pos;
-                unsigned k = (unsigned)(b == 0);
+            for (j = 0; j < 4; j++)
                 k |= (unsigned)((_mm_movemask_pd(_mm_cmpneq_pd(
-                         _mm_loadu_pd(h + 2 * b), z)) & sel) != 0);
-                k |= (unsigned)((_mm_movemask_pd(_mm_cmpneq_pd(
-                         _mm_loadu_pd(h + 2 * b + 2), z)) & sel) != 0) << 1;
-                k |= (unsigned)((_mm_movemask_pd(_mm_cmpneq_pd(
-                         _mm_loadu_pd(h + 2 * b + 4), z)) & sel) != 0) << 2;
-                k |= (unsigned)((_mm_movemask_pd(_mm_cmpneq_pd(
-                         _mm_loadu_pd(h + 2 * b + 6), z)) & sel) != 0) << 3;
-                pos = RB_POS[k];
-                used[m] = b + pos[0];
-                used[m + 1] = b + pos[1];
-                used[m + 2] = b + pos[2];
-                used[m + 3] = b + pos[3];
-                m += RB_POP[k];
-            }
+                         _mm_loadu_pd(h + 2 * (b + j)), z)) & sel) != 0) << j;
+            return k;
         }
     #endif
+        for (j = 0; j < 4; j++) {
+            const double *p = h + (Py_ssize_t)(b + j) * ns;
+            unsigned nz = p[0] != 0.0;
+            if (n_check > 1)
+                nz |= p[1] != 0.0;
+            k |= nz << j;
+        }
+        return k;
+    }
+    static int rb_used_bins(const double *h, int ns, int nb, int n_check, int *used) {
+        int b = 0, m = 0;
         for (; b + 4 <= nb; b += 4) {
-            unsigned k = 0;
-            const unsigned char *pos;
-            for (j = 0; j < 4; j++) {
-                const double *p = h + (Py_ssize_t)(b + j) * ns;
-                unsigned nz = p[0] != 0.0;
-                if (n_check > 1)
-                    nz |= p[1] != 0.0;
-                k |= nz << j;
-            }
-            k |= (unsigned)(b == 0);
-            pos = RB_POS[k];
+            const unsigned k = rb_nonzero4(h, ns, b, n_check) | (unsigned)(b == 0);
+            const unsigned char *pos = RB_POS[k];
             used[m] = b + pos[0];
             used[m + 1] = b + pos[1];
             used[m + 2] = b + pos[2];
@@ -329,6 +320,9 @@ cdef extern from *:
             c1[j] = a1;
         }
         for (j = 0; j < n; j++) {
+            /* rb_children's arithmetic, written out: called here, it would be compiled
+               with traps (it is inlined into the scans too) and the loop would not
+               vectorise */
             double a = c0[j], c = c1[j];
             double x0 = t0 - a, x1 = t1 - c;
             double l0 = a > 0.0 ? a : 0.0;
@@ -423,22 +417,9 @@ cdef extern from *:
             }
         }
     }
-    static void rb_hist4_pairs(const uint8_t *ra, const uint8_t *rb, const uint8_t *rc,
-                               const uint8_t *rd, const int32_t *ids, const double *ws,
-                               const double *ys, Py_ssize_t n, double *ha, double *hb,
-                               double *hc, double *hd) {
-        rb_hist4_reg(ra, rb, rc, rd, ids, ws, ys, n, ha, hb, hc, hd, 0);
-    }
-    static void rb_hist4_counted(const uint8_t *ra, const uint8_t *rb, const uint8_t *rc,
-                                 const uint8_t *rd, const int32_t *ids, const double *ws,
-                                 const double *ys, Py_ssize_t n, double *ha, double *hb,
-                                 double *hc, double *hd) {
-        rb_hist4_reg(ra, rb, rc, rd, ids, ws, ys, n, ha, hb, hc, hd, 1);
-    }
 
-    /* Subtraction of histograms with a count channel (the last of ns statistics):
-       a bin whose count is the parent's is empty in the larger child (all 0),
-       without a branch (_subtract_bin's arithmetic). */
+    /* The same with a count channel (the last of ns statistics): a bin whose count is
+       the parent's is empty in the larger child (all 0). */
     RB_CLONES RB_NOTRAP static void rb_subtract_counted(const double *restrict ph,
                                                         const double *restrict sh,
                                                         double *restrict lh, Py_ssize_t nb,
@@ -455,16 +436,12 @@ cdef extern from *:
         }
     }
     """
-    void rb_hist4_counted(const uint8_t* ra, const uint8_t* rb, const uint8_t* rc,
-                          const uint8_t* rd, const int32_t* ids, const double* ws,
-                          const double* ys, Py_ssize_t n, double* ha, double* hb,
-                          double* hc, double* hd) noexcept nogil
+    void rb_hist4_reg(const uint8_t* ra, const uint8_t* rb, const uint8_t* rc,
+                      const uint8_t* rd, const int32_t* ids, const double* ws,
+                      const double* ys, Py_ssize_t n, double* ha, double* hb, double* hc,
+                      double* hd, int counted) noexcept nogil
     void rb_subtract_counted(const double* ph, const double* sh, double* lh, Py_ssize_t nb,
                              int ns) noexcept nogil
-    void rb_hist4_pairs(const uint8_t* ra, const uint8_t* rb, const uint8_t* rc,
-                        const uint8_t* rd, const int32_t* ids, const double* ws,
-                        const double* ys, Py_ssize_t n, double* ha, double* hb, double* hc,
-                        double* hd) noexcept nogil
     double RB_APPROX_LOG_ERR
     void rb_xlogx_approx_block(const double* v, double* out, Py_ssize_t n) noexcept nogil
     int64_t RB_MANT_MASK
@@ -644,6 +621,22 @@ cdef inline bint _bin_empty(const double* hb, int n_val, bint has_cnt,
     return True
 
 
+cdef inline double _terms_score(const double* x, int q) noexcept nogil:
+    """The entropy score of candidate ``q`` from its six ``x log x`` terms (stored 256
+    apart: left class 0, class 1, left weight, right class 0, class 1, right weight),
+    in :func:`_candidate`'s order."""
+    return (0.0 + x[q] + x[256 + q]) - x[512 + q] + (
+        0.0 + x[768 + q] + x[1024 + q]) - x[1280 + q]
+
+
+cdef inline double _entropy_score(double l0, double l1, double wl, double r0, double r1,
+                                 double wr) noexcept nogil:
+    """:func:`_terms_score` of one candidate from its six ``x log x`` arguments, by the
+    scalar ``_xlogx`` (bit for bit the block's)."""
+    return (0.0 + _xlogx(l0) + _xlogx(l1)) - _xlogx(wl) + (
+        0.0 + _xlogx(r0) + _xlogx(r1)) - _xlogx(wr)
+
+
 cdef double _best_split_binary(const double* h, int ns, int nb, const double* tot, int crit,
                                double min_w, double floor_sc, int* out_bin,
                                bint* out_ml) noexcept nogil:
@@ -673,7 +666,7 @@ cdef double _best_split_binary(const double* h, int ns, int nb, const double* to
     cdef double best_wl = 0.0
     cdef double best_wr = 0.0
     cdef int b, q, j, n_used, m
-    cdef int g_best = 0
+    cdef int g_best
     cdef double g_min
     cdef double tt, cut, tol, s1, sa_best, lim
     cdef double s0 = -INFINITY
@@ -740,8 +733,7 @@ cdef double _best_split_binary(const double* h, int ns, int nb, const double* to
     if m > 1:
         # s0: the exact score of the Gini-best candidate (bit for bit the block's)
         rb_children(c0[g_best], c1[g_best], t0, t1, &l0, &l1, &wl, &r0, &r1, &wr)
-        s0 = (0.0 + _xlogx(l0) + _xlogx(l1)) - _xlogx(wl) + (
-            0.0 + _xlogx(r0) + _xlogx(r1)) - _xlogx(wr)
+        s0 = _entropy_score(l0, l1, wl, r0, r1, wr)
         cut = (tol - (s0 if s0 > floor_sc else floor_sc)) / (4.0 * M_LN2)
         if not isfinite(cut):
             cut = INFINITY
@@ -764,14 +756,13 @@ cdef double _best_split_binary(const double* h, int ns, int nb, const double* to
         sa_best = -INFINITY
         qa = 0
         for q in range(m):
-            sc = (0.0 + xl[q] + xl[256 + q]) - xl[512 + q] + (
-                0.0 + xl[768 + q] + xl[1024 + q]) - xl[1280 + q]
+            sc = _terms_score(xl, q)
             kf[q] = sc
             if sc > sa_best:
                 sa_best = sc
                 qa = q
-        s1 = (0.0 + _xlogx(terms[qa]) + _xlogx(terms[256 + qa])) - _xlogx(terms[512 + qa]) + (
-            0.0 + _xlogx(terms[768 + qa]) + _xlogx(terms[1024 + qa])) - _xlogx(terms[1280 + qa])
+        s1 = _entropy_score(terms[qa], terms[256 + qa], terms[512 + qa], terms[768 + qa],
+                            terms[1024 + qa], terms[1280 + qa])
         if s0 > s1:
             s1 = s0
         if floor_sc > s1:
@@ -792,8 +783,7 @@ cdef double _best_split_binary(const double* h, int ns, int nb, const double* to
     for q in range(6):
         rb_xlogx_block(terms + 256 * q, xl + 256 * q, kf + 256 * q, m)
     for q in range(m):
-        sc = (0.0 + xl[q] + xl[256 + q]) - xl[512 + q] + (
-            0.0 + xl[768 + q] + xl[1024 + q]) - xl[1280 + q]
+        sc = _terms_score(xl, q)
         if sc > best:
             best = sc
             best_bin = cand[q]
@@ -969,13 +959,14 @@ cdef void _build_hist_group(int f0, const uint8_t* codes, Py_ssize_t n_rows, int
     # bytes, which C lets alias the histograms, so the compiler would otherwise
     # reload them after every store
     # regression: (weight, weighted target[, count]) pairs added two lanes at a time
-    if is_reg and has_cnt:
-        rb_hist4_counted(ra, rb, rc, rd, NULL if dense else ids, ws, owy + start, n, ha, hb,
-                         hc, hd)
-        return
+    # (a constant last argument: the C compiler makes each form apart)
     if is_reg:
-        rb_hist4_pairs(ra, rb, rc, rd, NULL if dense else ids, ws, owy + start, n, ha, hb,
-                       hc, hd)
+        if dense:
+            ids = NULL
+        if has_cnt:
+            rb_hist4_reg(ra, rb, rc, rd, ids, ws, owy + start, n, ha, hb, hc, hd, 1)
+        else:
+            rb_hist4_reg(ra, rb, rc, rd, ids, ws, owy + start, n, ha, hb, hc, hd, 0)
         return
     cs = oc + start
     if has_cnt:
@@ -1022,32 +1013,17 @@ cdef void _build_hist_group(int f0, const uint8_t* codes, Py_ssize_t n_rows, int
             hd[bd] += w
 
 
-cdef inline void _subtract_bin(const double* ph, const double* sh, double* lh, int ns,
-                               int n_val, bint has_cnt, bint is_reg) noexcept nogil:
-    """``lh = ph - sh`` for one bin.  Without exact counts, values that are
-    rounding residue (at most ``SUB_RTOL`` of the parent's) become exactly 0,
-    so that bins empty in the larger child stay empty."""
-    cdef int s, k
-    cdef double w, v
+cdef inline void _subtract_bins(const double* ph, const double* sh, double* lh, Py_ssize_t nb,
+                                int ns, bint has_cnt, bint is_reg) noexcept nogil:
+    """``lh = ph - sh`` for ``nb`` bins of ``ns`` statistics. Without exact counts,
+    values that are rounding residue (at most ``SUB_RTOL`` of the parent's) become
+    exactly 0, so that bins empty in the larger child stay empty."""
     if has_cnt:
-        if ph[n_val] == sh[n_val]:
-            for s in range(ns):
-                lh[s] = 0.0
-        else:
-            for s in range(ns):
-                lh[s] = ph[s] - sh[s]
+        rb_subtract_counted(ph, sh, lh, nb, ns)
     elif is_reg:
-        w = ph[0] - sh[0]
-        if w <= SUB_RTOL * ph[0]:
-            lh[0] = 0.0
-            lh[1] = 0.0
-        else:
-            lh[0] = w
-            lh[1] = ph[1] - sh[1]
+        rb_subtract_pairs(ph, sh, lh, nb, SUB_RTOL)
     else:
-        for k in range(n_val):
-            v = ph[k] - sh[k]
-            lh[k] = v if v > SUB_RTOL * ph[k] else 0.0
+        rb_subtract_weights(ph, sh, lh, nb * ns, SUB_RTOL)
 
 
 cdef struct NodeArgs:
@@ -1113,14 +1089,9 @@ cdef void _node_group(int g, NodeArgs* a) noexcept nogil:
             ph = a.parent_hist + f * hsz
             sh = a.small_hist + f * hsz
             lh = a.large_hist + f * hsz
-            if has_cnt:
-                rb_subtract_counted(ph, sh, lh, nb, a.ns)
-            elif a.is_reg:
-                rb_subtract_pairs(ph, sh, lh, nb, SUB_RTOL)
-            else:
-                rb_subtract_weights(ph, sh, lh, nb * a.ns, SUB_RTOL)
-            _subtract_bin(ph + a.missing_bin * a.ns, sh + a.missing_bin * a.ns,
-                          lh + a.missing_bin * a.ns, a.ns, a.n_val, has_cnt, a.is_reg)
+            _subtract_bins(ph, sh, lh, nb, a.ns, has_cnt, a.is_reg)
+            _subtract_bins(ph + a.missing_bin * a.ns, sh + a.missing_bin * a.ns,
+                           lh + a.missing_bin * a.ns, 1, a.ns, has_cnt, a.is_reg)
         # floor_s / floor_l: the best score so far of the group's earlier features
         # (a real split's score, so a feature proven below it cannot be chosen; not
         # used where categorical features' scores are replaced after this scan)

@@ -579,3 +579,33 @@ def test_bounded_entropy_scan_picks_the_full_scans_split(h, shift, min_w):
     # Gini has no bound step: always the full scan's split
     assert _binary_scan_pair(h, tot, 0, min_w, floor)[0] == _binary_scan_pair(
         h, tot, 0, min_w, -np.inf)[1]
+
+
+def test_node_thresholds_and_values_are_their_definitions():
+    """A tree's raw thresholds (compiled, per node) are the mapper's thresholds at the
+    split bins: ``inf`` past a feature's last threshold, NaN for leaves and categorical
+    features; a regression node's value is ``sum / weight + ybar``, ``ybar`` at zero weight."""
+    from robust_boosting import _tree_kernels as tk
+
+    rng = np.random.RandomState(3)
+    X = rng.randn(400, 4)
+    X[:, 1] = rng.randint(0, 3, 400)  # few values: few thresholds
+    X[:, 2] = rng.randint(0, 5, 400)  # categorical
+    m = BinMapper(max_bins=32).fit(X, n_categories=np.array([0, 0, 5, 0]))
+    feature = np.array([-1, 0, 1, 1, 1, 2, 3, 3, -1], dtype=np.int32)
+    split_bin = np.array([-1, 3, 0, 1, 2, 1, 0, 31, -1], dtype=np.int32)
+    got = m.node_thresholds(feature, split_bin)
+    want = []
+    for f, b in zip(feature, split_bin, strict=True):
+        if f < 0 or f == 2:
+            want.append(np.nan)
+        else:
+            thr = m.thresholds_[f]
+            want.append(thr[b] if b < len(thr) else np.inf)
+    np.testing.assert_array_equal(got, np.array(want))
+    assert len(m.thresholds_[1]) == 2 and got[4] == np.inf and got[7] == np.inf
+
+    tot = np.array([[2.0, 1.0, 5], [0.0, 3.0, 1], [3.0, -1.5, 2], [1e-300, 1e-300, 1]])
+    out = np.empty(4)
+    tk.regression_values(tot, 0.25, out)
+    np.testing.assert_array_equal(out, [1.0 / 2.0 + 0.25, 0.25, -1.5 / 3.0 + 0.25, 1.25])

@@ -8,7 +8,7 @@ round when the weak learner is a histogram stump.
 """
 
 from cython.parallel cimport prange, threadid
-from libc.math cimport INFINITY, exp, log1p
+from libc.math cimport INFINITY, exp, isfinite, log1p
 from libc.stdint cimport int32_t, int64_t, uint8_t
 
 import numpy as np
@@ -228,8 +228,67 @@ cdef extern from *:
             out[i] = (y * sc) * TWO_M600;
         }
     }
+    #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+    /* no floating-point traps: GCC then turns a select on a comparison into a vector
+       blend (the values are IEEE's either way; nothing reads the flags) */
+    #define RB_NOTRAP __attribute__((optimize("no-trapping-math")))
+    #else
+    #define RB_NOTRAP
+    #endif
+    /* The multiclass Newton terms of rows a..a+m of row-major (n, K) scores, in loops
+       over the rows that the compiler vectorises: e (room for m K values) holds the
+       block class-major, e[k m + r] for row a + r, and tot (m values) the row sums.
+       Each row's values come from the same operations in the same order as a row at
+       a time: the maximum over k = 0..K-1, the shifted exp, the sum from the first
+       class to the last, two divisions. */
+    RB_EXP_CLONES RB_NOTRAP static void rb_softmax_block(
+            const double *raw, const int64_t *y, const double *w, Py_ssize_t n,
+            Py_ssize_t K, Py_ssize_t a, Py_ssize_t m, double z_max, double h_floor,
+            double *Z, double *W, double *e, double *tot) {
+        Py_ssize_t r, k;
+        for (k = 0; k < K; k++)
+            for (r = 0; r < m; r++)
+                e[k * m + r] = raw[(a + r) * K + k];
+        for (r = 0; r < m; r++)
+            tot[r] = e[r];  /* the row maximum, for now */
+        for (k = 1; k < K; k++)
+            for (r = 0; r < m; r++) {
+                double v = e[k * m + r];
+                tot[r] = v > tot[r] ? v : tot[r];
+            }
+        for (k = 0; k < K; k++)
+            for (r = 0; r < m; r++)
+                e[k * m + r] = e[k * m + r] - tot[r];
+        rb_exp_block(e, e, K * m);
+        for (r = 0; r < m; r++)
+            tot[r] = e[r];
+        for (k = 1; k < K; k++)
+            for (r = 0; r < m; r++)
+                tot[r] = tot[r] + e[k * m + r];
+        for (k = 0; k < K; k++) {
+            double *zk = Z + k * n + a;
+            double *wk = W + k * n + a;
+            const double *ek = e + k * m;
+            for (r = 0; r < m; r++) {
+                double p = ek[r] / tot[r];
+                double h = p * (1.0 - p);
+                double one, z;
+                h = h > h_floor ? h : h_floor;
+                one = y[a + r] == k ? 1.0 : 0.0;
+                z = (one - p) / h;
+                z = z < z_max ? z : z_max;
+                z = z > -z_max ? z : -z_max;
+                zk[r] = z;
+                wk[r] = w[a + r] * h;
+            }
+        }
+    }
     """
     void rb_exp_block(const double* x, double* out, Py_ssize_t n) noexcept nogil
+    void rb_softmax_block(const double* raw, const int64_t* y, const double* w, Py_ssize_t n,
+                          Py_ssize_t K, Py_ssize_t a, Py_ssize_t m, double z_max,
+                          double h_floor, double* Z, double* W, double* e,
+                          double* tot) noexcept nogil
 
 
 def exp_many(const double[::1] x, double[::1] out):
@@ -246,40 +305,6 @@ def exp_many(const double[::1] x, double[::1] out):
 DEF SOFTMAX_BLOCK = 2048  # rows per block of the multiclass round
 
 
-cdef void _softmax_block(const double[:, ::1] raw, const int64_t[::1] y, const double[::1] w,
-                         double z_max, double h_floor, double[:, ::1] Z, double[:, ::1] W,
-                         Py_ssize_t a, Py_ssize_t b, double* e) noexcept nogil:
-    """:func:`softmax_newton` of the rows ``a:b`` (``e``: room for their ``K`` values)."""
-    cdef Py_ssize_t K = raw.shape[1]
-    cdef Py_ssize_t i, k, r
-    cdef double m, p, h, z, one, tot
-    r = 0
-    for i in range(a, b):
-        m = raw[i, 0]
-        for k in range(1, K):
-            m = raw[i, k] if raw[i, k] > m else m
-        for k in range(K):
-            e[r] = raw[i, k] - m
-            r += 1
-    rb_exp_block(e, e, r)
-    r = 0
-    for i in range(a, b):
-        tot = e[r]
-        for k in range(1, K):
-            tot = tot + e[r + k]
-        for k in range(K):
-            p = e[r + k] / tot
-            h = p * (1.0 - p)
-            h = h if h > h_floor else h_floor
-            one = 1.0 if y[i] == k else 0.0
-            z = (one - p) / h
-            z = z if z < z_max else z_max
-            z = z if z > -z_max else -z_max
-            Z[k, i] = z
-            W[k, i] = w[i] * h
-        r += K
-
-
 def softmax_newton(const double[:, ::1] raw, const int64_t[::1] y, const double[::1] w,
                    double z_max, double h_floor, double[:, ::1] Z, double[:, ::1] W,
                    int n_threads=1):
@@ -290,27 +315,33 @@ def softmax_newton(const double[:, ::1] raw, const int64_t[::1] y, const double[
     ``h_k = max(p_k (1 - p_k), h_floor)``, writes into the class-major ``(K, n)``
     arrays ``Z[k, i] = clip((1[y_i = k] - p_k) / h_k, ±z_max)`` (the working
     response) and ``W[k, i] = w_i h_k`` (the regressors' weights). The rows go in
-    blocks of 2,048 that stay in cache, on ``n_threads`` threads; each row's values
-    depend on that row only, so not on ``n_threads``.
+    blocks of 2,048 that stay in cache, on ``n_threads`` threads, each block laid out
+    class-major so that the loops over its rows vectorise; each row's values come
+    from the same operations in the same order as a row at a time, and depend on
+    that row only, so not on ``n_threads``.
     """
     cdef Py_ssize_t n = raw.shape[0]
     cdef Py_ssize_t K = raw.shape[1]
     cdef Py_ssize_t n_blocks = (n + SOFTMAX_BLOCK - 1) // SOFTMAX_BLOCK
-    cdef Py_ssize_t q
+    cdef Py_ssize_t q, a, m
+    cdef Py_ssize_t room = min(n, SOFTMAX_BLOCK)
     cdef int nt = n_threads if n_threads > 1 and n_blocks > 1 else 1
-    if n == 0:
+    if (y.shape[0] != n or w.shape[0] != n or Z.shape[0] != K or Z.shape[1] != n
+            or W.shape[0] != K or W.shape[1] != n):
+        raise ValueError("softmax_newton needs n labels and weights and (K, n) outputs")
+    if n == 0 or K == 0:
         return
-    buf_arr = np.empty((nt, min(n, SOFTMAX_BLOCK) * K))
+    # per thread: a block's K values class-major, then its row sums
+    buf_arr = np.empty((nt, room * (K + 1)))
     cdef double[:, ::1] buf = buf_arr
+    cdef double* e
     with nogil:
-        if nt > 1:
-            for q in prange(n_blocks, num_threads=nt, schedule="static"):
-                _softmax_block(raw, y, w, z_max, h_floor, Z, W, q * SOFTMAX_BLOCK,
-                               min(n, (q + 1) * SOFTMAX_BLOCK), &buf[threadid(), 0])
-        else:
-            for q in range(n_blocks):
-                _softmax_block(raw, y, w, z_max, h_floor, Z, W, q * SOFTMAX_BLOCK,
-                               min(n, (q + 1) * SOFTMAX_BLOCK), &buf[0, 0])
+        for q in prange(n_blocks, num_threads=nt, schedule="static"):
+            a = q * SOFTMAX_BLOCK
+            m = min(n - a, SOFTMAX_BLOCK)
+            e = &buf[threadid(), 0]
+            rb_softmax_block(&raw[0, 0], &y[0], &w[0], n, K, a, m, z_max, h_floor,
+                             &Z[0, 0], &W[0, 0], e, e + room * K)
 
 
 DEF STATS_BLOCK = 8192
@@ -614,6 +645,29 @@ def regression_roots(list ys, list sws, int32_t[::1] idx, double[::1] ow, double
             _regression_root(<const double*>y_ptr[j], <const double*>w_ptr[j], n,
                              &idx[j * n], &ow[j * n], &owy[j * n], &out[j, 0])
     return out_arr
+
+
+def finite_range(const double[::1] a):
+    """``(min, max, finite)`` of ``a`` in one pass: ``finite`` is whether every entry is
+    finite (when it is False, ``min`` and ``max`` are unspecified); ``(inf, -inf, True)``
+    for an empty array."""
+    cdef Py_ssize_t n = a.shape[0]
+    cdef Py_ssize_t i
+    cdef double lo = INFINITY
+    cdef double hi = -INFINITY
+    cdef double v
+    cdef bint finite = True
+    with nogil:
+        for i in range(n):
+            v = a[i]
+            if not isfinite(v):
+                finite = False
+                break
+            if v < lo:
+                lo = v
+            if v > hi:
+                hi = v
+    return lo, hi, finite
 
 
 def logistic_hessians(const double[::1] m, double h_floor, double[::1] out):

@@ -35,7 +35,7 @@ is IEEE double precision in the order written here.
 """
 
 from cython.parallel cimport prange, threadid
-from libc.math cimport INFINITY, M_LN2, fabs, floor, isfinite, isnan
+from libc.math cimport INFINITY, M_LN2, NAN, fabs, floor, isfinite, isnan
 from libc.stdint cimport int32_t, int64_t, uint8_t
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy
@@ -1440,17 +1440,55 @@ def partition_table(const uint8_t[:, ::1] codes, int32_t[::1] idx, double[::1] o
                             left_tot.shape[0])
 
 
-def leaves_of_partition(const int32_t[::1] idx, const int64_t[::1] starts,
-                        const int64_t[::1] ends, const int32_t[::1] leaf_ids,
-                        int32_t[::1] out):
-    """``out[idx[starts[j]:ends[j]]] = leaf_ids[j]`` for every leaf ``j``."""
+def leaves_of_partition(const int32_t[::1] idx, const int32_t[::1] children_left,
+                        const int64_t[::1] starts, const int64_t[::1] ends, int32_t[::1] out):
+    """``out[idx[starts[j]:ends[j]]] = j`` for every leaf ``j`` (``children_left[j] < 0``)
+    of a grown tree whose node ``j`` holds the rows ``idx[starts[j]:ends[j]]``."""
+    cdef Py_ssize_t m = children_left.shape[0]
     cdef Py_ssize_t j, q
-    cdef int32_t v
+    if starts.shape[0] < m or ends.shape[0] < m:
+        raise ValueError("leaves_of_partition needs a start and an end for every node")
     with nogil:
-        for j in range(starts.shape[0]):
-            v = leaf_ids[j]
-            for q in range(starts[j], ends[j]):
-                out[idx[q]] = v
+        for j in range(m):
+            if children_left[j] < 0:
+                for q in range(starts[j], ends[j]):
+                    out[idx[q]] = <int32_t>j
+
+
+def regression_values(const double[:, ::1] tot, double ybar, double[::1] out):
+    """A regression tree's node values from its node totals ``(weight, weighted residual
+    sum, count)``: ``tot[j, 1] / tot[j, 0] + ybar``, and ``ybar`` for a node of no
+    positive weight (one whose weight cancelled in a histogram subtraction)."""
+    cdef Py_ssize_t m = tot.shape[0]
+    cdef Py_ssize_t j
+    if out.shape[0] != m or (m and tot.shape[1] < 2):
+        raise ValueError("regression_values needs (weight, sum) totals and an output per node")
+    with nogil:
+        for j in range(m):
+            out[j] = (tot[j, 1] / tot[j, 0] if tot[j, 0] > 0.0 else 0.0) + ybar
+
+
+def node_thresholds(const int32_t[::1] feature, const int32_t[::1] split_bin,
+                    const int64_t[::1] thr_off, const double[::1] thr_flat,
+                    const int32_t[::1] n_categories, double[::1] out):
+    """The raw threshold of each node's split "code <= split_bin[j]" on ``feature[j]``:
+    ``thr_flat[thr_off[f] + b]``, ``inf`` for a bin past the feature's last threshold,
+    NaN for a leaf (``feature[j] < 0``) and for a categorical feature (set splits)."""
+    cdef Py_ssize_t m = feature.shape[0]
+    cdef Py_ssize_t j
+    cdef int32_t f, b
+    if split_bin.shape[0] != m or out.shape[0] != m:
+        raise ValueError("node_thresholds needs a split bin and an output for every node")
+    with nogil:
+        for j in range(m):
+            f = feature[j]
+            b = split_bin[j]
+            if f < 0 or n_categories[f] > 0:
+                out[j] = NAN
+            elif 0 <= b < thr_off[f + 1] - thr_off[f]:
+                out[j] = thr_flat[thr_off[f] + b]
+            else:
+                out[j] = INFINITY
 
 
 # --------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 from sklearn.utils.validation import validate_data
 
+from ._loop_kernels import finite_range
 from ._schema import FeatureSchema, is_frame, missing_values_error
 
 __all__ = ["check_choice", "check_number", "check_optional_int", "validated_X"]
@@ -148,19 +149,23 @@ def all_finite(a: np.ndarray) -> bool:
     boolean array of ``np.isfinite``; only a sum that overflowed is checked entry by
     entry.
     """
+    if a.dtype == np.float64 and a.ndim == 1 and a.flags.c_contiguous:
+        return finite_range(a)[2]  # one compiled pass
     with np.errstate(over="ignore", invalid="ignore"):
         total = np.add.reduce(a, axis=None)
     return bool(np.isfinite(total) or np.isfinite(a).all())
 
 
-def rescaled_weights(sw: np.ndarray) -> np.ndarray:
+def rescaled_weights(sw: np.ndarray, top: float | None = None) -> np.ndarray:
     """``sw`` divided by its largest entry when that entry lies outside :data:`WEIGHT_SCALE_RANGE`.
 
     Finite non-negative weights whose sum (or whose products in the split gains) would
     overflow or underflow: only their ratios matter, so they are divided by the largest
-    first. Other weights are returned unchanged (the same array).
+    first. Other weights are returned unchanged (the same array). ``top``: the largest
+    entry, when the caller knows it.
     """
-    top = sw.max() if sw.size else 0.0
+    if top is None:
+        top = sw.max() if sw.size else 0.0
     low, high = WEIGHT_SCALE_RANGE
     if top > 0 and not low <= top <= high:
         return sw / top

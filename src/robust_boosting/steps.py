@@ -467,7 +467,7 @@ class PerClassRegressor(BaseEstimator):
 
     def predict(self, X) -> np.ndarray:
         """The copies' predictions, shape ``(n, K)``."""
-        check_is_fitted(self)
+        check_is_fitted(self, "estimators_")
         # stacked class-major: each copy's output is one contiguous column of the result
         return np.array([np.asarray(est.predict(X), dtype=np.float64).ravel()
                          for est in self.estimators_]).T

@@ -53,11 +53,13 @@ def _check_sample_weight(sample_weight: Any, n_samples: int) -> np.ndarray | Non
         raise ValueError(
             f"sample_weight has {sw.shape[0]} entries but X has {n_samples} samples"
         )
-    if not all_finite(sw):
+    sw = np.ascontiguousarray(sw)
+    low, top, finite = _lk.finite_range(sw)  # one compiled pass
+    if not finite:
         raise ValueError("sample_weight contains NaN or infinity")
-    if sw.size and sw.min() < 0:
+    if sw.size and low < 0:
         raise ValueError("sample_weight must be non-negative")
-    return rescaled_weights(sw)
+    return rescaled_weights(sw, top if sw.size else 0.0)
 
 
 def _encode_classes(y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -374,15 +376,9 @@ class _BaseHistTree(BaseEstimator):
         holds no copies of it.
         """
         t = self.tree_
-        leaves = np.flatnonzero(t.children_left < 0)
         out = np.empty(X.n_samples, dtype=np.int32)
-        _k.leaves_of_partition(
-            g.idx,
-            np.array(g.start, dtype=np.int64)[leaves],
-            np.array(g.end, dtype=np.int64)[leaves],
-            leaves.astype(np.int32),
-            out,
-        )
+        _k.leaves_of_partition(g.idx, t.children_left, np.asarray(g.start, dtype=np.int64),
+                               np.asarray(g.end, dtype=np.int64), out)
         if inactive is not None and t.has_categorical:
             _k.apply_binned_table(X.codes_t, t.feature, t.routing_table(g.missing_bin),
                                   t.children_left, t.children_right, inactive, out)
@@ -397,15 +393,14 @@ class _BaseHistTree(BaseEstimator):
     def _make_tree(self, g: _Grower, mapper: BinMapper, ybar: float) -> HistTree:
         feature = np.array(g.feature, dtype=np.int32)
         split_bin = np.array(g.split_bin, dtype=np.int32)
-        threshold = np.full(len(feature), np.nan)
-        split = feature >= 0
-        threshold[split] = mapper.split_thresholds(feature[split], split_bin[split])
+        threshold = mapper.node_thresholds(feature, split_bin)
         tot = np.array(g.tot, dtype=np.float64)
         if self._is_reg:
             w = tot[:, 0]
             # a node whose weight cancelled to zero (histogram subtraction of a child of
             # negligible weight) predicts the mean, never NaN
-            value = np.divide(tot[:, 1], w, out=np.zeros_like(w), where=w > 0) + ybar
+            value = np.empty(len(w))
+            _k.regression_values(tot, ybar, value)
         else:
             w = tot[:, :-1].sum(axis=1)
             value = tot[:, :-1] / w[:, None]
@@ -446,6 +441,12 @@ class _BaseHistTree(BaseEstimator):
         -------
         ndarray of int32, shape (n_samples,)
         """
+        cached = self.__dict__.get("_train_leaves")
+        if cached is not None and cached[0]() is X:
+            # the training rows' leaves, kept by the fit on this same BinnedData (checked
+            # then); handed out once
+            del self.__dict__["_train_leaves"]
+            return cached[1]
         check_is_fitted(self, "tree_")
         t = self.tree_
         with _kernel_threads(self.n_jobs) as n_threads:
@@ -460,9 +461,7 @@ class _BaseHistTree(BaseEstimator):
                         "BinnedData was binned with different thresholds than the "
                         "data the tree was fitted on; pass raw X instead"
                     )
-                cached = self.__dict__.pop("_train_leaves", None)
-                if cached is not None and cached[0]() is X:
-                    return cached[1]
+                self.__dict__.pop("_train_leaves", None)  # kept for another X: dropped
                 out = np.empty(X.n_samples, dtype=np.int32)
                 if t.has_categorical:
                     _k.apply_binned_table(

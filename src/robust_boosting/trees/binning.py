@@ -268,6 +268,7 @@ class BinMapper(BaseEstimator):
             raise ValueError(f"feature {f} has {n_cat[f]} categories; the histogram trees take "
                              "at most 255 (group the rare ones first)")
         self.n_categories_ = n_cat
+        self._categorical = np.flatnonzero(n_cat).astype(np.int32)
         self._check_codes(X)
         n_rows = X.shape[0] if rows is None else len(rows)
         if self.subsample is not None and n_rows > self.subsample:
@@ -328,7 +329,8 @@ class BinMapper(BaseEstimator):
     @property
     def categorical_features_(self) -> np.ndarray:
         """Indices (int32) of the categorical features."""
-        return np.flatnonzero(self._n_categories()).astype(np.int32)
+        known = getattr(self, "_categorical", None)  # absent in mappers saved before it existed
+        return np.flatnonzero(self._n_categories()).astype(np.int32) if known is None else known
 
     def _n_categories(self) -> np.ndarray:
         n_cat = getattr(self, "n_categories_", None)  # absent in mappers saved before it existed
@@ -348,17 +350,15 @@ class BinMapper(BaseEstimator):
                     f"{col[i]!r}, which is not a category code 0..{n_cat[f] - 1}"
                 )
 
-    def split_thresholds(self, features: np.ndarray, bins: np.ndarray) -> np.ndarray:
-        """Raw thresholds of the splits "code <= bins[i]" on ``features[i]`` (``inf`` for a
-        feature's last bin; NaN for a categorical feature, whose splits are sets of
-        categories)."""
-        features = np.asarray(features, dtype=np.int64)
-        bins = np.asarray(bins, dtype=np.int64)
-        first = self._thr_off[features]
-        inside = bins < self._thr_off[features + 1] - first
-        at = np.where(inside, first + bins, 0)
-        out = np.where(inside, self._thr_flat[at] if self._thr_flat.size else 0.0, np.inf)
-        out[self._n_categories()[features] > 0] = np.nan
+    def node_thresholds(self, feature: np.ndarray, split_bin: np.ndarray) -> np.ndarray:
+        """Raw thresholds of a tree's splits "code <= split_bin[j]" on ``feature[j]`` (int32
+        arrays, one entry per node): ``inf`` for a feature's last bin, NaN for a leaf
+        (``feature < 0``) and for a categorical feature, whose splits are sets of
+        categories."""
+        out = np.empty(len(feature))
+        _k.node_thresholds(np.ascontiguousarray(feature, dtype=np.int32),
+                           np.ascontiguousarray(split_bin, dtype=np.int32), self._thr_off,
+                           self._thr_flat, self._n_categories(), out)
         return out
 
     def same_bins(self, other: BinMapper) -> bool:

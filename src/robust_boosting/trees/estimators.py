@@ -81,7 +81,7 @@ class HistTreeClassifier(ClassifierMixin, _BaseHistTree):
         ``X`` is raw data or a :class:`BinnedData`, as for :meth:`apply`.
         """
         leaves = self.apply(X)
-        return self.tree_.value[leaves]
+        return self.tree_.value.take(leaves, axis=0)
 
     def predict_log_proba(self, X: Any) -> np.ndarray:
         """Logarithm of :meth:`predict_proba` (``-inf`` for zero probabilities)."""
@@ -93,7 +93,7 @@ class HistTreeClassifier(ClassifierMixin, _BaseHistTree):
         """Majority (largest weight) class of the leaf of each sample (``X`` as for :meth:`apply`)."""
         leaves = self.apply(X)
         leaf_class = np.argmax(self.tree_.value, axis=1)
-        return self.classes_[leaf_class[leaves]]
+        return self.classes_.take(leaf_class.take(leaves))
 
 
 class HistTreeRegressor(RegressorMixin, _BaseHistTree):
@@ -139,4 +139,4 @@ class HistTreeRegressor(RegressorMixin, _BaseHistTree):
     def predict(self, X: Any) -> np.ndarray:
         """Weighted mean target of the leaf of each sample (``X`` as for :meth:`apply`)."""
         leaves = self.apply(X)
-        return self.tree_.value[leaves]
+        return self.tree_.value.take(leaves, axis=0)

@@ -39,7 +39,6 @@ import warnings
 from collections.abc import Iterator, Sequence
 
 import numpy as np
-from joblib import effective_n_jobs
 from numpy.typing import ArrayLike, NDArray
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.model_selection import StratifiedKFold, check_cv
@@ -50,9 +49,10 @@ from sklearn.utils.validation import check_is_fitted
 from ._batched import fit_batched, staged_raw_binned_once
 from ._boosting import validated_training_data
 from ._validation import check_number, check_optional_int, validated_X
-from .classical import SPLLogitBoostClassifier
+from .classical import LogitBoostClassifier, SPLLogitBoostClassifier
 from .losses import softmax_loss
 from .trees import HistTreeRegressor
+from .trees.binning import _kernel_threads
 
 __all__ = ["SPLBoostClassifierCV", "confident_joint", "estimate_noise_rate", "find_label_issues"]
 
@@ -232,18 +232,24 @@ def _auto_space(n: int) -> tuple:
 
 
 def _make_booster(tree: dict, learning_rate: float, drop_fraction: float, n_estimators: int,
-                  random_state: int) -> SPLLogitBoostClassifier:
+                  random_state: int, final: bool = True) -> LogitBoostClassifier:
     """The one configuration every candidate and the final fit use.
 
     ``tree`` holds the regression trees' ``max_depth``, ``max_leaf_nodes`` and
     ``min_samples_leaf``. A drop fraction of 0 is the hard regularizer at
-    infinite age: LogitBoost exactly.
+    infinite age: LogitBoost exactly (the same model bit for bit). The search's
+    models (``final=False``) are then built as plain LogitBoost, which skips the
+    self-paced bookkeeping (every sample's loss each round, for the latent
+    objective that only the final model publishes).
     """
+    trees = HistTreeRegressor(**_tree_params(tree))
+    if drop_fraction == 0 and not final:
+        return LogitBoostClassifier(trees, n_estimators=n_estimators,
+                                    learning_rate=learning_rate, random_state=random_state)
     sp = (dict(regularizer="hard", age=np.inf) if drop_fraction == 0
           else dict(regularizer="drop_fraction", age=float(drop_fraction)))
-    return SPLLogitBoostClassifier(HistTreeRegressor(**_tree_params(tree)),
-                                   n_estimators=n_estimators, learning_rate=learning_rate,
-                                   random_state=random_state, **sp)
+    return SPLLogitBoostClassifier(trees, n_estimators=n_estimators,
+                                   learning_rate=learning_rate, random_state=random_state, **sp)
 
 
 def _tree_params(candidate: dict) -> dict:
@@ -287,7 +293,7 @@ def _fit_one(X, y, sample_weight, train, test, params, n_estimators, seed, trim)
     """
     X_fit, X_num = X
     est = _make_booster(params, params["learning_rate"], params["drop_fraction"],
-                        n_estimators, seed)
+                        n_estimators, seed, final=False)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # early stops are handled by padding the curve
         est.fit(_safe_indexing(X_fit, train), y[train], sample_weight=sample_weight[train])
@@ -361,7 +367,7 @@ def _fit_share(X, y, sample_weight, folds, candidates, jobs, seed, trim, patienc
         monitor = _PatienceMonitor(y, [folds[f][1] for _, f, _ in jobs], sample_weight, trim,
                                    patience)
     template = _make_booster(dict(max_depth=1, max_leaf_nodes=None, min_samples_leaf=1), 1.0,
-                             0.0, 1, seed)
+                             0.0, 1, seed, final=False)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # early stops are handled by padding the curves
         models = fit_batched(template, X_fit, y, weights, overrides, monitor=monitor)
@@ -375,14 +381,14 @@ def _fit_jobs(X, y, sample_weight, folds, candidates, jobs, seed, n_jobs, trim=0
     """Fit ``(candidate, fold, rounds)`` jobs; each one's booster and held-out loss curve.
 
     Candidates without a drop fraction (plain LogitBoost) are fitted together by
-    :func:`~robust_boosting._batched.fit_batched`: one pass over the data binned
-    once (on all rows, held-out ones included, which get weight 0), the same
-    models as separate fits on those weights; with ``patience``, each stops once
-    its held-out loss has not improved for ``patience`` rounds
-    (:class:`_PatienceMonitor`). With ``n_jobs`` workers, each runs such a pass
-    on a contiguous share of these jobs. A drop fraction counts rows whatever
-    their weight, so those candidates are fitted one by one on their fold's
-    training rows, for their full number of rounds.
+    :func:`~robust_boosting._batched.fit_batched`: one pass in this process over
+    the data binned once (on all rows, held-out ones included, which get weight
+    0), the same models as separate fits on those weights, the tree kernels on
+    ``n_jobs`` threads; with ``patience``, each stops once its held-out loss has
+    not improved for ``patience`` rounds (:class:`_PatienceMonitor`). A drop
+    fraction counts rows whatever their weight, so those candidates are fitted
+    one by one on their fold's training rows, for their full number of rounds,
+    in ``n_jobs`` joblib workers.
 
     ``X`` is a pair: ``X_fit``, what the boosters are fitted on (the caller's
     DataFrame when it has categorical columns, so the trees split them natively;
@@ -392,20 +398,19 @@ def _fit_jobs(X, y, sample_weight, folds, candidates, jobs, seed, n_jobs, trim=0
     out: list = [None] * len(jobs)
     batched = [j for j, (c, _, _) in enumerate(jobs) if candidates[c]["drop_fraction"] == 0]
     single = [j for j, (c, _, _) in enumerate(jobs) if candidates[c]["drop_fraction"] != 0]
-    shares = [s for s in np.array_split(np.array(batched, dtype=np.intp),
-                                        max(1, min(effective_n_jobs(n_jobs), len(batched))))
-              if s.size]
-    tasks = [delayed(_fit_share)(X, y, sample_weight, folds, candidates,
-                                 [jobs[j] for j in share], seed, trim, patience)
-             for share in shares]
-    tasks += [delayed(_fit_one)(X, y, sample_weight, folds[jobs[j][1]][0], folds[jobs[j][1]][1],
-                                candidates[jobs[j][0]], jobs[j][2], seed, trim)
-              for j in single]
-    results = Parallel(n_jobs=n_jobs)(tasks)
-    for share, fitted in zip(shares, results[:len(shares)], strict=True):
-        for j, pair in zip(share, fitted, strict=True):
+    if batched:
+        # one pass in this process (the data binned once), its kernels on n_jobs threads:
+        # worker processes would each bin the data and pay their start-up
+        with _kernel_threads(n_jobs):
+            fitted = _fit_share(X, y, sample_weight, folds, candidates,
+                                [jobs[j] for j in batched], seed, trim, patience)
+        for j, pair in zip(batched, fitted, strict=True):
             out[j] = pair
-    for j, pair in zip(single, results[len(shares):], strict=True):
+    results = Parallel(n_jobs=n_jobs)(
+        delayed(_fit_one)(X, y, sample_weight, folds[jobs[j][1]][0], folds[jobs[j][1]][1],
+                          candidates[jobs[j][0]], jobs[j][2], seed, trim)
+        for j in single) if single else []
+    for j, pair in zip(single, results, strict=True):
         out[j] = pair
     return out
 
@@ -576,8 +581,11 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         the second for those it assigns to their given label (found only by
         the count). A single float applies to both; ``0`` removes.
     n_jobs : int or None, default=None
-        Number of candidate x fold fits run in parallel (joblib). The result
-        does not depend on it.
+        Threads of the tree kernels (the candidates without a drop fraction
+        are fitted on every fold in one batched pass, and the final model), and
+        joblib workers for the candidates with a drop fraction, which are
+        fitted one by one. None: every core the process may use; -1: every
+        core. The result does not depend on it.
     random_state : int, RandomState or None, default=None
         Seeds the fold split and the weak learners.
 
@@ -771,7 +779,7 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
                 final_weight, removed = sw, np.empty(0, np.intp)
         self.best_estimator_ = _make_booster(p, p["learning_rate"], p["drop_fraction"],
                                              n_estimators, fit_seed)
-        with warnings.catch_warnings():
+        with warnings.catch_warnings(), _kernel_threads(self.n_jobs):
             warnings.simplefilter("ignore")
             self.best_estimator_.fit(X_fit, y, sample_weight=final_weight)
         self.classes_ = self.best_estimator_.classes_

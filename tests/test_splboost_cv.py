@@ -377,3 +377,22 @@ def test_drop_fraction_needs_a_fraction_as_age(age):
         SPLLogitBoostClassifier(regularizer="drop_fraction", age=age).fit(X, y)
     assert len(SPLBoostClassifier(regularizer="drop_fraction", age=0.2, n_estimators=10)
                .fit(X, y).excluded_samples_) == 12
+
+
+@pytest.mark.parametrize("k", [2, 3])
+def test_search_boosters_are_the_final_configuration(k):
+    """The search fits its plain candidates as LogitBoost (no self-paced bookkeeping); with
+    the same trees, rate and seed that is the final configuration (self-paced LogitBoost at
+    infinite age) bit for bit, so the search scores the model the final fit builds."""
+    from robust_boosting.splboost_cv import _make_booster
+
+    X, y = make_blobs(600, 5, centers=k, cluster_std=4.0, random_state=k)
+    tree = dict(max_depth=None, max_leaf_nodes=7, min_samples_leaf=5)
+    search = _make_booster(tree, 0.2, 0.0, 25, 11, final=False)
+    final = _make_booster(tree, 0.2, 0.0, 25, 11)
+    assert not isinstance(search, SPLLogitBoostClassifier)
+    assert isinstance(final, SPLLogitBoostClassifier)
+    search.fit(X, y)
+    final.fit(X, y)
+    np.testing.assert_array_equal(search.decision_function(X), final.decision_function(X))
+    np.testing.assert_array_equal(search.estimator_weights_, final.estimator_weights_)

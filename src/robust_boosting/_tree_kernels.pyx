@@ -544,6 +544,37 @@ def node_score(const double[::1] tot, int n_stat, int crit):
     return _node_score(&tot[0], n_stat, crit)
 
 
+cdef inline bint _children_ok(double wl, double wr, double min_w) noexcept nogil:
+    """Whether a split's children both have positive weight of at least ``min_w``."""
+    return not (wl <= 0.0 or wr <= 0.0 or wl < min_w or wr < min_w)
+
+
+cdef struct Best:
+    # the best split of a scan so far: its score, bin and children's weights
+    double score
+    int bin
+    double wl
+    double wr
+
+
+cdef inline void _offer(Best* best, double sc, int b, double wl, double wr) noexcept nogil:
+    """Keep the split of score ``sc`` at bin ``b`` if it beats the best so far (the first
+    of equal scores stays)."""
+    if sc > best.score:
+        best.score = sc
+        best.bin = b
+        best.wl = wl
+        best.wr = wr
+
+
+cdef inline double _chosen(const Best* best, int* out_bin, bint* out_ml) noexcept nogil:
+    """Write the best bin and where missing values go, and return its score: no missing
+    value reached this node, so unseen NaN follows the heavier side."""
+    out_bin[0] = best.bin
+    out_ml[0] = best.bin >= 0 and best.wl >= best.wr
+    return best.score
+
+
 cdef inline bint _candidate(const double* cum, const double* tot, const double* miss,
                             bint add_miss, int n_val, bint has_cnt, int crit, double min_cnt,
                             double min_w, double* score, double* w_left,
@@ -570,7 +601,7 @@ cdef inline bint _candidate(const double* cum, const double* tot, const double* 
             sl += miss[1]
         wr = tot[0] - wl
         sr = tot[1] - sl
-        if wl <= 0.0 or wr <= 0.0 or wl < min_w or wr < min_w:
+        if not _children_ok(wl, wr, min_w):
             return False
         score[0] = sl * sl / wl + sr * sr / wr
         w_left[0] = wl
@@ -597,7 +628,7 @@ cdef inline bint _candidate(const double* cum, const double* tot, const double* 
         else:
             sl += _xlogx(a)
             sr += _xlogx(c)
-    if wl <= 0.0 or wr <= 0.0 or wl < min_w or wr < min_w:
+    if not _children_ok(wl, wr, min_w):
         return False
     if crit == C_GINI:
         score[0] = sl / wl + sr / wr
@@ -661,10 +692,7 @@ cdef double _best_split_binary(const double* h, int ns, int nb, const double* to
     cdef double a0 = 0.0
     cdef double a1 = 0.0
     cdef double h0, h1, l0, l1, r0, r1, wl, wr, sc, g
-    cdef double best = -INFINITY
-    cdef int best_bin = -1
-    cdef double best_wl = 0.0
-    cdef double best_wr = 0.0
+    cdef Best best = Best(-INFINITY, -1, 0.0, 0.0)
     cdef int b, q, j, n_used, m
     cdef int g_best
     cdef double g_min
@@ -689,22 +717,13 @@ cdef double _best_split_binary(const double* h, int ns, int nb, const double* to
             a0 += h0
             a1 += h1
             rb_children(a0, a1, t0, t1, &l0, &l1, &wl, &r0, &r1, &wr)
-            if wl <= 0.0 or wr <= 0.0 or wl < min_w or wr < min_w:
-                continue
-            sc = (0.0 + l0 * l0 + l1 * l1) / wl + (0.0 + r0 * r0 + r1 * r1) / wr
-            if sc > best:
-                best = sc
-                best_bin = b
-                best_wl = wl
-                best_wr = wr
-        out_bin[0] = best_bin
-        out_ml[0] = best_bin >= 0 and best_wl >= best_wr
-        return best
+            if _children_ok(wl, wr, min_w):
+                _offer(&best, (0.0 + l0 * l0 + l1 * l1) / wl + (0.0 + r0 * r0 + r1 * r1) / wr,
+                       b, wl, wr)
+        return _chosen(&best, out_bin, out_ml)
     m = rb_entropy_bounds(h, nb, t0, t1, min_w, used, &n_used, c0, c1, gb)
     if m == 0:
-        out_bin[0] = -1
-        out_ml[0] = False
-        return -INFINITY
+        return _chosen(&best, out_bin, out_ml)
     # the first candidate with the least bound (NaN, not valid, is never below it)
     # and the first valid candidate
     g_min = INFINITY
@@ -726,9 +745,7 @@ cdef double _best_split_binary(const double* h, int ns, int nb, const double* to
     tol = 1e-10 * (fabs(_xlogx(tt)) + tt)
     cut = (tol - floor_sc) / (4.0 * M_LN2)
     if isfinite(cut) and not g_min <= cut:
-        out_bin[0] = -1
-        out_ml[0] = False
-        return -INFINITY
+        return _chosen(&best, out_bin, out_ml)  # no split
     cut = INFINITY
     if m > 1:
         # s0: the exact score of the Gini-best candidate (bit for bit the block's)
@@ -783,16 +800,8 @@ cdef double _best_split_binary(const double* h, int ns, int nb, const double* to
     for q in range(6):
         rb_xlogx_block(terms + 256 * q, xl + 256 * q, kf + 256 * q, m)
     for q in range(m):
-        sc = _terms_score(xl, q)
-        if sc > best:
-            best = sc
-            best_bin = cand[q]
-            best_wl = terms[512 + q]
-            best_wr = terms[1280 + q]
-    # no missing value reached this node: unseen NaN follows the heavier side
-    out_bin[0] = best_bin
-    out_ml[0] = best_bin >= 0 and best_wl >= best_wr
-    return best
+        _offer(&best, _terms_score(xl, q), cand[q], terms[512 + q], terms[1280 + q])
+    return _chosen(&best, out_bin, out_ml)
 
 
 def _binary_scan_pair(const double[:, ::1] h, const double[::1] tot, int crit, double min_w,
@@ -820,34 +829,22 @@ def _binary_scan_pair(const double[:, ::1] h, const double[::1] tot, int crit, d
 cdef double _best_split_squared(const double* h, int ns, int nb, const double* tot,
                                 double min_w, int* out_bin, bint* out_ml) noexcept nogil:
     """:func:`_best_split_feature` for regression with no counts and no missing values."""
-    cdef double best = -INFINITY
-    cdef int best_bin = -1
-    cdef double best_wl = 0.0
-    cdef double best_wr = 0.0
+    cdef Best best = Best(-INFINITY, -1, 0.0, 0.0)
     cdef double wl = 0.0
     cdef double sl = 0.0
-    cdef double hw, wr, sr, sc
+    cdef double wr, sr
     cdef int b, j, n_used
     cdef int used[260]
     n_used = rb_used_bins(h, ns, nb, 1, used)
     for j in range(n_used):
         b = used[j]
-        hw = h[b * ns]
-        wl += hw
+        wl += h[b * ns]
         sl += h[b * ns + 1]
         wr = tot[0] - wl
         sr = tot[1] - sl
-        if wl <= 0.0 or wr <= 0.0 or wl < min_w or wr < min_w:
-            continue
-        sc = sl * sl / wl + sr * sr / wr
-        if sc > best:
-            best = sc
-            best_bin = b
-            best_wl = wl
-            best_wr = wr
-    out_bin[0] = best_bin
-    out_ml[0] = best_bin >= 0 and best_wl >= best_wr
-    return best
+        if _children_ok(wl, wr, min_w):
+            _offer(&best, sl * sl / wl + sr * sr / wr, b, wl, wr)
+    return _chosen(&best, out_bin, out_ml)
 
 
 cdef double _best_split_feature(const double* h, int ns, int nb, int missing_bin,

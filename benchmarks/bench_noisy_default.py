@@ -317,7 +317,8 @@ def run(models: dict, datasets, rates, kinds, n_splits, test_size, seed, log=sys
                             if hasattr(est, "noise_rate_"):
                                 row["noise_rate"] = est.noise_rate_
                             fitted = getattr(est, "best_estimator_", est)
-                            if hasattr(fitted, "self_paced_weights_"):
+                            if (hasattr(est, "excluded_samples_")
+                                    or hasattr(fitted, "self_paced_weights_")):
                                 row["excluded_frac"] = len(_excluded(est, 0)) / len(yn)
                         except Exception as exc:  # a failing candidate is reported, not fatal
                             row["failed"] = f"{type(exc).__name__}: {exc}"[:120]

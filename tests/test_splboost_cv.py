@@ -380,19 +380,21 @@ def test_drop_fraction_needs_a_fraction_as_age(age):
 
 
 @pytest.mark.parametrize("k", [2, 3])
-def test_search_boosters_are_the_final_configuration(k):
-    """The search fits its plain candidates as LogitBoost (no self-paced bookkeeping); with
-    the same trees, rate and seed that is the final configuration (self-paced LogitBoost at
-    infinite age) bit for bit, so the search scores the model the final fit builds."""
+def test_drop_fraction_zero_is_self_paced_logitboost_at_infinite_age(k):
+    """At drop fraction 0 the search and the final fit build plain LogitBoost (no
+    self-paced bookkeeping); with the same trees, rate and seed that is self-paced
+    LogitBoost with the hard regularizer at infinite age bit for bit, the model the
+    estimator documents."""
     from robust_boosting.splboost_cv import _make_booster
 
     X, y = make_blobs(600, 5, centers=k, cluster_std=4.0, random_state=k)
     tree = dict(max_depth=None, max_leaf_nodes=7, min_samples_leaf=5)
-    search = _make_booster(tree, 0.2, 0.0, 25, 11, final=False)
-    final = _make_booster(tree, 0.2, 0.0, 25, 11)
-    assert not isinstance(search, SPLLogitBoostClassifier)
-    assert isinstance(final, SPLLogitBoostClassifier)
-    search.fit(X, y)
-    final.fit(X, y)
-    np.testing.assert_array_equal(search.decision_function(X), final.decision_function(X))
-    np.testing.assert_array_equal(search.estimator_weights_, final.estimator_weights_)
+    plain = _make_booster(tree, 0.2, 0.0, 25, 11)
+    assert not isinstance(plain, SPLLogitBoostClassifier)
+    spl = SPLLogitBoostClassifier(HistTreeRegressor(**tree), n_estimators=25, learning_rate=0.2,
+                                  regularizer="hard", age=np.inf, random_state=11)
+    plain.fit(X, y)
+    spl.fit(X, y)
+    np.testing.assert_array_equal(plain.decision_function(X), spl.decision_function(X))
+    np.testing.assert_array_equal(plain.estimator_weights_, spl.estimator_weights_)
+    assert isinstance(_make_booster(tree, 0.2, 0.1, 25, 11), SPLLogitBoostClassifier)

@@ -232,24 +232,26 @@ def _auto_space(n: int) -> tuple:
 
 
 def _make_booster(tree: dict, learning_rate: float, drop_fraction: float, n_estimators: int,
-                  random_state: int, final: bool = True) -> LogitBoostClassifier:
+                  random_state: int) -> LogitBoostClassifier:
     """The one configuration every candidate and the final fit use.
 
     ``tree`` holds the regression trees' ``max_depth``, ``max_leaf_nodes`` and
-    ``min_samples_leaf``. A drop fraction of 0 is the hard regularizer at
-    infinite age: LogitBoost exactly (the same model bit for bit). The search's
-    models (``final=False``) are then built as plain LogitBoost, which skips the
-    self-paced bookkeeping (every sample's loss each round, for the latent
-    objective that only the final model publishes).
+    ``min_samples_leaf``. A drop fraction of 0 is the hard self-paced
+    regularizer at infinite age, which keeps every sample: that is LogitBoost
+    exactly (the same model bit for bit), so it is built as
+    :class:`~robust_boosting.classical.LogitBoostClassifier`, without the
+    self-paced bookkeeping (every sample's loss each round, for a latent
+    objective that would only restate the training loss). A positive drop
+    fraction is :class:`~robust_boosting.classical.SPLLogitBoostClassifier`
+    with the drop-fraction regularizer.
     """
     trees = HistTreeRegressor(**_tree_params(tree))
-    if drop_fraction == 0 and not final:
+    if drop_fraction == 0:
         return LogitBoostClassifier(trees, n_estimators=n_estimators,
                                     learning_rate=learning_rate, random_state=random_state)
-    sp = (dict(regularizer="hard", age=np.inf) if drop_fraction == 0
-          else dict(regularizer="drop_fraction", age=float(drop_fraction)))
     return SPLLogitBoostClassifier(trees, n_estimators=n_estimators,
-                                   learning_rate=learning_rate, random_state=random_state, **sp)
+                                   learning_rate=learning_rate, random_state=random_state,
+                                   regularizer="drop_fraction", age=float(drop_fraction))
 
 
 def _tree_params(candidate: dict) -> dict:
@@ -293,7 +295,7 @@ def _fit_one(X, y, sample_weight, train, test, params, n_estimators, seed, trim)
     """
     X_fit, X_num = X
     est = _make_booster(params, params["learning_rate"], params["drop_fraction"],
-                        n_estimators, seed, final=False)
+                        n_estimators, seed)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # early stops are handled by padding the curve
         est.fit(_safe_indexing(X_fit, train), y[train], sample_weight=sample_weight[train])
@@ -367,7 +369,7 @@ def _fit_share(X, y, sample_weight, folds, candidates, jobs, seed, trim, patienc
         monitor = _PatienceMonitor(y, [folds[f][1] for _, f, _ in jobs], sample_weight, trim,
                                    patience)
     template = _make_booster(dict(max_depth=1, max_leaf_nodes=None, min_samples_leaf=1), 1.0,
-                             0.0, 1, seed, final=False)
+                             0.0, 1, seed)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # early stops are handled by padding the curves
         models = fit_batched(template, X_fit, y, weights, overrides, monitor=monitor)
@@ -491,7 +493,10 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
 
     The model is :class:`~robust_boosting.classical.SPLLogitBoostClassifier`:
     Newton steps on the logistic loss ([FHT]_ Algorithm 3) with shrinkage and
-    regression trees, with self-paced sample weights ([SPL]_ Algorithm 1).
+    regression trees, with self-paced sample weights ([SPL]_ Algorithm 1). At
+    the default drop fraction 0 the self-paced weights keep every sample, and
+    the model is fitted as the identical
+    :class:`~robust_boosting.classical.LogitBoostClassifier`.
 
     The search:
 
@@ -599,8 +604,11 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         Minus the trimmed held-out log-loss of the winner (higher is better).
     best_index_ : int
         Index of the winner in ``cv_results_``.
-    best_estimator_ : SPLLogitBoostClassifier
-        The final model, fitted on all the data.
+    best_estimator_ : LogitBoostClassifier or SPLLogitBoostClassifier
+        The final model, fitted on all the data: LogitBoost when the winner's
+        drop fraction is 0 (the self-paced model at infinite age, which keeps
+        every sample, is that model bit for bit), else self-paced LogitBoost
+        with the drop-fraction regularizer.
     cv_results_ : dict of ndarrays
         One entry per candidate, as in ``GridSearchCV``: ``params``,
         ``param_max_depth``, ``param_learning_rate``, ``param_drop_fraction``,
@@ -797,7 +805,9 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
                              self._issue_weights())
 
     def _self_paced_dropped(self, y_idx) -> NDArray[np.intp]:
-        v = self.best_estimator_.self_paced_weights_
+        v = getattr(self.best_estimator_, "self_paced_weights_", None)
+        if v is None:  # plain LogitBoost (drop fraction 0) keeps every sample
+            return np.empty(0, np.intp)
         if isinstance(v, list):  # one-vs-rest: the model of the sample's own label
             v = np.stack(v, axis=1)[np.arange(y_idx.shape[0]), y_idx]
         return np.flatnonzero(v == 0)

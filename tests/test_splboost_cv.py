@@ -5,6 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from joblib import parallel_config
+from sklearn.base import clone
 from sklearn.datasets import make_blobs
 from sklearn.metrics import roc_auc_score
 
@@ -271,7 +272,10 @@ def _search(X, y, patience, n_jobs=None):
 def test_search_early_stopping_cuts_the_full_search_after_patience_rounds(noisy_fit):
     """Each early-stopped model is the full model's first rounds; its loss curve is the
     full one's, padded with its last value; it stops at the first round that is
-    ``patience`` rounds past its best held-out loss."""
+    ``patience`` rounds past its best held-out loss. The curve is the logistic loss of
+    the staged scores (the monitor's, in float64), within float32 rounding of the loss
+    of the staged probabilities."""
+    from robust_boosting._batched import staged_raw_binned_once
     from robust_boosting.splboost_cv import _trimmed_losses
     X, _, y_noisy, _, _ = noisy_fit
     y = (y_noisy == y_noisy.max()).astype(np.intp)
@@ -283,8 +287,12 @@ def test_search_early_stopping_cuts_the_full_search_after_patience_rounds(noisy_
     for c in range(2):
         for f, (_, te) in enumerate(folds):
             staged = _staged(full[c][f], X[te])
-            curve = _trimmed_losses(staged, y[te], np.ones(len(te)), 0.0)
+            raw = np.array(list(staged_raw_binned_once(full[c][f], X[te])))
+            curve = np.logaddexp(0.0, -2.0 * np.where(y[te] == 1, 1.0, -1.0) * raw).mean(axis=1)
             np.testing.assert_allclose(full_curves[c, f], curve, rtol=1e-12)
+            np.testing.assert_allclose(
+                full_curves[c, f], _trimmed_losses(staged, y[te], np.ones(len(te)), 0.0),
+                rtol=1e-6)
             # held-out loss after t rounds, t = 0 .. 40 (0 rounds: P = 1/2)
             loss = np.r_[np.log(2.0), curve]
             best, stop = 0, len(loss) - 1
@@ -391,7 +399,7 @@ def test_drop_fraction_zero_is_self_paced_logitboost_at_infinite_age(k):
     tree = dict(max_depth=None, max_leaf_nodes=7, min_samples_leaf=5)
     plain = _make_booster(tree, 0.2, 0.0, 25, 11)
     assert not isinstance(plain, SPLLogitBoostClassifier)
-    spl = SPLLogitBoostClassifier(HistTreeRegressor(**tree), n_estimators=25, learning_rate=0.2,
+    spl = SPLLogitBoostClassifier(clone(plain.estimator), n_estimators=25, learning_rate=0.2,
                                   regularizer="hard", age=np.inf, random_state=11)
     plain.fit(X, y)
     spl.fit(X, y)

@@ -267,6 +267,28 @@ def test_min_samples_leaf_and_min_weight_fraction():
     assert t.weighted_n_node_samples[t.children_left < 0].min() >= 0.1 * w.sum() * (1 - 1e-12)
 
 
+@pytest.mark.parametrize("Est", [HistTreeClassifier, HistTreeRegressor])
+def test_sample_count_by_weight(Est):
+    """``sample_count="weight"`` counts a child as its weight times the node's rows per unit
+    of weight: with unit weights that is the exact count (the same tree); with other
+    weights every split's children meet the estimate, and some leaf has fewer rows."""
+    X, y = make_classification(3000, 8, random_state=1)
+    X[::13, 2] = np.nan
+    target = y if Est is HistTreeClassifier else y + np.random.RandomState(0).normal(size=3000)
+    params = dict(max_depth=None, max_leaf_nodes=40, min_samples_leaf=30)
+    _assert_same_tree(Est(**params).fit(X, target),
+                      Est(**params, sample_count="weight").fit(X, target))
+    w = np.random.RandomState(2).exponential(size=3000)
+    t = Est(**params, sample_count="weight").fit(X, target, sample_weight=w).tree_
+    inner = np.flatnonzero(t.children_left >= 0)
+    per_row = t.weighted_n_node_samples[inner] / t.n_node_samples[inner]
+    for child in (t.children_left[inner], t.children_right[inner]):
+        assert np.all(t.weighted_n_node_samples[child] >= 30 * per_row)
+    assert t.n_node_samples[t.children_left < 0].min() < 30
+    with pytest.raises(ValueError, match="sample_count"):
+        Est(sample_count="rows").fit(X, target)
+
+
 def test_feature_names_from_dataframe():
     pd = pytest.importorskip("pandas")
     X, y = make_classification(200, 3, n_informative=2, n_redundant=0, random_state=0)
@@ -359,9 +381,15 @@ def _node_stats(rows, y, w, crit, n_classes):
     return np.bincount(y[rows], weights=w[rows], minlength=n_classes)
 
 
-def _brute_force_best(rows, codes, y, w, crit, n_classes, n_bins, missing_bin, min_leaf):
-    """All (gain, partition) candidates at a node, scanning every bin."""
+def _brute_force_best(rows, codes, y, w, crit, n_classes, n_bins, missing_bin, min_leaf,
+                      sample_count="exact"):
+    """All (gain, partition) candidates at a node, scanning every bin.
+
+    ``sample_count="weight"``: a child counts ``its weight * n / W`` rows (``n``, ``W`` the
+    node's rows and weight), written as the kernel compares it (``w >= min_leaf * (W / n)``).
+    """
     parent = _impurity(_node_stats(rows, y, w, crit, n_classes), crit)
+    need = min_leaf * (w[rows].sum() / len(rows))
     cands = []
     for f in range(codes.shape[1]):
         c = codes[rows, f]
@@ -369,7 +397,10 @@ def _brute_force_best(rows, codes, y, w, crit, n_classes, n_bins, missing_bin, m
             for ml in (False, True):
                 go_left = np.where(c == missing_bin, ml, c <= b)
                 left, right = rows[go_left], rows[~go_left]
-                if len(left) < min_leaf or len(right) < min_leaf:
+                if sample_count == "exact" and (len(left) < min_leaf or len(right) < min_leaf):
+                    continue
+                if sample_count == "weight" and min_leaf > 1 and (
+                        w[left].sum() < need or w[right].sum() < need):
                     continue
                 g = (
                     parent
@@ -380,7 +411,8 @@ def _brute_force_best(rows, codes, y, w, crit, n_classes, n_bins, missing_bin, m
     return max(cands) if cands else -np.inf, parent
 
 
-def _check_against_brute_force(est, Xp, y, w, crit, min_leaf, max_depth, n_classes):
+def _check_against_brute_force(est, Xp, y, w, crit, min_leaf, max_depth, n_classes,
+                               sample_count="exact"):
     codes = Xp.codes.astype(np.int64)
     mapper = Xp.mapper
     t = est.tree_
@@ -401,7 +433,8 @@ def _check_against_brute_force(est, Xp, y, w, crit, min_leaf, max_depth, n_class
             )
         tol = 1e-8 * W * (scale if crit == "squared_error" else 1.0)
         best, parent = _brute_force_best(
-            rows, codes, y, w, crit, n_classes, mapper.n_bins_, mapper.missing_bin_, min_leaf
+            rows, codes, y, w, crit, n_classes, mapper.n_bins_, mapper.missing_bin_, min_leaf,
+            sample_count,
         )
         if t.children_left[node] < 0:
             if max_depth is None or depth < max_depth:
@@ -450,15 +483,19 @@ def _problems(draw):
     min_leaf=st.integers(1, 3),
     max_depth=st.sampled_from([1, 2, 3]),
     seed=st.integers(0, 2**16),
+    sample_count=st.sampled_from(["exact", "weight"]),
 )
-def test_classifier_splits_match_brute_force(problem, crit, n_classes, min_leaf, max_depth, seed):
+def test_classifier_splits_match_brute_force(problem, crit, n_classes, min_leaf, max_depth, seed,
+                                             sample_count):
     X, w = problem
     y = np.random.RandomState(seed).randint(0, n_classes, len(w))
-    est = HistTreeClassifier(criterion=crit, max_depth=max_depth, min_samples_leaf=min_leaf)
+    est = HistTreeClassifier(criterion=crit, max_depth=max_depth, min_samples_leaf=min_leaf,
+                             sample_count=sample_count)
     Xp = est.prepare_data(X)
     est.fit(Xp, y, sample_weight=w)
     y_enc = np.searchsorted(est.classes_, y)
-    _check_against_brute_force(est, Xp, y_enc, w, crit, min_leaf, max_depth, len(est.classes_))
+    _check_against_brute_force(est, Xp, y_enc, w, crit, min_leaf, max_depth, len(est.classes_),
+                               sample_count)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -468,14 +505,18 @@ def test_classifier_splits_match_brute_force(problem, crit, n_classes, min_leaf,
     max_depth=st.sampled_from([1, 2, 3]),
     seed=st.integers(0, 2**16),
     offset=st.sampled_from([0.0, 10.0]),
+    sample_count=st.sampled_from(["exact", "weight"]),
 )
-def test_regressor_splits_match_brute_force(problem, min_leaf, max_depth, seed, offset):
+def test_regressor_splits_match_brute_force(problem, min_leaf, max_depth, seed, offset,
+                                            sample_count):
     X, w = problem
     y = np.random.RandomState(seed).randint(-3, 4, len(w)).astype(float) + offset
-    est = HistTreeRegressor(max_depth=max_depth, min_samples_leaf=min_leaf)
+    est = HistTreeRegressor(max_depth=max_depth, min_samples_leaf=min_leaf,
+                            sample_count=sample_count)
     Xp = est.prepare_data(X)
     est.fit(Xp, y, sample_weight=w)
-    _check_against_brute_force(est, Xp, y, w, "squared_error", min_leaf, max_depth, 0)
+    _check_against_brute_force(est, Xp, y, w, "squared_error", min_leaf, max_depth, 0,
+                               sample_count)
 
 
 # --------------------------------------------------------------------------

@@ -18,7 +18,9 @@ Conventions shared by every kernel:
 * A histogram has shape ``(n_features, missing_bin + 1, n_stat)`` (``float64``).
   Classification: ``n_stat = n_classes + 1`` (class weights, then the count);
   regression: ``n_stat = 3`` (weight, weighted target, count).  The count
-  channel is present only when ``min_samples_leaf > 1`` needs it.
+  channel is present only when ``min_samples_leaf > 1`` needs exact counts; without
+  it, ``min_samples_leaf`` applies to counts estimated from the weights
+  (``_weight_for_count``).  Node totals always end with the exact count.
 * Split scores are "higher is better" and the impurity decrease of a split is
   ``score(left) + score(right) - score(parent)``:
 
@@ -847,6 +849,27 @@ cdef double _best_split_squared(const double* h, int ns, int nb, const double* t
     return _chosen(&best, out_bin, out_ml)
 
 
+cdef inline double _weight_for_count(const double* tot, int n_val, bint is_reg,
+                                     double min_cnt, double min_w) noexcept nogil:
+    """The least child weight that counts as ``min_cnt`` rows when counts are estimated
+    from weights (histograms without a count channel, ``min_cnt > 1``): a child of
+    weight ``w`` counts ``w * n / W`` rows, ``n`` and ``W`` the node's exact row count
+    (``tot[n_val]``) and weight, as LightGBM's ``min_data_in_leaf`` counts from
+    hessians. Returns ``max(min_w, min_cnt * W / n)``."""
+    cdef double w = 0.0
+    cdef double need
+    cdef int k
+    if is_reg:
+        w = tot[0]
+    else:
+        for k in range(n_val):
+            w += tot[k]
+    if not tot[n_val] > 0.0:
+        return min_w
+    need = min_cnt * (w / tot[n_val])
+    return need if need > min_w else min_w
+
+
 cdef double _best_split_feature(const double* h, int ns, int nb, int missing_bin,
                                 const double* tot, int n_val, bint has_cnt, bint is_reg,
                                 int crit, double min_cnt, double min_w, double floor_sc,
@@ -866,6 +889,8 @@ cdef double _best_split_feature(const double* h, int ns, int nb, int missing_bin
     cdef bint best_ml
     cdef double best_wl, best_wr
     cdef const double* hb
+    if min_cnt > 1.0 and not has_cnt:
+        min_w = _weight_for_count(tot, n_val, is_reg, min_cnt, min_w)
     if not (has_cnt or has_miss):
         if is_reg:
             return _best_split_squared(h, ns, nb, tot, min_w, out_bin, out_ml)

@@ -226,6 +226,10 @@ _AUTO_SMALL = ((1, 3), None, 1, (0.3,), 100)
 _AUTO_LARGE = ((None,), 31, 20, (0.2,), 300)
 
 
+#: how the trees' ``min_samples_leaf`` counts rows (:class:`HistTreeRegressor`'s ``sample_count``)
+_SAMPLE_COUNT = "weight"
+
+
 def _auto_space(n: int) -> tuple:
     """The search of the ``"auto"`` parameters for ``n`` training rows."""
     return _AUTO_SMALL if n <= _SMALL_N else _AUTO_LARGE
@@ -245,7 +249,7 @@ def _make_booster(tree: dict, learning_rate: float, drop_fraction: float, n_esti
     fraction is :class:`~robust_boosting.classical.SPLLogitBoostClassifier`
     with the drop-fraction regularizer.
     """
-    trees = HistTreeRegressor(**_tree_params(tree))
+    trees = HistTreeRegressor(**_tree_params(tree), sample_count=_SAMPLE_COUNT)
     if drop_fraction == 0:
         return LogitBoostClassifier(trees, n_estimators=n_estimators,
                                     learning_rate=learning_rate, random_state=random_state)
@@ -310,24 +314,31 @@ def _padded(curve, n_rounds):
 
 
 class _PatienceMonitor:
-    """Early stopping for :func:`~robust_boosting._batched.fit_batched`: a model stops once
-    its held-out loss has not improved for ``patience`` rounds.
+    """Early stopping and held-out loss curves for
+    :func:`~robust_boosting._batched.fit_batched`: a model stops once its held-out loss
+    has not improved for ``patience`` rounds (``None``: never), or at its ``caps[j]``
+    rounds.
 
     The loss is the one the search scores (:func:`_trimmed_mean` of the logistic
     loss of the given labels on the model's held-out rows, weighted), computed
-    from the scores each fit request carries (``P(y = 1) = 1 / (1 + exp(-2 F))``).
-    A one-vs-rest model boosts one binary problem (class ``k`` against the rest)
-    after the other, each starting again at round 0; each stops on its own. A
-    decision depends only on the model's own scores, so the models do not depend
-    on how they are batched or shared out between workers.
+    from the scores each fit request carries (``P(y = 1) = 1 / (1 + exp(-2 F))``;
+    native multiclass scores: ``-log`` of the softmax probability of the label).
+    The loss after each round is kept: :meth:`curve` is the model's held-out loss
+    curve, with no second pass over its stages. A one-vs-rest model boosts one
+    binary problem (class ``k`` against the rest) after the other, each starting
+    again at round 0; each stops on its own, and its curve is computed afterwards
+    (:meth:`curve` is None). A decision depends only on the model's own scores,
+    so the models do not depend on how they are batched.
     """
 
-    def __init__(self, y, held_out, weights, trim, patience):
+    def __init__(self, y, held_out, weights, trim, patience, caps):
         self.y, self.held_out, self.weights = y, held_out, weights
-        self.trim, self.patience = trim, patience
+        self.trim, self.patience, self.caps = trim, patience, caps
         self.binary = int(y.max()) + 1 <= 2  # else one-vs-rest: problem k is class k vs rest
         self.problem: dict = {}  # model -> index of the binary problem being boosted
         self.best: dict = {}  # model -> (best loss, its round)
+        self.losses: dict = {}  # model -> held-out loss after rounds 1, 2, ...
+        self.one_vs_rest: set = set()
 
     def __call__(self, j, request) -> bool:
         rows = self.held_out[j]
@@ -335,24 +346,43 @@ class _PatienceMonitor:
         if request.round == 0:  # a (new) binary problem starts
             self.problem[j] = self.problem.get(j, -1) + 1
             self.best[j] = (np.inf, 0)
+            self.losses[j] = []
         if scores.ndim == 2:  # native multiclass (softmax) scores: -log p_y
             losses = softmax_loss(scores, self.y[rows])
         else:
+            if not self.binary:
+                self.one_vs_rest.add(j)
             positive = 1 if self.binary else self.problem[j]
             margin = np.where(self.y[rows] == positive, 1.0, -1.0) * scores
             losses = np.logaddexp(0.0, -2.0 * margin)
         loss = _trimmed_mean(losses[None, :], self.weights[rows], self.trim)[0]
+        if request.round > 0:
+            self.losses[j].append(loss)
+        if request.round >= self.caps[j]:
+            return True
         best_loss, best_round = self.best[j]
         if loss < best_loss:
             self.best[j] = (loss, request.round)
             return False
-        return request.round - best_round >= self.patience
+        return self.patience is not None and request.round - best_round >= self.patience
+
+    def curve(self, j, model) -> NDArray[np.float64] | None:
+        """Model ``j``'s held-out loss after each of its rounds, or None where the monitor
+        did not see every round (one-vs-rest, or a model that ended on its own)."""
+        curve = np.asarray(self.losses.get(j, []), dtype=np.float64)
+        if j in self.one_vs_rest or curve.shape[0] != model.n_estimators_:
+            return None
+        return curve
 
 
 def _fit_share(X, y, sample_weight, folds, candidates, jobs, seed, trim, patience):
     """Fit ``jobs`` (all plain LogitBoost) in one batched pass with early stopping.
 
-    Returns each job's fitted booster and its held-out loss curve.
+    Returns each job's fitted booster and its held-out loss curve. Each model is
+    asked for one round more than its job's and stopped by the monitor at the
+    job's count (the same model: see :func:`~robust_boosting._batched.fit_batched`),
+    so the monitor sees the scores after every round, the last included, and its
+    losses are the curve.
     """
     X_fit, X_num = X
     weights = np.zeros((len(jobs), X_num.shape[0]))
@@ -363,19 +393,22 @@ def _fit_share(X, y, sample_weight, folds, candidates, jobs, seed, trim, patienc
         overrides.append({**{f"estimator__{key}": value
                              for key, value in _tree_params(candidates[c]).items()},
                           "learning_rate": candidates[c]["learning_rate"],
-                          "n_estimators": rounds})
-    monitor = None
-    if patience is not None:
-        monitor = _PatienceMonitor(y, [folds[f][1] for _, f, _ in jobs], sample_weight, trim,
-                                   patience)
+                          "n_estimators": rounds + 1})
+    monitor = _PatienceMonitor(y, [folds[f][1] for _, f, _ in jobs], sample_weight, trim,
+                               patience, [rounds for _, _, rounds in jobs])
     template = _make_booster(dict(max_depth=1, max_leaf_nodes=None, min_samples_leaf=1), 1.0,
                              0.0, 1, seed)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # early stops are handled by padding the curves
         models = fit_batched(template, X_fit, y, weights, overrides, monitor=monitor)
-    return [(model, _held_out_curve(model, X_num[folds[f][1]], y[folds[f][1]],
-                                    sample_weight[folds[f][1]], trim))
-            for model, (_, f, _) in zip(models, jobs, strict=True)]
+    out = []
+    for j, (model, (_, f, _)) in enumerate(zip(models, jobs, strict=True)):
+        curve = monitor.curve(j, model)
+        if curve is None:
+            te = folds[f][1]
+            curve = _held_out_curve(model, X_num[te], y[te], sample_weight[te], trim)
+        out.append((model, curve))
+    return out
 
 
 def _fit_jobs(X, y, sample_weight, folds, candidates, jobs, seed, n_jobs, trim=0.0,
@@ -387,7 +420,8 @@ def _fit_jobs(X, y, sample_weight, folds, candidates, jobs, seed, n_jobs, trim=0
     the data binned once (on all rows, held-out ones included, which get weight
     0), the same models as separate fits on those weights, the tree kernels on
     ``n_jobs`` threads; with ``patience``, each stops once its held-out loss has
-    not improved for ``patience`` rounds (:class:`_PatienceMonitor`). A drop
+    not improved for ``patience`` rounds (:class:`_PatienceMonitor`, whose losses after
+    each round are the curves: the logistic loss of the scores in float64). A drop
     fraction counts rows whatever their weight, so those candidates are fitted
     one by one on their fold's training rows, for their full number of rounds,
     in ``n_jobs`` joblib workers.
@@ -428,7 +462,9 @@ def _fit_candidates(X, y, sample_weight, folds, candidates, n_estimators, seed, 
 
     Returns ``(models, curves)``: ``models[c][f]`` the booster of candidate ``c``
     fitted on fold ``f``'s training rows, ``curves`` an array ``(C, F, T)`` of
-    their held-out losses after each round (:func:`_trimmed_losses`), ``T`` the
+    their held-out losses after each round (the trimmed mean held-out log-loss:
+    the monitor's, from the scores, for plain candidates; :func:`_held_out_curve`,
+    from the staged probabilities, for the others), ``T`` the
     most rounds any of these models ran (at most ``n_estimators``); the curve of
     a model stopped earlier is padded with its last value. Plain candidates run
     on every fold at once, each model stopping once its held-out loss has not

@@ -107,6 +107,7 @@ class _BaseHistTree(BaseEstimator):
         max_leaf_nodes: int | None = None,
         min_samples_leaf: int = 1,
         min_weight_fraction_leaf: float = 0.0,
+        sample_count: str = "exact",
         max_bins: int = 255,
         n_jobs: int | None = None,
         random_state: Any = None,
@@ -116,6 +117,7 @@ class _BaseHistTree(BaseEstimator):
         self.max_leaf_nodes = max_leaf_nodes
         self.min_samples_leaf = min_samples_leaf
         self.min_weight_fraction_leaf = min_weight_fraction_leaf
+        self.sample_count = sample_count
         self.max_bins = max_bins
         self.n_jobs = n_jobs
         self.random_state = random_state
@@ -152,7 +154,8 @@ class _BaseHistTree(BaseEstimator):
         try:
             key = (type(self), *((type(v), v) for v in (
                 self.criterion, self.max_depth, self.max_leaf_nodes, self.min_samples_leaf,
-                self.max_bins, self.n_jobs, self.min_weight_fraction_leaf)))
+                self.max_bins, self.n_jobs, self.min_weight_fraction_leaf,
+                self.sample_count)))
             if key in _VALID_PARAMS:
                 return
         except TypeError:  # an unhashable value: checked below (and rejected)
@@ -173,6 +176,7 @@ class _BaseHistTree(BaseEstimator):
             raise ValueError("n_jobs must be a non-zero integer or None, got 0.")
         check_number("min_weight_fraction_leaf", self.min_weight_fraction_leaf, low=0.0,
                      low_open=False, high=0.5)
+        check_choice("sample_count", self.sample_count, ["exact", "weight"])
 
     # -- data -------------------------------------------------------------
     def prepare_data(self, X: Any, *, n_categories: Any = None) -> BinnedData:
@@ -344,11 +348,14 @@ class _BaseHistTree(BaseEstimator):
             self.max_leaf_nodes, self.min_samples_leaf,
             self.min_weight_fraction_leaf * total_w, tol_scale, n_threads,
             cat_features=mapper.categorical_features_,
+            count_by_weight=self.sample_count == "weight",
         )
-        if active is not None and 2 * n_active >= n_samples and self.min_samples_leaf == 1:
+        if (active is not None and 2 * n_active >= n_samples
+                and grower.hist_shape[2] < n_stat):
             # Most rows have weight (SPLBoost drops a few): the root's histogram reads
             # every row in order, zero-weight rows adding exact zeros, which is faster
-            # than following idx. Not with counts (zero-weight rows must not count).
+            # than following idx. Not with a count channel (zero-weight rows must not
+            # count).
             if self._is_reg:
                 owy_all = np.zeros(n_samples)
                 owy_all[idx] = owy

@@ -115,7 +115,7 @@ class _Grower:
     def __init__(
         self, codes_t, n_bins, missing_bin, idx, ow, oc, owy, is_reg, n_stat, crit,
         max_depth, max_leaf_nodes, min_samples_leaf, min_weight, tol_scale, n_threads,
-        cat_features=None,
+        cat_features=None, count_by_weight=False,
     ):
         self.codes_t = codes_t
         # categorical features (int32 indices): split into sets of categories
@@ -140,8 +140,9 @@ class _Grower:
         self.dense_root = None
         n_features = codes_t.shape[0]
         self.n_features = n_features
-        # exact per-bin counts are only needed to enforce min_samples_leaf > 1
-        hist_stat = n_stat if min_samples_leaf > 1 else n_stat - 1
+        # exact per-bin counts are only needed to enforce min_samples_leaf > 1 on exact
+        # counts; estimated ones come from the weights (the kernels' _weight_for_count)
+        hist_stat = n_stat if min_samples_leaf > 1 and not count_by_weight else n_stat - 1
         self.hist_shape = (n_features, missing_bin + 1, hist_stat)
         self.hist_bytes = 8 * n_features * (missing_bin + 1) * hist_stat
         self.n_live_hists = 0

@@ -350,12 +350,12 @@ class _BaseHistTree(BaseEstimator):
             cat_features=mapper.categorical_features_,
             count_by_weight=self.sample_count == "weight",
         )
-        if (active is not None and 2 * n_active >= n_samples
-                and grower.hist_shape[2] < n_stat):
+        if active is not None and 2 * n_active >= n_samples and self.min_samples_leaf == 1:
             # Most rows have weight (SPLBoost drops a few): the root's histogram reads
             # every row in order, zero-weight rows adding exact zeros, which is faster
-            # than following idx. Not with a count channel (zero-weight rows must not
-            # count).
+            # than following idx. Not with counts (zero-weight rows must not count), nor
+            # with counts estimated from the weights: those trees (SPLBoostClassifierCV's
+            # large-data search) were faster and took less memory without it.
             if self._is_reg:
                 owy_all = np.zeros(n_samples)
                 owy_all[idx] = owy

@@ -553,8 +553,9 @@ def _assert_all_end(workers, timeout=15):
 @pytest.mark.skipif(not os.path.isdir("/proc"), reason="reads the process table in /proc")
 @pytest.mark.parametrize("change, n_jobs", [
     ({"repetitions": 6, "rounds": 60}, 2),  # both workers computing
-    # four workers for two tasks: the two that never receive a task end too
-    ({"algorithms": ["adaboost"], "rates": [0.2], "repetitions": 2, "rounds": 400}, 4),
+    # four workers for two tasks: the two that never receive a task end too (3,000 rounds,
+    # about 2 s a task: long enough for all four workers to be seen before both tasks end)
+    ({"algorithms": ["adaboost"], "rates": [0.2], "repetitions": 2, "rounds": 3000}, 4),
 ], ids=["busy", "idle"])
 def test_sigkill_of_benchmark_leaves_no_worker_alive(tmp_path, change, n_jobs):
     path = tmp_path / "grid.json"

@@ -599,7 +599,10 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         31 above.
     min_samples_leaf : int or "auto", default="auto"
         Fewest training rows in a leaf. ``"auto"``: 1 on at most 5,000 rows,
-        20 above.
+        20 above. As LightGBM's ``min_data_in_leaf``, the rows of a child are
+        counted from its weight (its Newton weight times the node's rows per
+        unit of weight: ``HistTreeRegressor(sample_count="weight")``), which
+        needs no count in the trees' histograms.
     drop_fraction : float or sequence of floats, default=0.0
         Fraction in ``[0, 1)`` of training samples that each self-paced round
         drops (the age read as a quantile of the current losses,

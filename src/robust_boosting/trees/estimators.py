@@ -124,13 +124,9 @@ class HistTreeRegressor(RegressorMixin, _BaseHistTree):
     min_weight_fraction_leaf : float, default=0.0
         Minimum fraction of the total sample weight in a leaf.
     sample_count : {"exact", "weight"}, default="exact"
-        How ``min_samples_leaf`` counts a child's samples. ``"exact"``: its rows
-        with non-zero weight (the histograms carry a count per bin).
-        ``"weight"``: its weight times the node's rows per unit of weight, as
-        LightGBM's ``min_data_in_leaf`` estimates counts from hessians; the
-        histograms then carry no count (faster), and rows of small weight (for a
-        booster's Newton tree, rows the model already fits well) count as less
-        than one row. With unit weights both counts are the same.
+        How ``min_samples_leaf`` counts a child's samples: its rows, or its
+        weight times the node's rows per unit of weight (LightGBM's estimate
+        from hessians); see :class:`HistTreeClassifier`.
     max_bins : int, default=255
         Maximum number of bins per feature when ``fit`` receives raw data.
     n_jobs : int or None, default=None

@@ -15,9 +15,12 @@ test error (%), label-issue F1 against the truly flipped rows (models that flag
 suspects), fit time divided by the fit time of ``CleanLearning(LGBMClassifier())`` in
 the same run, and peak memory above the process's baseline divided by cleanlab's.
 
-Each fit runs in its own forked child process (peak resident memory from
-``/proc/self/status`` VmHWM, minus the resident memory before the fit); every model
-gets the same thread count (``--threads``, default 2).
+Each fit runs in its own freshly started child process (``spawn``: peak resident
+memory from ``/proc/self/status`` VmHWM, minus the resident memory once the data
+have arrived and the model is made, before the fit); every model gets the same thread
+count (``--threads``, default 2). A forked child would inherit the parent's heap, whose
+free pages absorb part of a fit's allocations, so its peak would depend on the cells
+run before it.
 
 Usage::
 
@@ -139,6 +142,9 @@ def _rss_kb(field: str) -> int:
 
 
 def _child(key, X, y, Xt, yt, flipped, seed, threads, queue):
+    # a spawned child starts its own pools (cleanlab's) with spawn unless told otherwise;
+    # a user's process on Linux forks them
+    mp.set_start_method("fork", force=True)
     try:
         _, make, suspects = MODELS[key]
         est = make(seed, threads)
@@ -157,7 +163,7 @@ def _child(key, X, y, Xt, yt, flipped, seed, threads, queue):
 
 
 def fit_in_child(key, X, y, Xt, yt, flipped, seed, threads, timeout):
-    ctx = mp.get_context("fork")
+    ctx = mp.get_context("spawn")
     queue = ctx.Queue()
     proc = ctx.Process(target=_child, args=(key, X, y, Xt, yt, flipped, seed, threads, queue))
     proc.start()

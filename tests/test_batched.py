@@ -199,6 +199,45 @@ def test_fit_trees_batched_equals_fit(n, p, depth, min_leaf, min_frac, regressio
         assert np.array_equal(a.apply(X), b.apply(X))
 
 
+@pytest.mark.parametrize("trees_per_part", [1, 2, 4])
+def test_fit_trees_batched_in_parts(monkeypatch, trees_per_part):
+    """Batches above the row-array budget are grown in parts: the same trees, and each
+    part lays out at most its share of regression trees' rows."""
+    import robust_boosting.trees.batched as tb
+
+    rng = np.random.RandomState(3)
+    n = 200
+    X = np.round(rng.randn(n, 3), 1)
+    protos = [HistTreeRegressor(max_depth=3), HistTreeClassifier(max_depth=2),
+              HistTreeRegressor(max_leaf_nodes=5), HistTreeRegressor(max_depth=2),
+              HistTreeRegressor(max_depth=4), HistTreeClassifier(max_depth=3),
+              HistTreeRegressor(max_depth=1)]
+    Xb = protos[0].prepare_data(X)
+    targets = [rng.randn(n) if isinstance(p, HistTreeRegressor) else rng.randint(0, 3, n)
+               for p in protos]
+    weights = [rng.rand(n) * (rng.rand(n) < 0.8) for _ in protos]
+    single = [clone(p).fit(Xb, t, sample_weight=w)
+              for p, t, w in zip(protos, targets, weights, strict=True)]
+    parts = []
+    fit_part = tb._fit_part
+
+    def recording_part(learners, *args):
+        parts.append([isinstance(x, HistTreeRegressor) for x in learners])
+        return fit_part(learners, *args)
+
+    monkeypatch.setattr(tb, "_REGION_BYTES", 20 * n * trees_per_part)
+    monkeypatch.setattr(tb, "_fit_part", recording_part)
+    batched = fit_trees_batched([clone(p) for p in protos], Xb, targets, weights)
+    assert len(parts) > 1
+    assert sum(len(part) for part in parts) == len(protos)
+    assert all(0 < sum(part) <= trees_per_part or not any(part) for part in parts)
+    for a, b in zip(single, batched, strict=True):
+        for name in TREE_ARRAYS:
+            assert np.array_equal(getattr(a.tree_, name), getattr(b.tree_, name),
+                                  equal_nan=True), name
+        assert np.array_equal(a.apply(Xb), b.apply(Xb))
+
+
 def test_supports_batched_bounded_trees():
     X, y = _data(n=30)
     Xb = HistTreeRegressor().prepare_data(X)

@@ -42,6 +42,9 @@ __all__ = ["fit_trees_batched", "grow_batched", "supports_batched"]
 MAX_BATCHED_DEPTH = 10
 #: largest histogram pool (one histogram per node of the deepest tree) the batched grower uses
 _POOL_BYTES = 64 * 2**20
+#: most bytes of row arrays (row index, weight, weighted residual: 20 bytes per row and
+#: tree) that one batch of regression trees lays out; larger batches are grown in parts
+_REGION_BYTES = 8 * 2**20
 
 
 #: max_depth=None in the kernel's int64 depth limits
@@ -254,11 +257,31 @@ def fit_trees_batched(learners: Sequence, X: BinnedData, targets: Sequence, weig
     """
     from ._base import _BaseHistTree
 
+    is_reg = [isinstance(learner, _BaseHistTree) and learner._is_reg for learner in learners]
+    n_reg = sum(is_reg)
+    if isinstance(X, BinnedData) and n_reg > 1 and n_reg * X.n_samples * 20 > _REGION_BYTES:
+        # in parts of at most _REGION_BYTES of row arrays (at least one tree): each tree
+        # is the same whatever the batch it grows in, and the memory stays bounded
+        per_part = max(1, _REGION_BYTES // (20 * X.n_samples))
+        ends = np.flatnonzero(np.cumsum(is_reg) % per_part == 0) + 1
+        bounds = [0, *(int(e) for e in ends if e < len(learners)), len(learners)]
+        for a, b in zip(bounds[:-1], bounds[1:], strict=True):
+            _fit_part(learners[a:b], X, targets[a:b], weights[a:b], n_jobs, is_reg[a:b])
+        return learners
+    _fit_part(learners, X, targets, weights, n_jobs, is_reg)
+    return learners
+
+
+def _fit_part(learners, X, targets, weights, n_jobs, is_reg) -> None:
+    """:func:`fit_trees_batched` of one batch, its regression trees' row arrays laid out
+    together."""
+    from ._base import _BaseHistTree
+
     prepared = []
     growers = []
     # the regression trees' row arrays, laid out as regions of one array each, so that
     # the growth partitions them in place (no copies in and out)
-    n_reg = sum(isinstance(learner, _BaseHistTree) and learner._is_reg for learner in learners)
+    n_reg = sum(is_reg)
     regions = None
     if n_reg > 1 and isinstance(X, BinnedData):
         n = X.n_samples
@@ -287,4 +310,3 @@ def fit_trees_batched(learners: Sequence, X: BinnedData, targets: Sequence, weig
         grow_batched(growers, n_threads)
     for learner, grower, binned, inactive, ybar in prepared:
         learner._finish_fit(grower, binned, inactive, ybar)
-    return learners

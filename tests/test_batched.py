@@ -225,7 +225,7 @@ def test_fit_trees_batched_in_parts(monkeypatch, trees_per_part):
         parts.append([isinstance(x, HistTreeRegressor) for x in learners])
         return fit_part(learners, *args)
 
-    monkeypatch.setattr(tb, "_REGION_BYTES", 20 * n * trees_per_part)
+    monkeypatch.setattr(tb, "_REGION_BYTES", tb._REGION_ROW_BYTES * n * trees_per_part)
     monkeypatch.setattr(tb, "_fit_part", recording_part)
     batched = fit_trees_batched([clone(p) for p in protos], Xb, targets, weights)
     assert len(parts) > 1

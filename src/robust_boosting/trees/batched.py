@@ -42,8 +42,11 @@ __all__ = ["fit_trees_batched", "grow_batched", "supports_batched"]
 MAX_BATCHED_DEPTH = 10
 #: largest histogram pool (one histogram per node of the deepest tree) the batched grower uses
 _POOL_BYTES = 64 * 2**20
-#: most bytes of row arrays (row index, weight, weighted residual: 20 bytes per row and
-#: tree) that one batch of regression trees lays out; larger batches are grown in parts
+#: the regression trees' row arrays that a batch lays out (row index, weight, weighted
+#: residual), and their bytes per row and tree
+_REGION_DTYPES = (np.int32, np.float64, np.float64)
+_REGION_ROW_BYTES = sum(np.dtype(d).itemsize for d in _REGION_DTYPES)
+#: most bytes of those row arrays that one batch lays out; larger batches grow in parts
 _REGION_BYTES = 8 * 2**20
 
 
@@ -259,10 +262,11 @@ def fit_trees_batched(learners: Sequence, X: BinnedData, targets: Sequence, weig
 
     is_reg = [isinstance(learner, _BaseHistTree) and learner._is_reg for learner in learners]
     n_reg = sum(is_reg)
-    if isinstance(X, BinnedData) and n_reg > 1 and n_reg * X.n_samples * 20 > _REGION_BYTES:
+    row_bytes = _REGION_ROW_BYTES * X.n_samples if isinstance(X, BinnedData) else 0
+    if n_reg > 1 and n_reg * row_bytes > _REGION_BYTES:
         # in parts of at most _REGION_BYTES of row arrays (at least one tree): each tree
         # is the same whatever the batch it grows in, and the memory stays bounded
-        per_part = max(1, _REGION_BYTES // (20 * X.n_samples))
+        per_part = max(1, _REGION_BYTES // row_bytes)
         ends = np.flatnonzero(np.cumsum(is_reg) % per_part == 0) + 1
         bounds = [0, *(int(e) for e in ends if e < len(learners)), len(learners)]
         for a, b in zip(bounds[:-1], bounds[1:], strict=True):
@@ -285,8 +289,7 @@ def _fit_part(learners, X, targets, weights, n_jobs, is_reg) -> None:
     regions = None
     if n_reg > 1 and isinstance(X, BinnedData):
         n = X.n_samples
-        regions = (np.empty(n_reg * n, dtype=np.int32), np.empty(n_reg * n),
-                   np.empty(n_reg * n))
+        regions = tuple(np.empty(n_reg * n, dtype=d) for d in _REGION_DTYPES)
     j = 0
     with _kernel_threads(n_jobs) as n_threads:
         roots = None if regions is None else _regression_roots(

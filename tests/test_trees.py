@@ -593,7 +593,9 @@ def _wide_binary_histograms(draw):
     h = rng.gamma(draw(st.sampled_from([0.3, 1.0, 5.0])), size=(n_bins, 2))
     h[rng.random(n_bins) < draw(st.sampled_from([0.0, 0.3, 0.7]))] = 0.0
     h[:, draw(st.integers(0, 1))] *= draw(st.sampled_from([1.0, 0.2, 1e-3]))
-    if draw(st.booleans()):  # bins that change the class balance little: close scores
+    # bins that change the class balance little: close scores (an all-empty histogram
+    # has no balance to keep)
+    if draw(st.booleans()) and h.sum() > 0:
         h[1::2] = h[1::2].sum(axis=1, keepdims=True) * (h.sum(axis=0) / h.sum())
     return np.ascontiguousarray(h * draw(st.sampled_from([1e-9, 1.0, 1e6])))
 

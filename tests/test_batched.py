@@ -209,8 +209,9 @@ def test_fit_trees_batched_in_parts(monkeypatch, trees_per_part):
     n = 200
     X = np.round(rng.randn(n, 3), 1)
     protos = [HistTreeRegressor(max_depth=3), HistTreeClassifier(max_depth=2),
-              HistTreeRegressor(max_leaf_nodes=5), HistTreeRegressor(max_depth=2),
-              HistTreeRegressor(max_depth=4), HistTreeClassifier(max_depth=3),
+              HistTreeRegressor(max_leaf_nodes=5, l2_regularization=2.0),
+              HistTreeRegressor(max_depth=2),
+              HistTreeRegressor(max_depth=4, l2_regularization=0.5), HistTreeClassifier(max_depth=3),
               HistTreeRegressor(max_depth=1)]
     Xb = protos[0].prepare_data(X)
     targets = [rng.randn(n) if isinstance(p, HistTreeRegressor) else rng.randint(0, 3, n)

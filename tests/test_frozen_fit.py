@@ -71,6 +71,7 @@ def _other_value(est, name, value):
         "max_leaf_nodes": 2,
         "min_samples_leaf": 20,
         "min_weight_fraction_leaf": 0.3,
+        "l2_regularization": 5.0,
         "sample_count": "weight",
         "max_bins": 3,
         "n_jobs": 2,

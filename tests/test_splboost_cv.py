@@ -264,7 +264,7 @@ def _search(X, y, patience, n_jobs=None):
     from robust_boosting.splboost_cv import _fit_candidates
     folds = list(StratifiedKFold(3, shuffle=True, random_state=0).split(X, y))
     candidates = [dict(max_depth=d, max_leaf_nodes=None, min_samples_leaf=1, learning_rate=0.5,
-                       drop_fraction=0.0) for d in (1, 3)]
+                       drop_fraction=0.0, l2_regularization=lam) for d, lam in ((1, 0.0), (3, 2.0))]
     w = np.ones(len(y))
     return folds, _fit_candidates((X, X), y, w, folds, candidates, 40, 7, n_jobs, 0.0, patience)
 
@@ -396,7 +396,7 @@ def test_drop_fraction_zero_is_self_paced_logitboost_at_infinite_age(k):
     from robust_boosting.splboost_cv import _make_booster
 
     X, y = make_blobs(600, 5, centers=k, cluster_std=4.0, random_state=k)
-    tree = dict(max_depth=None, max_leaf_nodes=7, min_samples_leaf=5)
+    tree = dict(max_depth=None, max_leaf_nodes=7, min_samples_leaf=5, l2_regularization=3.0)
     plain = _make_booster(tree, 0.2, 0.0, 25, 11)
     assert not isinstance(plain, SPLLogitBoostClassifier)
     spl = SPLLogitBoostClassifier(clone(plain.estimator), n_estimators=25, learning_rate=0.2,
@@ -406,3 +406,23 @@ def test_drop_fraction_zero_is_self_paced_logitboost_at_infinite_age(k):
     np.testing.assert_array_equal(plain.decision_function(X), spl.decision_function(X))
     np.testing.assert_array_equal(plain.estimator_weights_, spl.estimator_weights_)
     assert isinstance(_make_booster(tree, 0.2, 0.1, 25, 11), SPLLogitBoostClassifier)
+
+
+def test_l2_regularization_auto_and_explicit():
+    """``l2_regularization="auto"`` is 0 on at most 5,000 rows and 100 above; explicit
+    values are candidates of the search and reach every tree of the final model."""
+    est = SPLBoostClassifierCV()
+    small, _ = est._search_space(5000)
+    large, _ = est._search_space(5001)
+    assert {c["l2_regularization"] for c in small} == {0.0}
+    assert {c["l2_regularization"] for c in large} == {100.0}
+    grid, _ = SPLBoostClassifierCV(l2_regularization=(0.0, 7.0))._search_space(100)
+    assert sorted(c["l2_regularization"] for c in grid) == [0.0, 0.0, 7.0, 7.0]  # x 2 depths
+    with pytest.raises(ValueError, match="l2_regularization"):
+        SPLBoostClassifierCV(l2_regularization=-1.0)._search_space(100)
+    X, y = make_blobs(300, 4, centers=2, cluster_std=3.0, random_state=0)
+    fitted = SPLBoostClassifierCV(l2_regularization=7.0, n_estimators=10,
+                                  random_state=0).fit(X, y)
+    assert fitted.best_params_["l2_regularization"] == 7.0
+    assert fitted.best_estimator_.estimator.l2_regularization == 7.0
+    assert all(t.l2_regularization == 7.0 for t in fitted.best_estimator_.estimators_)

@@ -289,6 +289,53 @@ def test_sample_count_by_weight(Est):
         Est(sample_count="rows").fit(X, target)
 
 
+def test_l2_regularization_values_scale_and_paths():
+    """``l2_regularization=λ``: every node predicts ``S / (W + λ w̄)`` (``w̄`` the mean
+    weight of the training rows), on the compiled growth and on the categorical one; the
+    tree does not depend on the scale of the weights; a huge λ shrinks every value to 0;
+    λ = 0 is the plain tree."""
+    import pandas as pd
+
+    rng = np.random.RandomState(4)
+    n = 600
+    X = rng.randn(n, 4)
+    y = 3.0 + X[:, 0] + 0.5 * rng.randn(n)  # a mean far from 0: no shrinkage to the mean
+    w = rng.exponential(size=n) * (rng.rand(n) < 0.9)
+    frame = pd.DataFrame({"a": X[:, 0], "c": pd.Categorical.from_codes(
+        rng.randint(0, 6, n), list("uvwxyz"))})
+
+    def check_values(est, data):
+        t = est.tree_
+        leaves = est.apply(data)
+        wbar = w[w > 0].mean()
+        for leaf in np.flatnonzero(t.children_left < 0):
+            m = (leaves == leaf) & (w > 0)
+            assert t.value[leaf] == pytest.approx(
+                np.dot(w[m], y[m]) / (w[m].sum() + 4.0 * wbar), rel=1e-9)
+
+    params = dict(max_depth=None, max_leaf_nodes=8)
+    for data in (X, frame):
+        est = HistTreeRegressor(**params, l2_regularization=4.0).fit(data, y, sample_weight=w)
+        check_values(est, data)
+        scaled = HistTreeRegressor(**params, l2_regularization=4.0).fit(
+            data, y, sample_weight=7.0 * w)
+        for name in ("feature", "threshold_bin", "children_left", "missing_go_left"):
+            assert np.array_equal(getattr(est.tree_, name), getattr(scaled.tree_, name)), name
+        np.testing.assert_allclose(scaled.tree_.value, est.tree_.value, rtol=1e-9)
+        plain = HistTreeRegressor(**params).fit(data, y, sample_weight=w)
+        zero = HistTreeRegressor(**params, l2_regularization=0.0).fit(data, y, sample_weight=w)
+        _assert_same_tree(plain, zero)
+        assert np.abs(est.tree_.value).max() < np.abs(plain.tree_.value).max()
+    huge = HistTreeRegressor(max_depth=2, l2_regularization=1e12).fit(X, y, sample_weight=w)
+    assert np.abs(huge.tree_.value).max() < 1e-6
+    for bad in (-1.0, np.nan):
+        with pytest.raises(ValueError, match="l2_regularization"):
+            HistTreeRegressor(l2_regularization=bad).fit(X, y)
+    with pytest.raises(TypeError, match="l2_regularization"):
+        HistTreeRegressor(l2_regularization="big").fit(X, y)
+    assert "l2_regularization" not in HistTreeClassifier().get_params()
+
+
 def test_feature_names_from_dataframe():
     pd = pytest.importorskip("pandas")
     X, y = make_classification(200, 3, n_informative=2, n_redundant=0, random_state=0)
@@ -356,13 +403,16 @@ def test_errors():
 # --------------------------------------------------------------------------
 # exactness of the weighted splits against a brute-force search over the bins
 # --------------------------------------------------------------------------
-def _impurity(stats, crit):
+def _impurity(stats, crit, lam=0.0):
     """Weighted impurity (W * impurity) of a node from its class weights or
-    (w, y) pairs."""
+    (w, y) pairs; with an L2 penalty ``lam`` (regression), ``sum w y^2 - S^2 / (W + lam)``
+    (``S = sum w y``: the penalized least-squares loss at the value ``S / (W + lam)``)."""
     if crit == "squared_error":
         w, yv = stats
         if w.sum() <= 0:
             return 0.0
+        if lam > 0:
+            return float(np.dot(w, yv**2) - np.dot(w, yv) ** 2 / (w.sum() + lam))
         mean = np.dot(w, yv) / w.sum()
         return float(np.dot(w, (yv - mean) ** 2))
     cw = stats
@@ -382,13 +432,13 @@ def _node_stats(rows, y, w, crit, n_classes):
 
 
 def _brute_force_best(rows, codes, y, w, crit, n_classes, n_bins, missing_bin, min_leaf,
-                      sample_count="exact"):
+                      sample_count="exact", lam=0.0):
     """All (gain, partition) candidates at a node, scanning every bin.
 
     ``sample_count="weight"``: a child counts ``its weight * n / W`` rows (``n``, ``W`` the
     node's rows and weight), written as the kernel compares it (``w >= min_leaf * (W / n)``).
     """
-    parent = _impurity(_node_stats(rows, y, w, crit, n_classes), crit)
+    parent = _impurity(_node_stats(rows, y, w, crit, n_classes), crit, lam)
     need = min_leaf * (w[rows].sum() / len(rows))
     cands = []
     for f in range(codes.shape[1]):
@@ -404,19 +454,20 @@ def _brute_force_best(rows, codes, y, w, crit, n_classes, n_bins, missing_bin, m
                     continue
                 g = (
                     parent
-                    - _impurity(_node_stats(left, y, w, crit, n_classes), crit)
-                    - _impurity(_node_stats(right, y, w, crit, n_classes), crit)
+                    - _impurity(_node_stats(left, y, w, crit, n_classes), crit, lam)
+                    - _impurity(_node_stats(right, y, w, crit, n_classes), crit, lam)
                 )
                 cands.append(g)
     return max(cands) if cands else -np.inf, parent
 
 
 def _check_against_brute_force(est, Xp, y, w, crit, min_leaf, max_depth, n_classes,
-                               sample_count="exact"):
+                               sample_count="exact", l2=0.0):
     codes = Xp.codes.astype(np.int64)
     mapper = Xp.mapper
     t = est.tree_
     active = np.flatnonzero(w > 0)
+    lam = l2 * w[active].mean()  # l2_regularization is counted in rows of mean weight
     scale = max(float(np.dot(w, np.asarray(y, float) ** 2) / w.sum()), 1e-300)
 
     def visit(node, rows, depth):
@@ -424,8 +475,8 @@ def _check_against_brute_force(est, Xp, y, w, crit, min_leaf, max_depth, n_class
         assert t.n_node_samples[node] == len(rows)
         np.testing.assert_allclose(t.weighted_n_node_samples[node], W, rtol=1e-9)
         if crit == "squared_error":
-            np.testing.assert_allclose(t.value[node], np.dot(w[rows], y[rows]) / W, rtol=1e-9,
-                                       atol=1e-9 * np.sqrt(scale))
+            np.testing.assert_allclose(t.value[node], np.dot(w[rows], y[rows]) / (W + lam),
+                                       rtol=1e-9, atol=1e-9 * np.sqrt(scale))
         else:
             np.testing.assert_allclose(
                 t.value[node], np.bincount(y[rows], weights=w[rows], minlength=n_classes) / W,
@@ -434,7 +485,7 @@ def _check_against_brute_force(est, Xp, y, w, crit, min_leaf, max_depth, n_class
         tol = 1e-8 * W * (scale if crit == "squared_error" else 1.0)
         best, parent = _brute_force_best(
             rows, codes, y, w, crit, n_classes, mapper.n_bins_, mapper.missing_bin_, min_leaf,
-            sample_count,
+            sample_count, lam,
         )
         if t.children_left[node] < 0:
             if max_depth is None or depth < max_depth:
@@ -447,8 +498,8 @@ def _check_against_brute_force(est, Xp, y, w, crit, min_leaf, max_depth, n_class
         left, right = rows[go_left], rows[~go_left]
         g = (
             parent
-            - _impurity(_node_stats(left, y, w, crit, n_classes), crit)
-            - _impurity(_node_stats(right, y, w, crit, n_classes), crit)
+            - _impurity(_node_stats(left, y, w, crit, n_classes), crit, lam)
+            - _impurity(_node_stats(right, y, w, crit, n_classes), crit, lam)
         )
         assert g >= best - tol, (node, g, best)
         assert g > 0
@@ -506,17 +557,21 @@ def test_classifier_splits_match_brute_force(problem, crit, n_classes, min_leaf,
     seed=st.integers(0, 2**16),
     offset=st.sampled_from([0.0, 10.0]),
     sample_count=st.sampled_from(["exact", "weight"]),
+    l2=st.sampled_from([0.0, 0.5, 3.0]),
 )
 def test_regressor_splits_match_brute_force(problem, min_leaf, max_depth, seed, offset,
-                                            sample_count):
+                                            sample_count, l2):
+    """The regression tree's splits, gains and values are the best of every candidate,
+    with or without the L2 penalty (values ``S / (W + λ w̄)``, gains of ``S² / (W + λ w̄)``,
+    XGBoost's eqs. 5-7)."""
     X, w = problem
     y = np.random.RandomState(seed).randint(-3, 4, len(w)).astype(float) + offset
     est = HistTreeRegressor(max_depth=max_depth, min_samples_leaf=min_leaf,
-                            sample_count=sample_count)
+                            sample_count=sample_count, l2_regularization=l2)
     Xp = est.prepare_data(X)
     est.fit(Xp, y, sample_weight=w)
     _check_against_brute_force(est, Xp, y, w, "squared_error", min_leaf, max_depth, 0,
-                               sample_count)
+                               sample_count, l2)
 
 
 # --------------------------------------------------------------------------

@@ -29,13 +29,13 @@ from robust_boosting import SPLBoostClassifierCV  # noqa: E402
 from robust_boosting import splboost_cv as cv  # noqa: E402
 from robust_boosting.noise import flip_labels  # noqa: E402
 
-VARIANTS = {  # (max_depth values, max_leaf_nodes, min_samples_leaf, rates, rounds)
+VARIANTS = {  # (max_depth values, max_leaf_nodes, min_samples_leaf, rates, rounds, L2 values)
     "default": cv._AUTO_SMALL,
-    "200 rounds": ((1, 3), None, 1, (0.3,), 200),
-    "depth 1/3/6": ((1, 3, 6), None, 1, (0.3,), 100),
-    "depth 3/6, 200 rounds": ((3, 6), None, 1, (0.3,), 200),
-    "rate 0.15, 200 rounds": ((1, 3), None, 1, (0.15,), 200),
-    "rate 0.1, 300 rounds": ((1, 3), None, 1, (0.1,), 300),
+    "200 rounds": ((1, 3), None, 1, (0.3,), 200, (0.0,)),
+    "depth 1/3/6": ((1, 3, 6), None, 1, (0.3,), 100, (0.0,)),
+    "depth 3/6, 200 rounds": ((3, 6), None, 1, (0.3,), 200, (0.0,)),
+    "rate 0.15, 200 rounds": ((1, 3), None, 1, (0.15,), 200, (0.0,)),
+    "rate 0.1, 300 rounds": ((1, 3), None, 1, (0.1,), 300, (0.0,)),
 }
 
 

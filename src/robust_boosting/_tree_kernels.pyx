@@ -515,14 +515,14 @@ def _xlogx_scalar_many(const double[::1] v, double[::1] out):
         out[i] = _xlogx(v[i])
 
 
-cdef double _node_score(const double* tot, int n_stat, int crit) noexcept nogil:
+cdef double _node_score(const double* tot, int n_stat, int crit, double lam) noexcept nogil:
     cdef double w, s, a
     cdef int k
     if crit == C_SQUARED:
         w = tot[0]
         if w <= 0.0:
             return 0.0
-        return tot[1] * tot[1] / w
+        return tot[1] * tot[1] / (w + lam)
     w = 0.0
     s = 0.0
     for k in range(n_stat - 1):
@@ -541,9 +541,10 @@ cdef double _node_score(const double* tot, int n_stat, int crit) noexcept nogil:
     return s - _xlogx(w)
 
 
-def node_score(const double[::1] tot, int n_stat, int crit):
-    """Score of a whole node from its totals (see module docstring)."""
-    return _node_score(&tot[0], n_stat, crit)
+def node_score(const double[::1] tot, int n_stat, int crit, double lam=0.0):
+    """Score of a whole node from its totals (see module docstring); ``lam``: the
+    regression criterion's L2 penalty (``S^2 / (W + lam)``)."""
+    return _node_score(&tot[0], n_stat, crit, lam)
 
 
 cdef inline bint _children_ok(double wl, double wr, double min_w) noexcept nogil:
@@ -579,7 +580,7 @@ cdef inline double _chosen(const Best* best, int* out_bin, bint* out_ml) noexcep
 
 cdef inline bint _candidate(const double* cum, const double* tot, const double* miss,
                             bint add_miss, int n_val, bint has_cnt, int crit, double min_cnt,
-                            double min_w, double* score, double* w_left,
+                            double min_w, double lam, double* score, double* w_left,
                             double* w_right) noexcept nogil:
     """Score of the split (left = cum [+ miss], right = the rest); False if invalid.
 
@@ -605,7 +606,7 @@ cdef inline bint _candidate(const double* cum, const double* tot, const double* 
         sr = tot[1] - sl
         if not _children_ok(wl, wr, min_w):
             return False
-        score[0] = sl * sl / wl + sr * sr / wr
+        score[0] = sl * sl / (wl + lam) + sr * sr / (wr + lam)
         w_left[0] = wl
         w_right[0] = wr
         return True
@@ -821,7 +822,7 @@ def _binary_scan_pair(const double[:, ::1] h, const double[::1] tot, int crit, d
     for b in range(h.shape[0]):
         cum[0] += h[b, 0]
         cum[1] += h[b, 1]
-        if _candidate(cum, &tot[0], NULL, False, 2, False, crit, 0.0, min_w, &sc,
+        if _candidate(cum, &tot[0], NULL, False, 2, False, crit, 0.0, min_w, 0.0, &sc,
                       &wl, &wr) and sc > full:
             full = sc
             full_bin = b
@@ -829,7 +830,8 @@ def _binary_scan_pair(const double[:, ::1] h, const double[::1] tot, int crit, d
 
 
 cdef double _best_split_squared(const double* h, int ns, int nb, const double* tot,
-                                double min_w, int* out_bin, bint* out_ml) noexcept nogil:
+                                double min_w, double lam, int* out_bin,
+                                bint* out_ml) noexcept nogil:
     """:func:`_best_split_feature` for regression with no counts and no missing values."""
     cdef Best best = Best(-INFINITY, -1, 0.0, 0.0)
     cdef double wl = 0.0
@@ -845,7 +847,7 @@ cdef double _best_split_squared(const double* h, int ns, int nb, const double* t
         wr = tot[0] - wl
         sr = tot[1] - sl
         if _children_ok(wl, wr, min_w):
-            _offer(&best, sl * sl / wl + sr * sr / wr, b, wl, wr)
+            _offer(&best, sl * sl / (wl + lam) + sr * sr / (wr + lam), b, wl, wr)
     return _chosen(&best, out_bin, out_ml)
 
 
@@ -872,8 +874,9 @@ cdef inline double _weight_for_count(const double* tot, int n_val, bint is_reg,
 
 cdef double _best_split_feature(const double* h, int ns, int nb, int missing_bin,
                                 const double* tot, int n_val, bint has_cnt, bint is_reg,
-                                int crit, double min_cnt, double min_w, double floor_sc,
-                                double* cum, int* out_bin, bint* out_ml) noexcept nogil:
+                                int crit, double min_cnt, double min_w, double lam,
+                                double floor_sc, double* cum, int* out_bin,
+                                bint* out_ml) noexcept nogil:
     """Best split of one feature from its histogram ``h`` (bins x ``ns`` stats).
 
     Returns the score (``-inf`` if no valid split) and writes the bin and the
@@ -893,7 +896,7 @@ cdef double _best_split_feature(const double* h, int ns, int nb, int missing_bin
         min_w = _weight_for_count(tot, n_val, is_reg, min_cnt, min_w)
     if not (has_cnt or has_miss):
         if is_reg:
-            return _best_split_squared(h, ns, nb, tot, min_w, out_bin, out_ml)
+            return _best_split_squared(h, ns, nb, tot, min_w, lam, out_bin, out_ml)
         if n_val == 2:
             return _best_split_binary(h, ns, nb, tot, crit, min_w, floor_sc, out_bin, out_ml)
     for s in range(ns):
@@ -909,7 +912,7 @@ cdef double _best_split_feature(const double* h, int ns, int nb, int missing_bin
             continue  # same partition as bin b - 1, which ranks first
         for s in range(ns):
             cum[s] += hb[s]
-        if _candidate(cum, tot, miss, False, n_val, has_cnt, crit, min_cnt, min_w,
+        if _candidate(cum, tot, miss, False, n_val, has_cnt, crit, min_cnt, min_w, lam,
                       &sc, &wl, &wr) and sc > best:
             best = sc
             best_bin = b
@@ -917,7 +920,7 @@ cdef double _best_split_feature(const double* h, int ns, int nb, int missing_bin
             best_wl = wl
             best_wr = wr
         if has_miss:
-            if _candidate(cum, tot, miss, True, n_val, has_cnt, crit, min_cnt, min_w,
+            if _candidate(cum, tot, miss, True, n_val, has_cnt, crit, min_cnt, min_w, lam,
                           &sc, &wl, &wr) and sc > best:
                 best = sc
                 best_bin = b
@@ -1075,6 +1078,7 @@ cdef struct NodeArgs:
     bint find_large
     double min_cnt
     double min_w
+    double lam         # the regression criterion's L2 penalty (0: none)
     double* scores     # (2, n_features)
     int32_t* bins      # (2, n_features)
     uint8_t* mls       # (2, n_features)
@@ -1120,7 +1124,7 @@ cdef void _node_group(int g, NodeArgs* a) noexcept nogil:
         if a.find_small:
             sc = _best_split_feature(a.small_hist + f * hsz, a.ns, nb, a.missing_bin,
                                      a.small_tot, a.n_val, has_cnt, a.is_reg, a.crit,
-                                     a.min_cnt, a.min_w, floor_s,
+                                     a.min_cnt, a.min_w, a.lam, floor_s,
                                      a.scratch + f * a.scratch_stride, &bi, &ml)
             a.scores[f] = sc
             a.bins[f] = bi
@@ -1130,7 +1134,7 @@ cdef void _node_group(int g, NodeArgs* a) noexcept nogil:
         if a.find_large:
             sc = _best_split_feature(a.large_hist + f * hsz, a.ns, nb, a.missing_bin,
                                      a.large_tot, a.n_val, has_cnt, a.is_reg, a.crit,
-                                     a.min_cnt, a.min_w, floor_l,
+                                     a.min_cnt, a.min_w, a.lam, floor_l,
                                      a.scratch + f * a.scratch_stride, &bi, &ml)
             a.scores[nf + f] = sc
             a.bins[nf + f] = bi
@@ -1145,8 +1149,9 @@ cdef inline const double* _ptr3(const double[:, :, ::1] h) noexcept nogil:
 
 cdef void _tree_args(NodeArgs* a, const uint8_t* codes, Py_ssize_t n_rows, int n_features,
                      bint is_reg, int crit, const int32_t* n_bins, int missing_bin, int ns,
-                     int n_val, double min_cnt, double min_w, double* scores, int32_t* bins,
-                     uint8_t* mls, double* scratch, int scratch_stride) noexcept nogil:
+                     int n_val, double min_cnt, double min_w, double lam, double* scores,
+                     int32_t* bins, uint8_t* mls, double* scratch,
+                     int scratch_stride) noexcept nogil:
     """The fields of ``a`` that stay the same for every node of a tree (the data, the
     criterion, the leaf limits and the per-feature result buffers); the per-node fields
     are set by the caller. ``use_floor`` is True: the caller clears it where the scores
@@ -1162,6 +1167,7 @@ cdef void _tree_args(NodeArgs* a, const uint8_t* codes, Py_ssize_t n_rows, int n
     a.n_val = n_val
     a.min_cnt = min_cnt
     a.min_w = min_w
+    a.lam = lam
     a.scores = scores
     a.bins = bins
     a.mls = mls
@@ -1177,10 +1183,10 @@ cdef void _node_args(NodeArgs* a, const uint8_t[:, ::1] codes, const int32_t[::1
                      const double[:, :, ::1] parent_hist, double[:, :, ::1] small_hist,
                      double[:, :, ::1] large_hist, bint do_sub, const double[::1] small_tot,
                      const double[::1] large_tot, bint find_small, bint find_large,
-                     double min_cnt, double min_w, double[:, ::1] scores,
+                     double min_cnt, double min_w, double lam, double[:, ::1] scores,
                      int32_t[:, ::1] bins, uint8_t[:, ::1] mls, double[:, ::1] scratch):
     _tree_args(a, &codes[0, 0], codes.shape[1], codes.shape[0], is_reg, crit, &n_bins[0],
-               missing_bin, small_hist.shape[2], small_tot.shape[0] - 1, min_cnt, min_w,
+               missing_bin, small_hist.shape[2], small_tot.shape[0] - 1, min_cnt, min_w, lam,
                &scores[0, 0], &bins[0, 0], &mls[0, 0], &scratch[0, 0], scratch.shape[1])
     a.idx = &idx[0] if idx.shape[0] > 0 else NULL
     a.ow = &ow[0] if ow.shape[0] > 0 else NULL
@@ -1219,18 +1225,19 @@ def node_pair(const uint8_t[:, ::1] codes, const int32_t[::1] idx, const double[
               const double[::1] small_tot, const double[::1] large_tot, bint find_small,
               bint find_large, double min_cnt, double min_w, double[:, ::1] scores,
               int32_t[:, ::1] bins, uint8_t[:, ::1] mls, double[:, ::1] scratch,
-              int n_threads=1, bint use_floor=True):
+              int n_threads=1, bint use_floor=True, double lam=0.0):
     """Build the histogram of ``idx[start:end]`` (the smaller child), derive the
     larger sibling by subtraction from the parent if ``do_sub``, and find the
     best split of each feature for the requested children (over groups of
     ``GROUP`` features, in parallel if ``n_threads > 1``).  ``dense``: the node
     is every row in order. ``use_floor``: a feature's scan may return ``-inf``
     where another feature of its group already scores higher (False where the
-    scores of categorical features are replaced afterwards)."""
+    scores of categorical features are replaced afterwards). ``lam``: the regression
+    criterion's L2 penalty."""
     cdef NodeArgs a
     _node_args(&a, codes, idx, ow, oc, owy, is_reg, crit, dense, start, end, n_bins,
                missing_bin, parent_hist, small_hist, large_hist, do_sub, small_tot, large_tot,
-               find_small, find_large, min_cnt, min_w, scores, bins, mls, scratch)
+               find_small, find_large, min_cnt, min_w, lam, scores, bins, mls, scratch)
     a.use_floor = use_floor
     with nogil:
         _run_groups(&a, n_threads)
@@ -1241,7 +1248,7 @@ def node_pair(const uint8_t[:, ::1] codes, const int32_t[::1] idx, const double[
 # --------------------------------------------------------------------------
 cdef double _categorical_split(const double* h, int ns, int nb, int missing_bin,
                                const double* tot, int n_val, bint has_cnt, bint is_reg,
-                               int crit, double min_cnt, double min_w, double* cum,
+                               int crit, double min_cnt, double min_w, double lam, double* cum,
                                uint8_t* left, int* out_k, bint* out_ml) noexcept nogil:
     """Best split of a categorical feature into a set of categories and the rest.
 
@@ -1301,7 +1308,7 @@ cdef double _categorical_split(const double* h, int ns, int nb, int missing_bin,
                 for s in range(ns):
                     h2[q * ns + s] = h[present[order[q]] * ns + s]
             sc = _best_split_feature(h2, ns, m, missing_bin, tot, n_val, has_cnt, is_reg, crit,
-                                     min_cnt, min_w, -INFINITY, cum, &bk, &ml)
+                                     min_cnt, min_w, lam, -INFINITY, cum, &bk, &ml)
             if sc > best:
                 best = sc
                 best_k = bk
@@ -1324,7 +1331,7 @@ def categorical_splits(const double[:, :, ::1] hist, const int32_t[::1] cat_feat
                        const int32_t[::1] n_bins, int missing_bin, const double[::1] tot,
                        int crit, double min_cnt, double min_w, bint is_reg, double[::1] scores,
                        int32_t[::1] bins, uint8_t[::1] mls, uint8_t[:, ::1] left_sets,
-                       double[:, ::1] scratch):
+                       double[:, ::1] scratch, double lam=0.0):
     """:func:`categorical_split` of every feature in ``cat_features`` from a node's
     histogram (shape ``(n_features, missing_bin + 1, n_stat)``), overwriting that
     feature's entries of ``scores``, ``bins`` and ``mls`` (one row of the grower's
@@ -1337,7 +1344,7 @@ def categorical_splits(const double[:, :, ::1] hist, const int32_t[::1] cat_feat
     for j in range(cat_features.shape[0]):
         f = cat_features[j]
         scores[f] = _categorical_split(&hist[f, 0, 0], ns, n_bins[f], missing_bin, &tot[0],
-                                       n_val, has_cnt, is_reg, crit, min_cnt, min_w,
+                                       n_val, has_cnt, is_reg, crit, min_cnt, min_w, lam,
                                        &scratch[f, 0], &left_sets[f, 0], &k, &ml)
         bins[f] = k
         mls[f] = ml
@@ -1477,17 +1484,18 @@ def leaves_of_partition(const int32_t[::1] idx, const int32_t[::1] children_left
                     out[idx[q]] = <int32_t>j
 
 
-def regression_values(const double[:, ::1] tot, double ybar, double[::1] out):
+def regression_values(const double[:, ::1] tot, double ybar, double[::1] out,
+                      double lam=0.0):
     """A regression tree's node values from its node totals ``(weight, weighted residual
-    sum, count)``: ``tot[j, 1] / tot[j, 0] + ybar``, and ``ybar`` for a node of no
-    positive weight (one whose weight cancelled in a histogram subtraction)."""
+    sum, count)``: ``tot[j, 1] / (tot[j, 0] + lam) + ybar``, and ``ybar`` for a node of
+    no positive weight (one whose weight cancelled in a histogram subtraction)."""
     cdef Py_ssize_t m = tot.shape[0]
     cdef Py_ssize_t j
     if out.shape[0] != m or (m and tot.shape[1] < 2):
         raise ValueError("regression_values needs (weight, sum) totals and an output per node")
     with nogil:
         for j in range(m):
-            out[j] = (tot[j, 1] / tot[j, 0] if tot[j, 0] > 0.0 else 0.0) + ybar
+            out[j] = (tot[j, 1] / (tot[j, 0] + lam) if tot[j, 0] > 0.0 else 0.0) + ybar
 
 
 def node_thresholds(const int32_t[::1] feature, const int32_t[::1] split_bin,
@@ -1686,7 +1694,7 @@ cdef bint _can_split(const double* tot, int64_t depth, int64_t max_depth, int n_
 cdef double _pick(const double* scores, const int32_t* bins, const uint8_t* mls,
                   int n_features, const double* tot, int n_stat, int crit, bint is_reg,
                   double tol_scale, double cls_rtol, double reg_rtol, int64_t* p_split,
-                  double* p_gain, Py_ssize_t node) noexcept nogil:
+                  double* p_gain, Py_ssize_t node, double lam) noexcept nogil:
     """:meth:`_Grower._pick` for ``node`` from one score row; returns the gain or -1.
 
     A split is recorded as ``p_split[node] = (feature, bin, missing_left)``,
@@ -1706,7 +1714,7 @@ cdef double _pick(const double* scores, const int32_t* bins, const uint8_t* mls,
     sc = scores[f]
     if not isfinite(sc):
         return -1.0
-    gain = sc - _node_score(tot, n_stat, crit)
+    gain = sc - _node_score(tot, n_stat, crit, lam)
     if is_reg:
         tol = reg_rtol * tol_scale * tot[0]
     else:
@@ -1841,7 +1849,7 @@ cdef Py_ssize_t _grow_one(NodeArgs* a, int n_stat, int32_t* idx, double* ow, int
         a.dense = False
         top = 0
         if _pick(scores, a.bins, a.mls, nf, root_tot, n_stat, a.crit, is_reg, tol_scale,
-                 cls_rtol, reg_rtol, p_split, p_gain, 0) >= 0:
+                 cls_rtol, reg_rtol, p_split, p_gain, 0, a.lam) >= 0:
             stack[0] = 0
             top = 1
         while top > 0:
@@ -1930,11 +1938,11 @@ cdef Py_ssize_t _grow_one(NodeArgs* a, int n_stat, int32_t* idx, double* ow, int
             if find_s:
                 got_s = _pick(scores, a.bins, a.mls, nf, t.tot + small * n_stat, n_stat,
                               a.crit, is_reg, tol_scale, cls_rtol, reg_rtol, p_split, p_gain,
-                              small)
+                              small, a.lam)
             if find_g:
                 got_g = _pick(scores + nf, a.bins + nf, a.mls + nf, nf,
                               t.tot + large * n_stat, n_stat, a.crit, is_reg, tol_scale,
-                              cls_rtol, reg_rtol, p_split, p_gain, large)
+                              cls_rtol, reg_rtol, p_split, p_gain, large, a.lam)
             # a child that is not a candidate gives its slot back (the parent's is the
             # larger child's)
             slot_of[small] = slot_s
@@ -2008,6 +2016,7 @@ cdef struct Batch:
     const int64_t* max_depth
     const double* min_cnt
     const double* min_w
+    const double* lam
     double cls_rtol
     double reg_rtol
     Py_ssize_t max_nodes
@@ -2056,8 +2065,8 @@ cdef void _grow_tree(const Batch* b, Workspace* w, Py_ssize_t j, int n_threads) 
     cdef Py_ssize_t m = b.max_nodes
     # use_floor stays True: no categorical feature here (supports_batched)
     _tree_args(&a, b.codes, b.n_rows, b.nf, b.is_reg, b.crit, b.n_bins, b.missing_bin,
-               b.hist_stat, b.n_stat - 1, b.min_cnt[j], b.min_w[j], w.scores, w.bins, w.mls,
-               w.scratch, b.n_stat)
+               b.hist_stat, b.n_stat - 1, b.min_cnt[j], b.min_w[j], b.lam[j], w.scores, w.bins,
+               w.mls, w.scratch, b.n_stat)
     t.left = b.trees.left + j * m
     t.right = b.trees.right + j * m
     t.feature = b.trees.feature + j * m
@@ -2089,8 +2098,8 @@ def grow_all(const uint8_t[:, ::1] codes, const int32_t[::1] n_bins, int missing
              const int32_t[:, ::1] d_oc, const double[:, ::1] d_owy,
              const double[:, ::1] root_tot, const double[::1] tol_scale,
              const int64_t[::1] max_depth, const double[::1] min_cnt,
-             const double[::1] min_w, double cls_rtol, double reg_rtol,
-             int32_t[:, ::1] left, int32_t[:, ::1] right, int32_t[:, ::1] feature,
+             const double[::1] min_w, const double[::1] lam, double cls_rtol,
+             double reg_rtol, int32_t[:, ::1] left, int32_t[:, ::1] right, int32_t[:, ::1] feature,
              int32_t[:, ::1] split_bin, uint8_t[:, ::1] missing_left, double[:, ::1] gain,
              double[:, :, ::1] tot, int32_t[:, ::1] depth, int64_t[:, ::1] start,
              int64_t[:, ::1] end, int64_t[::1] n_nodes, const int64_t[::1] max_leaves,
@@ -2098,7 +2107,7 @@ def grow_all(const uint8_t[:, ::1] codes, const int32_t[::1] n_bins, int missing
     """Grow the ``k`` trees of :func:`robust_boosting.trees.batched.grow_batched` in one
     call: tree ``j`` on the rows ``starts[j]:ends[j]`` (disjoint) of ``idx_all``,
     ``ow_all`` and ``oc_all``/``owy_all``, best-first to ``max_leaves[j]`` leaves if that
-    is not negative, else depth-first.
+    is not negative, else depth-first; ``lam[j]``: tree ``j``'s L2 penalty (regression).
 
     With ``n_threads > 1`` and at least as many trees, the first
     ``n_threads * (k // n_threads)`` trees grow side by side, one per thread (their
@@ -2147,6 +2156,7 @@ def grow_all(const uint8_t[:, ::1] codes, const int32_t[::1] n_bins, int missing
     b.max_depth = &max_depth[0]
     b.min_cnt = &min_cnt[0]
     b.min_w = &min_w[0]
+    b.lam = &lam[0]
     b.cls_rtol = cls_rtol
     b.reg_rtol = reg_rtol
     b.max_nodes = left.shape[1]

@@ -221,9 +221,10 @@ def final_weights(sw: NDArray, agrees: NDArray, suspect: NDArray, retention: NDA
 _SMALL_N = 5000
 
 #: the ``"auto"`` search: (max_depth values, max_leaf_nodes, min_samples_leaf, learning
-#: rates, n_estimators) for small and for large data (docs/noisy-default-design.md)
-_AUTO_SMALL = ((1, 3), None, 1, (0.3,), 100)
-_AUTO_LARGE = ((None,), 31, 20, (0.2,), 300)
+#: rates, n_estimators, l2_regularization values) for small and for large data
+#: (docs/noisy-default-design.md)
+_AUTO_SMALL = ((1, 3), None, 1, (0.3,), 100, (0.0,))
+_AUTO_LARGE = ((None,), 31, 20, (0.2,), 300, (100.0,))
 
 
 #: how the trees' ``min_samples_leaf`` counts rows (:class:`HistTreeRegressor`'s ``sample_count``)
@@ -239,8 +240,8 @@ def _make_booster(tree: dict, learning_rate: float, drop_fraction: float, n_esti
                   random_state: int) -> LogitBoostClassifier:
     """The one configuration every candidate and the final fit use.
 
-    ``tree`` holds the regression trees' ``max_depth``, ``max_leaf_nodes`` and
-    ``min_samples_leaf``. A drop fraction of 0 is the hard self-paced
+    ``tree`` holds the regression trees' ``max_depth``, ``max_leaf_nodes``,
+    ``min_samples_leaf`` and ``l2_regularization``. A drop fraction of 0 is the hard self-paced
     regularizer at infinite age, which keeps every sample: that is LogitBoost
     exactly (the same model bit for bit), so it is built as
     :class:`~robust_boosting.classical.LogitBoostClassifier`, without the
@@ -259,7 +260,11 @@ def _make_booster(tree: dict, learning_rate: float, drop_fraction: float, n_esti
 
 
 def _tree_params(candidate: dict) -> dict:
-    return {key: candidate[key] for key in ("max_depth", "max_leaf_nodes", "min_samples_leaf")}
+    return {key: candidate[key] for key in _TREE_KEYS}
+
+
+#: the candidates' tree parameters (:class:`HistTreeRegressor`'s)
+_TREE_KEYS = ("max_depth", "max_leaf_nodes", "min_samples_leaf", "l2_regularization")
 
 
 def _staged_proba(est, X) -> Iterator[NDArray[np.float32]]:
@@ -396,8 +401,8 @@ def _fit_share(X, y, sample_weight, folds, candidates, jobs, seed, trim, patienc
                           "n_estimators": rounds + 1})
     monitor = _PatienceMonitor(y, [folds[f][1] for _, f, _ in jobs], sample_weight, trim,
                                patience, [rounds for _, _, rounds in jobs])
-    template = _make_booster(dict(max_depth=1, max_leaf_nodes=None, min_samples_leaf=1), 1.0,
-                             0.0, 1, seed)
+    template = _make_booster(dict(max_depth=1, max_leaf_nodes=None, min_samples_leaf=1,
+                                  l2_regularization=0.0), 1.0, 0.0, 1, seed)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # early stops are handled by padding the curves
         models = fit_batched(template, X_fit, y, weights, overrides, monitor=monitor)
@@ -575,7 +580,8 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
     The search grows with the data (the ``"auto"`` parameters): on at most
     5,000 training rows, depth-1 and depth-3 trees at learning rate 0.3 and
     at most 100 rounds (tuned on small tables, where it beats its peers);
-    on more rows, trees grown leaf-wise to 31 leaves of at least 20 rows at
+    on more rows, trees grown leaf-wise to 31 leaves of at least 20 rows, with
+    an L2 penalty of 100 rows on the leaf values, at
     learning rate 0.2 and at most 300 rounds (LightGBM's default tree; a
     small search stops at its round cap while the held-out loss still falls
     on 100,000 rows; 300 rounds at 0.2 were as accurate as 500 at 0.1 on
@@ -603,6 +609,17 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         counted from its weight (its Newton weight times the node's rows per
         unit of weight: ``HistTreeRegressor(sample_count="weight")``), which
         needs no count in the trees' histograms.
+    l2_regularization : float, sequence of float or "auto", default="auto"
+        L2 penalty on the trees' leaf values (a sequence: candidates of the
+        search), counted in training rows of average Newton weight: a leaf of
+        gradient sum ``G`` and Hessian sum ``H`` moves the scores by
+        ``-G / (H + λ h̄)``, ``h̄`` the mean Hessian of the round, and splits are
+        scored with the same denominators (XGBoost's leaf weights and gains,
+        Chen & Guestrin 2016, eqs. 5-7; :class:`HistTreeRegressor`'s
+        ``l2_regularization``). ``"auto"``: 0 on at most 5,000 rows, 100 above
+        (on 10,000-100,000 rows of two synthetic generators it lowered the error
+        in 17 of 20 noisy and clean tasks and raised the label-issue F1, for 5-30 %
+        more rounds).
     drop_fraction : float or sequence of floats, default=0.0
         Fraction in ``[0, 1)`` of training samples that each self-paced round
         drops (the age read as a quantile of the current losses,
@@ -684,6 +701,7 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
                  drop_fraction: float | Sequence[float] = 0.0,
                  n_estimators: int | str = "auto", max_leaf_nodes: int | None | str = "auto",
                  min_samples_leaf: int | str = "auto",
+                 l2_regularization: float | Sequence[float] | str = "auto",
                  cv=3, remove_label_issues: bool = True,
                  label_issue_weight: float | tuple[float, float] = (0.0, 0.8),
                  n_jobs: int | None = None, random_state=None):
@@ -693,6 +711,7 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         self.n_estimators = n_estimators
         self.max_leaf_nodes = max_leaf_nodes
         self.min_samples_leaf = min_samples_leaf
+        self.l2_regularization = l2_regularization
         self.cv = cv
         self.remove_label_issues = remove_label_issues
         self.label_issue_weight = label_issue_weight
@@ -702,7 +721,8 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
     # ------------------------------------------------------------------ params
     def _search_space(self, n: int) -> tuple[list[dict], int]:
         """The candidates and the most rounds, with every ``"auto"`` resolved for ``n`` rows."""
-        auto_depths, auto_leaves, auto_min_leaf, auto_rates, auto_rounds = _auto_space(n)
+        auto_depths, auto_leaves, auto_min_leaf, auto_rates, auto_rounds, auto_l2 = (
+            _auto_space(n))
 
         def auto(value, default):
             return default if isinstance(value, str) and value == "auto" else value
@@ -711,6 +731,8 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
                            lambda v: check_optional_int("max_depth", v, low=1))
         rates = _as_tuple("learning_rate", auto(self.learning_rate, auto_rates),
                           lambda v: check_number("learning_rate", v, low=0))
+        l2s = _as_tuple("l2_regularization", auto(self.l2_regularization, auto_l2),
+                        lambda v: check_number("l2_regularization", v, low=0, low_open=False))
         fractions = _as_tuple("drop_fraction", self.drop_fraction, lambda v: check_number(
             "drop_fraction", v, low=0, low_open=False, high=np.nextafter(1.0, 0.0)))
         n_estimators = auto(self.n_estimators, auto_rounds)
@@ -727,9 +749,10 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         self._issue_weights()
         return [dict(max_depth=None if d is None else int(d),
                      max_leaf_nodes=None if leaves is None else int(leaves),
-                     min_samples_leaf=int(min_leaf), learning_rate=float(r),
-                     drop_fraction=float(f))
-                for d, r, f in itertools.product(depths, rates, fractions)], int(n_estimators)
+                     min_samples_leaf=int(min_leaf), l2_regularization=float(lam),
+                     learning_rate=float(r), drop_fraction=float(f))
+                for d, lam, r, f in itertools.product(depths, l2s, rates, fractions)], int(
+                    n_estimators)
 
     def _issue_weights(self) -> tuple[float, float]:
         """``label_issue_weight`` as (misclassified suspects, suspects classified as their label)."""
@@ -858,8 +881,7 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         rank = np.empty(len(candidates), dtype=np.int32)
         rank[order] = np.arange(1, len(candidates) + 1)
         res: dict = {"params": [dict(c) for c in candidates]}
-        for key in ("max_depth", "max_leaf_nodes", "min_samples_leaf", "learning_rate",
-                    "drop_fraction"):
+        for key in (*_TREE_KEYS, "learning_rate", "drop_fraction"):
             res[f"param_{key}"] = np.array([c[key] for c in candidates])
         res["n_estimators"] = best_round + 1
         for f in range(scores.shape[1]):

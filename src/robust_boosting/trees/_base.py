@@ -155,7 +155,7 @@ class _BaseHistTree(BaseEstimator):
             key = (type(self), *((type(v), v) for v in (
                 self.criterion, self.max_depth, self.max_leaf_nodes, self.min_samples_leaf,
                 self.max_bins, self.n_jobs, self.min_weight_fraction_leaf,
-                self.sample_count)))
+                self.sample_count, self._l2())))
             if key in _VALID_PARAMS:
                 return
         except TypeError:  # an unhashable value: checked below (and rejected)
@@ -177,6 +177,13 @@ class _BaseHistTree(BaseEstimator):
         check_number("min_weight_fraction_leaf", self.min_weight_fraction_leaf, low=0.0,
                      low_open=False, high=0.5)
         check_choice("sample_count", self.sample_count, ["exact", "weight"])
+        if self._is_reg:
+            check_number("l2_regularization", self.l2_regularization, low=0.0,
+                         low_open=False)
+
+    def _l2(self) -> float:
+        """The regression trees' ``l2_regularization`` (0 for the classification trees)."""
+        return getattr(self, "l2_regularization", 0.0) if self._is_reg else 0.0
 
     # -- data -------------------------------------------------------------
     def prepare_data(self, X: Any, *, n_categories: Any = None) -> BinnedData:
@@ -329,6 +336,13 @@ class _BaseHistTree(BaseEstimator):
             owy = owy[:n_active]
             oc = np.empty(0, dtype=np.int32)
             n_stat = 3
+            lam = float(self._l2()) * total_w / n_active
+            if lam > 0:
+                # the penalty shrinks the values toward zero, not toward the mean
+                # target: the residuals are taken about zero (no centring)
+                owy += ow * ybar
+                sum_owy += total_w * ybar
+                ybar = 0.0
             root_tot = np.array([total_w, sum_owy, n_active], dtype=np.float64)
         else:
             ybar = 0.0
@@ -336,6 +350,7 @@ class _BaseHistTree(BaseEstimator):
             oc = np.ascontiguousarray(oc, dtype=np.int32)
             owy = np.empty(0, dtype=np.float64)
             n_stat = self.n_classes_ + 1
+            lam = 0.0
             tol_scale = 1.0
             root_tot = np.zeros(n_stat, dtype=np.float64)
             root_tot[: self.n_classes_] = np.bincount(
@@ -348,7 +363,7 @@ class _BaseHistTree(BaseEstimator):
             self.max_leaf_nodes, self.min_samples_leaf,
             self.min_weight_fraction_leaf * total_w, tol_scale, n_threads,
             cat_features=mapper.categorical_features_,
-            count_by_weight=self.sample_count == "weight",
+            count_by_weight=self.sample_count == "weight", lam=lam,
         )
         if active is not None and 2 * n_active >= n_samples and self.min_samples_leaf == 1:
             # Most rows have weight (SPLBoost drops a few): the root's histogram reads
@@ -407,7 +422,7 @@ class _BaseHistTree(BaseEstimator):
             # a node whose weight cancelled to zero (histogram subtraction of a child of
             # negligible weight) predicts the mean, never NaN
             value = np.empty(len(w))
-            _k.regression_values(tot, ybar, value)
+            _k.regression_values(tot, ybar, value, g.lam)
         else:
             w = tot[:, :-1].sum(axis=1)
             value = tot[:, :-1] / w[:, None]

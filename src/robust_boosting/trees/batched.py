@@ -179,6 +179,7 @@ def _grow_group(group: list[_Grower], n_threads: int) -> None:
                            for g in group], dtype=np.int64)
     min_cnt = np.array([g.min_cnt for g in group], dtype=np.float64)
     min_w = np.array([g.min_w for g in group], dtype=np.float64)
+    lam = np.array([g.lam for g in group], dtype=np.float64)
     max_nodes = max(_max_nodes(g) for g in group)
     shape = (k, max_nodes)
     left = np.empty(shape, dtype=np.int32)
@@ -195,7 +196,7 @@ def _grow_group(group: list[_Grower], n_threads: int) -> None:
     _k.grow_all(
         g0.codes_t, g0.n_bins, g0.missing_bin, is_reg, g0.crit, n_stat, g0.hist_shape[2],
         idx_all, ow_all, oc_all, owy_all, starts, ends, dense, d_ow, d_oc, d_owy, root_tot,
-        tol_scale, max_depth, min_cnt, min_w, _CLS_GAIN_RTOL, _REG_GAIN_RTOL, left, right,
+        tol_scale, max_depth, min_cnt, min_w, lam, _CLS_GAIN_RTOL, _REG_GAIN_RTOL, left, right,
         feature, split_bin, missing_left, gain, tot, depth, start, end, n_nodes, max_leaves,
         n_threads, growing._PARALLEL_MIN_WORK, growing._SCAN_WORK,
     )

@@ -127,6 +127,17 @@ class HistTreeRegressor(RegressorMixin, _BaseHistTree):
         How ``min_samples_leaf`` counts a child's samples: its rows, or its
         weight times the node's rows per unit of weight (LightGBM's estimate
         from hessians); see :class:`HistTreeClassifier`.
+    l2_regularization : float, default=0.0
+        L2 penalty ``λ`` on the leaf values, in rows of the mean training weight
+        ``w̄``: a node of weight ``W`` and weighted target sum ``S`` predicts
+        ``S / (W + λ w̄)`` and a split is scored by the children's
+        ``S² / (W + λ w̄)``. For a boosting step (weights the loss's Hessians,
+        targets the Newton responses) these are the leaf values ``-G / (H + λ')``
+        and the split gains of XGBoost (Chen & Guestrin 2016, eqs. 5-7) and
+        LightGBM, with ``λ' = λ w̄`` (their ``lambda`` counted in rows of average
+        Hessian, so the penalty does not depend on how the weights are scaled).
+        With ``λ > 0`` the values shrink toward zero, not toward the mean target.
+        0 is the plain weighted least-squares tree.
     max_bins : int, default=255
         Maximum number of bins per feature when ``fit`` receives raw data.
     n_jobs : int or None, default=None
@@ -146,7 +157,17 @@ class HistTreeRegressor(RegressorMixin, _BaseHistTree):
     _criteria = _CRITERIA_REG
     _is_reg = True
 
-    __init__ = _BaseHistTree._init_with_defaults(criterion="squared_error", max_depth=3)
+    def __init__(self, *, criterion: str = "squared_error", max_depth: int | None = 3,
+                 max_leaf_nodes: int | None = None, min_samples_leaf: int = 1,
+                 min_weight_fraction_leaf: float = 0.0, sample_count: str = "exact",
+                 l2_regularization: float = 0.0, max_bins: int = 255,
+                 n_jobs: int | None = None, random_state: Any = None) -> None:
+        super().__init__(criterion=criterion, max_depth=max_depth,
+                         max_leaf_nodes=max_leaf_nodes, min_samples_leaf=min_samples_leaf,
+                         min_weight_fraction_leaf=min_weight_fraction_leaf,
+                         sample_count=sample_count, max_bins=max_bins, n_jobs=n_jobs,
+                         random_state=random_state)
+        self.l2_regularization = l2_regularization
 
     def predict(self, X: Any) -> np.ndarray:
         """Weighted mean target of the leaf of each sample (``X`` as for :meth:`apply`)."""

@@ -115,7 +115,7 @@ class _Grower:
     def __init__(
         self, codes_t, n_bins, missing_bin, idx, ow, oc, owy, is_reg, n_stat, crit,
         max_depth, max_leaf_nodes, min_samples_leaf, min_weight, tol_scale, n_threads,
-        cat_features=None, count_by_weight=False,
+        cat_features=None, count_by_weight=False, lam=0.0,
     ):
         self.codes_t = codes_t
         # categorical features (int32 indices): split into sets of categories
@@ -134,6 +134,9 @@ class _Grower:
         self.max_leaf_nodes = max_leaf_nodes
         self.min_cnt = float(min_samples_leaf)
         self.min_w = float(min_weight)
+        # regression: the L2 penalty of the criterion and the leaf values, in the units
+        # of the weights (a child's score S^2 / (W + lam), its value S / (W + lam))
+        self.lam = float(lam)
         self.tol_scale = tol_scale
         self.n_threads = int(n_threads)
         # (ow, oc, owy) per row of the data, zero weight for inactive rows: see _fit
@@ -225,7 +228,7 @@ class _Grower:
         sc = scores[f]
         if not np.isfinite(sc):
             return None
-        gain = sc - _k.node_score(tot, self.n_stat, self.crit)
+        gain = sc - _k.node_score(tot, self.n_stat, self.crit, self.lam)
         if not gain > self._tolerance(tot):
             return None
         ml = int(self.mls[row, f])
@@ -240,7 +243,7 @@ class _Grower:
         _k.categorical_splits(
             hist, self.cat_features, self.n_bins, self.missing_bin, tot, self.crit,
             self.min_cnt, self.min_w, self.is_reg, self.scores[row], self.bins[row],
-            self.mls[row], self.left_sets[row], self.scratch,
+            self.mls[row], self.left_sets[row], self.scratch, self.lam,
         )
 
     def _run_kernel(self, start, end, parent_hist, small_hist, large_hist, do_sub,
@@ -263,7 +266,7 @@ class _Grower:
             dense, start, end, self.n_bins, self.missing_bin, parent_hist, small_hist, large_hist,
             do_sub, small_tot, large_tot, find_small, find_large, self.min_cnt, self.min_w,
             self.scores, self.bins, self.mls, self.scratch, n_threads,
-            not self.cat_features.size,
+            not self.cat_features.size, self.lam,
         )
         if self.cat_features.size:
             if find_small:

@@ -310,3 +310,22 @@ def test_a_killed_worker_ends_the_fit_with_a_clear_error(delay):
     assert "error" in result, "a worker was killed, yet fit reported success"
     assert isinstance(result["error"], WorkerFailedError), repr(result["error"])
     assert "worker" in str(result["error"]).lower()
+
+
+def test_l2_regularization_is_xgboosts_reg_lambda(client):
+    """``l2_regularization`` reaches XGBoost as ``reg_lambda`` (its own units); ``"auto"``
+    keeps XGBoost's default of 1, whatever the single machine's "auto" is."""
+    import json
+
+    X, y, _, _, _ = _noisy(n=600)
+    Xd, yd = da.from_array(X, chunks=(200, 10)), da.from_array(y, chunks=200)
+
+    def reg_lambda(model):
+        config = json.loads(model.best_estimator_.save_config())
+        return float(config["learner"]["gradient_booster"]["tree_train_param"]["lambda"])
+
+    assert reg_lambda(_small(client=client, n_estimators=5).fit(Xd, yd)) == 1.0
+    fitted = _small(client=client, n_estimators=5, l2_regularization=7.0).fit(Xd, yd)
+    assert reg_lambda(fitted) == 7.0
+    assert fitted.best_params_["l2_regularization"] == 7.0
+    assert "l2_regularization" in fitted.get_params()

@@ -380,6 +380,11 @@ remove_label_issues, label_issue_weight, random_state
         cost that stays within eight plain fits). ``cv`` must be an integer.
     min_samples_leaf : int or "auto", default="auto"
         XGBoost's ``min_child_weight`` (see above).
+    l2_regularization : float, sequence of float or "auto", default="auto"
+        XGBoost's ``reg_lambda``, the L2 penalty on the leaf values in its own
+        units (a Hessian sum: each row contributes at most 1/4 with the logistic
+        loss, weights rescaled to mean 1), not the single machine's rows of
+        average Hessian; ``"auto"`` keeps XGBoost's default of 1.
     n_jobs : int, optional
         Threads per worker for XGBoost (default: the worker's thread count).
     client : distributed.Client, optional
@@ -423,14 +428,15 @@ best_index_, cv_results_, oof_n_estimators_, noise_rate_
     """
 
     def __init__(self, max_depth="auto", learning_rate="auto", drop_fraction=0.0,
-                 n_estimators="auto", max_leaf_nodes="auto", min_samples_leaf="auto", cv=3,
+                 n_estimators="auto", max_leaf_nodes="auto", min_samples_leaf="auto",
+                 l2_regularization="auto", cv=3,
                  remove_label_issues: bool = True, label_issue_weight=(0.0, 0.8),
                  n_jobs: int | None = None, random_state=None, client=None,
                  collective_timeout: int = 600, device: str = "cpu"):
         super().__init__(max_depth=max_depth, learning_rate=learning_rate,
                          drop_fraction=drop_fraction, n_estimators=n_estimators,
                          max_leaf_nodes=max_leaf_nodes, min_samples_leaf=min_samples_leaf,
-                         cv=cv, remove_label_issues=remove_label_issues,
+                         l2_regularization=l2_regularization, cv=cv, remove_label_issues=remove_label_issues,
                          label_issue_weight=label_issue_weight, n_jobs=n_jobs,
                          random_state=random_state)
         self.client = client
@@ -545,6 +551,8 @@ best_index_, cv_results_, oof_n_estimators_, noise_rate_
                      max_leaves=candidate["max_leaf_nodes"] or 0)
         if not (isinstance(self.min_samples_leaf, str) and self.min_samples_leaf == "auto"):
             p["min_child_weight"] = float(self.min_samples_leaf)
+        if not (isinstance(self.l2_regularization, str) and self.l2_regularization == "auto"):
+            p["reg_lambda"] = float(candidate["l2_regularization"])
         if self.n_jobs is not None:
             p["nthread"] = int(self.n_jobs)
         if n_classes == 2:

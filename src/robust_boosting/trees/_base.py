@@ -183,7 +183,7 @@ class _BaseHistTree(BaseEstimator):
 
     def _l2(self) -> float:
         """The regression trees' ``l2_regularization`` (0 for the classification trees)."""
-        return getattr(self, "l2_regularization", 0.0) if self._is_reg else 0.0
+        return self.l2_regularization if self._is_reg else 0.0
 
     # -- data -------------------------------------------------------------
     def prepare_data(self, X: Any, *, n_categories: Any = None) -> BinnedData:

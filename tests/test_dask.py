@@ -329,3 +329,13 @@ def test_l2_regularization_is_xgboosts_reg_lambda(client):
     assert reg_lambda(fitted) == 7.0
     assert fitted.best_params_["l2_regularization"] == 7.0
     assert "l2_regularization" in fitted.get_params()
+
+
+def test_grow_policy_is_depthwise_on_dask():
+    """XGBoost has no symmetric trees: above 5,000 rows the Dask search keeps the
+    leaf-wise trees where the single machine grows symmetric ones."""
+    from robust_boosting.dask import DaskSPLBoostClassifierCV
+
+    candidates, _ = DaskSPLBoostClassifierCV()._search_space(100_000)
+    assert {(c["grow_policy"], c["max_depth"], c["max_leaf_nodes"]) for c in candidates} == {
+        ("depthwise", None, 31)}

@@ -72,6 +72,7 @@ def _other_value(est, name, value):
         "min_samples_leaf": 20,
         "min_weight_fraction_leaf": 0.3,
         "l2_regularization": 5.0,
+        "grow_policy": "depthwise" if value == "symmetric" else "symmetric",
         "sample_count": "weight",
         "max_bins": 3,
         "n_jobs": 2,

@@ -264,7 +264,8 @@ def _search(X, y, patience, n_jobs=None):
     from robust_boosting.splboost_cv import _fit_candidates
     folds = list(StratifiedKFold(3, shuffle=True, random_state=0).split(X, y))
     candidates = [dict(max_depth=d, max_leaf_nodes=None, min_samples_leaf=1, learning_rate=0.5,
-                       drop_fraction=0.0, l2_regularization=lam) for d, lam in ((1, 0.0), (3, 2.0))]
+                       drop_fraction=0.0, l2_regularization=lam, grow_policy="depthwise")
+                  for d, lam in ((1, 0.0), (3, 2.0))]
     w = np.ones(len(y))
     return folds, _fit_candidates((X, X), y, w, folds, candidates, 40, 7, n_jobs, 0.0, patience)
 
@@ -396,7 +397,8 @@ def test_drop_fraction_zero_is_self_paced_logitboost_at_infinite_age(k):
     from robust_boosting.splboost_cv import _make_booster
 
     X, y = make_blobs(600, 5, centers=k, cluster_std=4.0, random_state=k)
-    tree = dict(max_depth=None, max_leaf_nodes=7, min_samples_leaf=5, l2_regularization=3.0)
+    tree = dict(max_depth=None, max_leaf_nodes=7, min_samples_leaf=5, l2_regularization=3.0,
+                grow_policy="depthwise")
     plain = _make_booster(tree, 0.2, 0.0, 25, 11)
     assert not isinstance(plain, SPLLogitBoostClassifier)
     spl = SPLLogitBoostClassifier(clone(plain.estimator), n_estimators=25, learning_rate=0.2,
@@ -409,13 +411,16 @@ def test_drop_fraction_zero_is_self_paced_logitboost_at_infinite_age(k):
 
 
 def test_l2_regularization_auto_and_explicit():
-    """``l2_regularization="auto"`` is 0 on at most 5,000 rows and 100 above; explicit
-    values are candidates of the search and reach every tree of the final model."""
+    """``l2_regularization="auto"`` is 0 on at most 5,000 rows, 10 above with symmetric
+    trees and 100 with leaf-wise ones; explicit values are candidates of the search and
+    reach every tree of the final model."""
     est = SPLBoostClassifierCV()
     small, _ = est._search_space(5000)
     large, _ = est._search_space(5001)
+    leafwise, _ = SPLBoostClassifierCV(grow_policy="depthwise")._search_space(5001)
     assert {c["l2_regularization"] for c in small} == {0.0}
-    assert {c["l2_regularization"] for c in large} == {100.0}
+    assert {c["l2_regularization"] for c in large} == {10.0}
+    assert {c["l2_regularization"] for c in leafwise} == {100.0}
     grid, _ = SPLBoostClassifierCV(l2_regularization=(0.0, 7.0))._search_space(100)
     assert sorted(c["l2_regularization"] for c in grid) == [0.0, 0.0, 7.0, 7.0]  # x 2 depths
     with pytest.raises(ValueError, match="l2_regularization"):
@@ -426,3 +431,44 @@ def test_l2_regularization_auto_and_explicit():
     assert fitted.best_params_["l2_regularization"] == 7.0
     assert fitted.best_estimator_.estimator.l2_regularization == 7.0
     assert all(t.l2_regularization == 7.0 for t in fitted.best_estimator_.estimators_)
+
+
+def test_grow_policy_auto_and_explicit():
+    """``grow_policy="auto"``: depth-wise trees on at most 5,000 rows; above, symmetric
+    trees of depth 8 (λ = 10, no leaf minimum) on numeric data, and the leaf-wise search
+    on data with categorical columns, which symmetric trees do not split. An explicit
+    policy reaches every tree of the final model."""
+    import pandas as pd
+
+    from robust_boosting.splboost_cv import _AUTO_LARGE_LEAFWISE
+
+    est = SPLBoostClassifierCV()
+    small, _ = est._search_space(5000)
+    large, rounds = est._search_space(5001)
+    assert {c["grow_policy"] for c in small} == {"depthwise"}
+    assert [(c["grow_policy"], c["max_depth"], c["max_leaf_nodes"], c["min_samples_leaf"],
+             c["l2_regularization"]) for c in large] == [("symmetric", 8, None, 1, 10.0)]
+    assert rounds == 300
+    est.feature_schema_ = type("Schema", (), {"all_numeric": False})()  # categorical columns
+    leafwise, _ = est._search_space(5001)
+    depths, leaves, min_leaf, _, _, l2s = _AUTO_LARGE_LEAFWISE
+    assert [(c["grow_policy"], c["max_depth"], c["max_leaf_nodes"], c["min_samples_leaf"],
+             c["l2_regularization"]) for c in leafwise] == [
+        ("depthwise", depths[0], leaves, min_leaf, l2s[0])]
+    with pytest.raises(ValueError, match="categorical columns"):
+        SPLBoostClassifierCV(grow_policy="symmetric").fit(
+            pd.DataFrame({"a": np.arange(60.0), "c": pd.Categorical(np.arange(60) % 3)}),
+            np.arange(60) % 2)
+    with pytest.raises(ValueError, match="grow_policy"):
+        SPLBoostClassifierCV(grow_policy="lossguide")._search_space(100)
+    with pytest.raises(ValueError, match="integer max_depth"):
+        SPLBoostClassifierCV(grow_policy="symmetric", max_depth=None,
+                             max_leaf_nodes=8)._search_space(100)
+    X, y = make_blobs(400, 4, centers=3, cluster_std=3.0, random_state=0)
+    fitted = SPLBoostClassifierCV(grow_policy="symmetric", max_depth=3, n_estimators=8,
+                                  random_state=0).fit(X, y)
+    assert fitted.best_params_["grow_policy"] == "symmetric"
+    assert list(fitted.cv_results_["param_grow_policy"]) == ["symmetric"]
+    for tree in fitted.best_estimator_.estimators_:
+        for t in getattr(tree, "estimators_", [tree]):  # one tree per class
+            assert t.grow_policy == "symmetric" and t.get_depth() <= 3

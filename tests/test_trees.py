@@ -574,6 +574,140 @@ def test_regressor_splits_match_brute_force(problem, min_leaf, max_depth, seed, 
                                sample_count, l2)
 
 
+def _symmetric_level_score(groups, c_all, y, w, lam, missing_bin, b, min_leaf):
+    """Per node of a symmetric level, the best score of splitting it at bin ``b`` of the
+    feature whose codes are ``c_all`` (missing values either way), ``-inf`` if invalid."""
+    out = []
+    for rows in groups:
+        c, yy, ww = c_all[rows], y[rows], w[rows]
+        best = -np.inf
+        for miss_left in (False, True):
+            left = np.where(c == missing_bin, miss_left, c <= b)
+            if min(left.sum(), (~left).sum()) < min_leaf:
+                continue
+            wl, wr = ww[left].sum(), ww[~left].sum()
+            if not (wl > 0 and wr > 0):
+                continue
+            sl, sr = np.dot(ww[left], yy[left]), np.dot(ww[~left], yy[~left])
+            best = max(best, sl * sl / (wl + lam) + sr * sr / (wr + lam))
+        out.append(best)
+    return np.array(out)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    problem=_problems(),
+    min_leaf=st.integers(1, 3),
+    max_depth=st.sampled_from([1, 2, 3, 4]),
+    seed=st.integers(0, 2**16),
+    l2=st.sampled_from([0.0, 0.5, 3.0]),
+)
+def test_symmetric_tree_levels_match_brute_force(problem, min_leaf, max_depth, seed, l2):
+    """A symmetric tree splits each level's nodes at one (feature, bin): the one with the
+    highest sum over the level's nodes of their best children's score ``S² / (W + λ w̄)``
+    (or their own score, for a node the split cannot divide), found here by trying every
+    feature, bin and missing-value side on the raw rows. A node is divided iff that gains;
+    an undivided node goes on to the next level; the values are ``S / (W + λ w̄)``. The
+    compiled growth (batched) and the Python reference grow the same tree."""
+    from robust_boosting.trees import batched
+    X, w = problem
+    y = np.random.RandomState(seed).randint(-3, 4, len(w)).astype(float) + 0.5
+    est = HistTreeRegressor(grow_policy="symmetric", max_depth=max_depth,
+                            min_samples_leaf=min_leaf, l2_regularization=l2)
+    Xp = est.prepare_data(X)
+    est.fit(Xp, y, sample_weight=w)
+    reference = clone(est)
+    supports = batched.supports_batched
+    batched.supports_batched = lambda g: False
+    try:
+        reference.fit(Xp, y, sample_weight=w)
+    finally:
+        batched.supports_batched = supports
+    for a, b in zip(_tree_arrays(est), _tree_arrays(reference), strict=True):
+        np.testing.assert_array_equal(a, b)
+    t = est.tree_
+    mapper = est.bin_mapper_
+    codes = np.ascontiguousarray(Xp.codes_t.T)
+    active = np.flatnonzero(w > 0)
+    lam = l2 * w[active].mean()
+    yc = y if l2 > 0 else y - np.dot(w, y) / w.sum()  # λ = 0: the centred residuals
+    scale = max(float(np.dot(w, yc ** 2) / w.sum()), 1e-300)
+    frontier = [(0, active)]
+    for level in range(1, max_depth + 1):
+        frontier = [(n, r) for n, r in frontier
+                    if len(r) >= max(2, 2 * min_leaf) and w[r].sum() > 0]
+        if not frontier:
+            break
+        groups = [r for _, r in frontier]
+        base = np.array([np.dot(w[r], yc[r]) ** 2 / (w[r].sum() + lam) for r in groups])
+        tol = 1e-8 * scale * sum(w[r].sum() for r in groups)
+
+        def total(f, b, groups=groups, base=base):
+            sc = _symmetric_level_score(groups, codes[:, f], yc, w, lam, mapper.missing_bin_,
+                                        b, min_leaf)
+            return np.maximum(sc, base).sum() - base.sum()
+
+        best = max(total(f, b) for f in range(X.shape[1]) for b in range(mapper.n_bins_[f]))
+        # divided by this level's split: the nodes whose children have its depth
+        split = [n for n, _ in frontier
+                 if t.children_left[n] >= 0 and t.depth[t.children_left[n]] == level]
+        if not split:
+            assert best <= tol
+            break
+        f, b = t.feature[split[0]], t.threshold_bin[split[0]]
+        assert all(t.feature[n] == f and t.threshold_bin[n] == b for n in split)
+        assert total(f, b) >= best - tol
+        nxt = []
+        for n, rows in frontier:
+            if n not in split:  # undivided: on to the next level
+                assert t.children_left[n] < 0 or t.depth[t.children_left[n]] > level
+                nxt.append((n, rows))
+                continue
+            c = codes[rows, f]
+            go_left = np.where(c == mapper.missing_bin_, t.missing_go_left[n] == 1, c <= b)
+            nxt += [(t.children_left[n], rows[go_left]), (t.children_right[n], rows[~go_left])]
+            assert t.gain[n] > 0
+        frontier = nxt
+    leaves = est.apply(Xp)
+    for leaf in np.unique(leaves[active]):
+        rows = active[leaves[active] == leaf]
+        expected = np.dot(w[rows], yc[rows]) / (w[rows].sum() + lam) + (y - yc)[0]
+        np.testing.assert_allclose(t.value[leaf], expected, rtol=1e-9, atol=1e-9)
+
+
+def test_symmetric_tree_parameters_and_paths():
+    """grow_policy='symmetric' needs an integer depth and no leaf limit, refuses
+    categorical features, and its trees go through the batched growth with other trees."""
+    import pandas as pd
+
+    from robust_boosting.trees.batched import fit_trees_batched
+    X, y = make_regression(400, 5, noise=5.0, random_state=0)
+    with pytest.raises(ValueError, match="integer max_depth"):
+        HistTreeRegressor(grow_policy="symmetric", max_depth=None).fit(X, y)
+    with pytest.raises(ValueError, match="max_leaf_nodes must be None"):
+        HistTreeRegressor(grow_policy="symmetric", max_depth=3, max_leaf_nodes=4).fit(X, y)
+    with pytest.raises(ValueError, match="grow_policy"):
+        HistTreeRegressor(grow_policy="oblivious").fit(X, y)
+    frame = pd.DataFrame({"a": X[:, 0], "c": pd.Categorical(np.arange(400) % 3)})
+    with pytest.raises(ValueError, match="categorical features"):
+        HistTreeRegressor(grow_policy="symmetric").fit(frame, y)
+    sym = HistTreeRegressor(grow_policy="symmetric", max_depth=4, l2_regularization=1.0)
+    Xp = sym.prepare_data(X)
+    sym.fit(Xp, y)
+    assert sym.get_depth() <= 4 and sym.get_n_leaves() <= 16
+    # at most one (feature, bin) per level: 4 distinct splits
+    inner = sym.tree_.children_left >= 0
+    assert len(set(zip(sym.tree_.feature[inner], sym.tree_.threshold_bin[inner],
+                       strict=True))) <= 4
+    together = [clone(sym), HistTreeRegressor(max_depth=3), clone(sym)]
+    rng = np.random.RandomState(1)
+    weights = [rng.rand(400) for _ in together]
+    fit_trees_batched(together, Xp, [y, y, -y], weights)
+    for tree, wt, target in zip(together, weights, [y, y, -y], strict=True):
+        alone = clone(tree).fit(Xp, target, sample_weight=wt)
+        np.testing.assert_array_equal(tree.predict(X), alone.predict(X))
+
+
 # --------------------------------------------------------------------------
 # slow: acceptance-size checks
 # --------------------------------------------------------------------------

@@ -1244,6 +1244,227 @@ def node_pair(const uint8_t[:, ::1] codes, const int32_t[::1] idx, const double[
 
 
 # --------------------------------------------------------------------------
+# Symmetric (oblivious) regression trees
+# --------------------------------------------------------------------------
+cdef inline double _sym_node(const double* cum, const double* miss, const double* tot,
+                             bint has_cnt, bint has_miss, double min_cnt, double min_w,
+                             double lam, double base, double tol, int* out_ml) noexcept nogil:
+    """A node's score under the level's split at one bin: the better of its children's
+    score ``S_L^2/(W_L+lam) + S_R^2/(W_R+lam)`` (missing values right, then left) and,
+    when no valid split beats it by more than ``tol``, its own score ``base`` (the node
+    stays a leaf). ``out_ml``: -1 (leaf), else whether missing values go left (the
+    heavier side when none reached the node)."""
+    cdef double best = base
+    cdef int ml = -1
+    cdef double wl, sl, wr, sr, cl, sc
+    cdef int add
+    for add in range(2 if has_miss else 1):
+        wl = cum[0]
+        sl = cum[1]
+        if add:
+            wl += miss[0]
+            sl += miss[1]
+        if has_cnt:
+            cl = cum[2] + (miss[2] if add else 0.0)
+            if cl < min_cnt or tot[2] - cl < min_cnt:
+                continue
+        wr = tot[0] - wl
+        sr = tot[1] - sl
+        if not _children_ok(wl, wr, min_w):
+            continue
+        sc = sl * sl / (wl + lam) + sr * sr / (wr + lam)
+        if sc > best and sc - base > tol:
+            best = sc
+            ml = add if has_miss else (wl >= wr)
+    out_ml[0] = ml
+    return best
+
+
+cdef inline double _sym_base(const double* tot, bint has_cnt, double min_cnt, double min_w,
+                             double lam, double* node_min_w) noexcept nogil:
+    """A node's own score, and (``node_min_w``) its least child weight (``min_w``, or
+    ``min_cnt`` rows counted from the weights when the histograms have no counts)."""
+    node_min_w[0] = min_w
+    if min_cnt > 1.0 and not has_cnt:
+        node_min_w[0] = _weight_for_count(tot, 2, True, min_cnt, min_w)
+    return tot[1] * tot[1] / (tot[0] + lam) if tot[0] > 0.0 else 0.0
+
+
+cdef void _sym_feature(const double** hp, const double** tp, const double* tol, Py_ssize_t m,
+                       int f, Py_ssize_t hsz, int ns, bint has_cnt, int nb, int missing_bin,
+                       double min_cnt, double min_w, double lam, double* out_score,
+                       int32_t* out_bin) noexcept nogil:
+    """Feature ``f``'s best bin for a symmetric level (see :func:`symmetric_split`); node
+    ``i``'s histogram starts at ``hp[i]`` and its totals at ``tp[i]``.
+
+    A node's score is a step function of the bin (it changes only at its non-empty
+    bins), so each node adds its changes at its non-empty bins only (``rb_used_bins``)
+    and one running sum over the bins gives every bin's total: the work is the nodes'
+    non-empty bins, not nodes times bins (a deep level has many small nodes).
+    """
+    cdef double* acc
+    cdef int* used
+    cdef double cum[3]
+    cdef const double* h
+    cdef const double* tot
+    cdef const double* miss
+    cdef double base, mw, best, prev, val, run
+    cdef bint has_miss
+    cdef Py_ssize_t i
+    cdef int b, j, s, ml, best_bin, n_used
+    out_score[0] = -INFINITY
+    out_bin[0] = -1
+    if nb <= 0:
+        return
+    acc = <double*>calloc(nb, sizeof(double))
+    used = <int*>malloc((nb + 4) * sizeof(int))
+    if acc == NULL or used == NULL:
+        free(acc)
+        free(used)
+        return
+    for i in range(m):
+        h = hp[i] + f * hsz
+        tot = tp[i]
+        miss = h + missing_bin * ns
+        has_miss = not _bin_empty(miss, 2, has_cnt, True)
+        base = _sym_base(tot, has_cnt, min_cnt, min_w, lam, &mw)
+        cum[0] = 0.0
+        cum[1] = 0.0
+        cum[2] = 0.0
+        if has_cnt:  # a bin is empty where its count is 0
+            n_used = 0
+            for b in range(nb):
+                if b == 0 or h[b * ns + 2] != 0.0:
+                    used[n_used] = b
+                    n_used += 1
+        else:
+            n_used = rb_used_bins(h, ns, nb, 1, used)
+        prev = 0.0
+        for j in range(n_used):
+            b = used[j]
+            for s in range(ns):
+                cum[s] += h[b * ns + s]
+            val = _sym_node(cum, miss, tot, has_cnt, has_miss, min_cnt, mw, lam, base, tol[i],
+                            &ml)
+            acc[b] += val - prev
+            prev = val
+    free(used)
+    run = acc[0]
+    best = run
+    best_bin = 0
+    for b in range(1, nb):
+        run += acc[b]
+        if run > best:
+            best = run
+            best_bin = b
+    free(acc)
+    out_score[0] = best
+    out_bin[0] = best_bin
+
+
+cdef void _sym_level(const double** hp, const double** tp, const double* tol, Py_ssize_t m,
+                     int nf, const int32_t* n_bins, int missing_bin, int ns, double min_cnt,
+                     double min_w, double lam, double* scores, int32_t* bins,
+                     int n_threads) noexcept nogil:
+    """:func:`_sym_feature` of every feature (on ``n_threads`` threads, one feature each)."""
+    cdef Py_ssize_t hsz = (missing_bin + 1) * ns
+    cdef bint has_cnt = ns > 2
+    cdef int f
+    if n_threads > 1 and nf > 1:
+        for f in prange(nf, num_threads=n_threads, schedule="dynamic"):
+            _sym_feature(hp, tp, tol, m, f, hsz, ns, has_cnt, n_bins[f], missing_bin,
+                         min_cnt, min_w, lam, &scores[f], &bins[f])
+    else:
+        for f in range(nf):
+            _sym_feature(hp, tp, tol, m, f, hsz, ns, has_cnt, n_bins[f], missing_bin,
+                         min_cnt, min_w, lam, &scores[f], &bins[f])
+
+
+cdef int _sym_choice(const double* h, const double* tot, double tol, int f, int b,
+                     int missing_bin, int ns, double min_cnt, double min_w, double lam,
+                     double* gain) noexcept nogil:
+    """A node's choice under its level's split ``(f, b)`` as :func:`_sym_feature` scores it:
+    -1 (it stays undivided; ``gain`` 0), else whether missing values go left (``gain``:
+    the score the split adds). ``h``: the node's histogram (every feature)."""
+    cdef Py_ssize_t hsz = (missing_bin + 1) * ns
+    cdef bint has_cnt = ns > 2
+    cdef double cum[3]
+    cdef const double* hf = h + f * hsz
+    cdef const double* miss = hf + missing_bin * ns
+    cdef double base, mw, sc
+    cdef int c, s, ml
+    base = _sym_base(tot, has_cnt, min_cnt, min_w, lam, &mw)
+    cum[0] = 0.0
+    cum[1] = 0.0
+    cum[2] = 0.0
+    for c in range(b + 1):
+        for s in range(ns):
+            cum[s] += hf[c * ns + s]
+    sc = _sym_node(cum, miss, tot, has_cnt, not _bin_empty(miss, 2, has_cnt, True), min_cnt,
+                   mw, lam, base, tol, &ml)
+    gain[0] = sc - base if ml >= 0 else 0.0
+    return ml
+
+
+def symmetric_split(const double[:, :, :, ::1] hists, const double[:, ::1] tots,
+                    const double[::1] tol, const int32_t[::1] n_bins, int missing_bin,
+                    double min_cnt, double min_w, double lam, double[::1] scores,
+                    int32_t[::1] bins, int n_threads=1):
+    """The best split of a symmetric tree's level, per feature.
+
+    ``hists[i]`` is the regression histogram of the level's node ``i`` (weight, weighted
+    target, and the count if present) and ``tots[i]`` its totals; one split (feature,
+    bin) is shared by every node. For each feature, ``scores[f]`` is the highest sum over
+    the nodes of :func:`_sym_node` (each node split there, or left undivided when that
+    is no better by more than ``tol[i]``) and ``bins[f]`` its bin (the lowest of equal
+    sums; -1 when the feature has no bin). The nodes are summed in order, one feature per
+    thread, so the result does not depend on ``n_threads``.
+    """
+    cdef Py_ssize_t m = hists.shape[0]
+    cdef int nf = hists.shape[1]
+    cdef int ns = hists.shape[3]
+    cdef Py_ssize_t i
+    if (tots.shape[0] != m or tol.shape[0] != m or n_bins.shape[0] != nf
+            or scores.shape[0] != nf or bins.shape[0] != nf or hists.shape[2] != missing_bin + 1
+            or not 2 <= ns <= 3 or m == 0 or tots.shape[1] < 3):
+        raise ValueError("symmetric_split: inconsistent shapes")
+    cdef const double** hp = <const double**>malloc(m * sizeof(double*))
+    cdef const double** tp = <const double**>malloc(m * sizeof(double*))
+    if hp == NULL or tp == NULL:
+        free(hp)
+        free(tp)
+        raise MemoryError()
+    for i in range(m):
+        hp[i] = &hists[i, 0, 0, 0]
+        tp[i] = &tots[i, 0]
+    with nogil:
+        _sym_level(hp, tp, &tol[0], m, nf, &n_bins[0], missing_bin, ns, min_cnt, min_w, lam,
+                   &scores[0], &bins[0], n_threads)
+    free(hp)
+    free(tp)
+
+
+def symmetric_nodes(const double[:, :, :, ::1] hists, const double[:, ::1] tots,
+                    const double[::1] tol, int f, int b, int missing_bin, double min_cnt,
+                    double min_w, double lam, int32_t[::1] out_ml, double[::1] out_gain):
+    """Each node's choice under the level's split ``(f, b)`` (:func:`_sym_choice`):
+    ``out_ml[i]`` -1 for a node left undivided, else whether missing values go left, and
+    ``out_gain[i]`` the score gained by the split (0 when undivided)."""
+    cdef Py_ssize_t m = hists.shape[0]
+    cdef int ns = hists.shape[3]
+    cdef Py_ssize_t i
+    if (tots.shape[0] != m or tol.shape[0] != m or out_ml.shape[0] != m
+            or out_gain.shape[0] != m or not 0 <= f < hists.shape[1]
+            or not 0 <= b < missing_bin or hists.shape[2] != missing_bin + 1
+            or not 2 <= ns <= 3 or tots.shape[1] < 3):
+        raise ValueError("symmetric_nodes: inconsistent shapes or split")
+    with nogil:
+        for i in range(m):
+            out_ml[i] = _sym_choice(&hists[i, 0, 0, 0], &tots[i, 0], tol[i], f, b, missing_bin,
+                                    ns, min_cnt, min_w, lam, &out_gain[i])
+
+
+# --------------------------------------------------------------------------
 # Categorical splits
 # --------------------------------------------------------------------------
 cdef double _categorical_split(const double* h, int ns, int nb, int missing_bin,
@@ -1972,6 +2193,194 @@ cdef Py_ssize_t _grow_one(NodeArgs* a, int n_stat, int32_t* idx, double* ow, int
     return n_nodes
 
 
+cdef Py_ssize_t _grow_sym(NodeArgs* a, int n_stat, int32_t* idx, double* ow, double* owy,
+                          Py_ssize_t n_act, bint dense, const double* d_ow, const double* d_owy,
+                          const double* root_tot, double tol_scale, int64_t max_depth,
+                          double reg_rtol, double* pool, Py_ssize_t hist_size, int32_t* buf_i,
+                          double* buf_w, int32_t* buf_c, double* buf_y, Tree* t,
+                          Py_ssize_t max_nodes, int n_threads, int64_t total_bins,
+                          int64_t min_work, int64_t scan_work) noexcept nogil:
+    """Grow one symmetric regression tree as :meth:`_SymmetricGrower.grow` does; returns
+    its node count (0 when out of memory).
+
+    Level by level: the level's split from :func:`_sym_level`, each node's choice from
+    :func:`_sym_choice`; a divided node's smaller child is histogrammed and the larger
+    one subtracted in place (into the parent's pool slot), an undivided node keeps its
+    slot for the next level.
+    """
+    cdef int nf = a.n_features
+    cdef int ns = a.ns
+    cdef int64_t* lvl = <int64_t*>malloc(max_nodes * sizeof(int64_t))
+    cdef int64_t* nxt = <int64_t*>malloc(max_nodes * sizeof(int64_t))
+    cdef int32_t* slot_of = <int32_t*>malloc(max_nodes * sizeof(int32_t))
+    cdef int32_t* free_slots = <int32_t*>malloc(max_nodes * sizeof(int32_t))
+    cdef const double** hp = <const double**>malloc(max_nodes * sizeof(double*))
+    cdef const double** tp = <const double**>malloc(max_nodes * sizeof(double*))
+    cdef double* tol = <double*>malloc(max_nodes * sizeof(double))
+    cdef int* mlv = <int*>malloc(max_nodes * sizeof(int))
+    cdef double* gains = <double*>malloc(max_nodes * sizeof(double))
+    cdef double* fscore = <double*>malloc(nf * sizeof(double))
+    cdef int32_t* fbin = <int32_t*>malloc(nf * sizeof(int32_t))
+    cdef double* ltot = <double*>malloc(n_stat * sizeof(double))
+    cdef double* rtot = <double*>malloc(n_stat * sizeof(double))
+    cdef Py_ssize_t n_free = max_nodes
+    cdef Py_ssize_t n_nodes = 1
+    cdef Py_ssize_t m, nm, i, q, node, lnode, rnode, small, large
+    cdef int64_t d, s0, e0, mid, ss, se
+    cdef int f, b, ml, n_split, lvl_threads
+    cdef int32_t slot_p, slot_s
+    cdef bint last
+    if (lvl == NULL or nxt == NULL or slot_of == NULL or free_slots == NULL or hp == NULL
+            or tp == NULL or tol == NULL or mlv == NULL or gains == NULL or fscore == NULL
+            or fbin == NULL or ltot == NULL or rtot == NULL):
+        n_nodes = 0
+    else:
+        for q in range(max_nodes):
+            free_slots[q] = <int32_t>(max_nodes - 1 - q)
+        _new_node(t, 0, root_tot, n_stat, 0, 0, n_act)
+        if _can_split(root_tot, 0, max_depth, n_stat, a.min_cnt, a.min_w, True):
+            a.idx = idx
+            a.oc = NULL
+            if dense:
+                a.ow = d_ow
+                a.owy = d_owy
+                a.dense = True
+                a.end = a.n_rows
+            else:
+                a.ow = ow
+                a.owy = owy
+                a.dense = n_act == a.n_rows
+                a.end = n_act
+            a.start = 0
+            n_free -= 1
+            slot_of[0] = free_slots[n_free]
+            a.parent_hist = NULL
+            a.small_hist = pool + slot_of[0] * hist_size
+            a.large_hist = NULL
+            a.do_sub = False
+            a.small_tot = root_tot
+            a.large_tot = root_tot
+            a.find_small = False
+            a.find_large = False
+            _run_groups(a, _node_threads(a.end - a.start, nf, total_bins, 0, n_threads,
+                                         min_work, scan_work))
+            a.ow = ow
+            a.owy = owy
+            a.dense = False
+            lvl[0] = 0
+            m = 1
+            d = 1
+            while d <= max_depth and m > 0:
+                for i in range(m):
+                    hp[i] = pool + slot_of[lvl[i]] * hist_size
+                    tp[i] = t.tot + lvl[i] * n_stat
+                    tol[i] = reg_rtol * tol_scale * tp[i][0]
+                lvl_threads = n_threads if m * total_bins >= min_work else 1
+                _sym_level(hp, tp, tol, m, nf, a.n_bins, a.missing_bin, ns, a.min_cnt,
+                           a.min_w, a.lam, fscore, fbin, lvl_threads)
+                # numpy.argmax: the first maximum, or the first NaN
+                f = 0
+                for q in range(nf):
+                    if isnan(fscore[q]):
+                        f = <int>q
+                        break
+                    if fscore[q] > fscore[f]:
+                        f = <int>q
+                if not isfinite(fscore[f]) or fbin[f] < 0:
+                    break
+                b = fbin[f]
+                n_split = 0
+                for i in range(m):
+                    mlv[i] = _sym_choice(hp[i], tp[i], tol[i], f, b, a.missing_bin, ns,
+                                         a.min_cnt, a.min_w, a.lam, &gains[i])
+                    if mlv[i] >= 0:
+                        n_split += 1
+                if n_split == 0:
+                    break
+                last = d == max_depth
+                nm = 0
+                for i in range(m):
+                    node = lvl[i]
+                    if mlv[i] < 0:
+                        nxt[nm] = node
+                        nm += 1
+                        continue
+                    ml = mlv[i]
+                    s0 = t.start[node]
+                    e0 = t.end[node]
+                    mid = _partition(a.codes + f * a.n_rows, idx, ow, NULL, owy, True, s0, e0,
+                                     b, ml != 0, a.missing_bin, buf_i, buf_w, buf_c, buf_y,
+                                     ltot, rtot, n_stat)
+                    lnode = n_nodes
+                    rnode = n_nodes + 1
+                    n_nodes += 2
+                    _new_node(t, lnode, ltot, n_stat, <int32_t>d, s0, mid)
+                    _new_node(t, rnode, rtot, n_stat, <int32_t>d, mid, e0)
+                    t.left[node] = <int32_t>lnode
+                    t.right[node] = <int32_t>rnode
+                    t.feature[node] = f
+                    t.split_bin[node] = b
+                    t.missing_left[node] = <uint8_t>ml
+                    t.gain[node] = gains[i]
+                    slot_p = slot_of[node]
+                    if last:
+                        continue
+                    if (mid - s0) <= (e0 - mid):
+                        small = lnode
+                        large = rnode
+                        ss = s0
+                        se = mid
+                    else:
+                        small = rnode
+                        large = lnode
+                        ss = mid
+                        se = e0
+                    n_free -= 1
+                    slot_s = free_slots[n_free]
+                    a.start = ss
+                    a.end = se
+                    a.parent_hist = pool + slot_p * hist_size
+                    a.small_hist = pool + slot_s * hist_size
+                    a.large_hist = pool + slot_p * hist_size  # in place
+                    a.do_sub = True
+                    a.small_tot = t.tot + small * n_stat
+                    a.large_tot = t.tot + large * n_stat
+                    _run_groups(a, _node_threads(se - ss, nf, total_bins, 0, n_threads,
+                                                 min_work, scan_work))
+                    slot_of[small] = slot_s
+                    slot_of[large] = slot_p
+                    nxt[nm] = lnode
+                    nxt[nm + 1] = rnode
+                    nm += 2
+                if last:
+                    break
+                m = 0
+                for i in range(nm):
+                    node = nxt[i]
+                    if _can_split(t.tot + node * n_stat, d, max_depth, n_stat, a.min_cnt,
+                                  a.min_w, True):
+                        lvl[m] = node
+                        m += 1
+                    else:
+                        free_slots[n_free] = slot_of[node]
+                        n_free += 1
+                d += 1
+    free(lvl)
+    free(nxt)
+    free(slot_of)
+    free(free_slots)
+    free(hp)
+    free(tp)
+    free(tol)
+    free(mlv)
+    free(gains)
+    free(fscore)
+    free(fbin)
+    free(ltot)
+    free(rtot)
+    return n_nodes
+
+
 cdef struct Workspace:
     # one thread's buffers for growing trees (see grow_all)
     double* pool
@@ -2023,6 +2432,7 @@ cdef struct Batch:
     Tree trees  # the (k, max_nodes) arrays of the results (at tree 0)
     int64_t* n_nodes
     const int64_t* max_leaves
+    const uint8_t* symmetric
     int64_t min_work
     int64_t scan_work
 
@@ -2077,6 +2487,15 @@ cdef void _grow_tree(const Batch* b, Workspace* w, Py_ssize_t j, int n_threads) 
     t.depth = b.trees.depth + j * m
     t.start = b.trees.start + j * m
     t.end = b.trees.end + j * m
+    if b.symmetric[j]:
+        b.n_nodes[j] = _grow_sym(
+            &a, b.n_stat, b.idx_all + a0 if z0 > a0 else NULL,
+            b.ow_all + a0 if z0 > a0 else NULL, b.owy_all + a0 if z0 > a0 else NULL,
+            z0 - a0, b.dense[j] != 0, b.d_ow + j * b.d_ow_stride, b.d_owy + j * b.d_owy_stride,
+            b.root_tot + j * b.n_stat, b.tol_scale[j], b.max_depth[j], b.reg_rtol, w.pool,
+            b.hist_size, w.buf_i, w.buf_w, w.buf_c, w.buf_y, &t, m, n_threads, b.total_bins,
+            b.min_work, b.scan_work)
+        return
     b.n_nodes[j] = _grow_one(
         &a, b.n_stat, b.idx_all + a0 if z0 > a0 else NULL,
         b.ow_all + a0 if z0 > a0 else NULL,
@@ -2103,11 +2522,13 @@ def grow_all(const uint8_t[:, ::1] codes, const int32_t[::1] n_bins, int missing
              int32_t[:, ::1] split_bin, uint8_t[:, ::1] missing_left, double[:, ::1] gain,
              double[:, :, ::1] tot, int32_t[:, ::1] depth, int64_t[:, ::1] start,
              int64_t[:, ::1] end, int64_t[::1] n_nodes, const int64_t[::1] max_leaves,
-             int n_threads, int64_t min_work, int64_t scan_work):
+             const uint8_t[::1] symmetric, int n_threads, int64_t min_work, int64_t scan_work):
     """Grow the ``k`` trees of :func:`robust_boosting.trees.batched.grow_batched` in one
     call: tree ``j`` on the rows ``starts[j]:ends[j]`` (disjoint) of ``idx_all``,
     ``ow_all`` and ``oc_all``/``owy_all``, best-first to ``max_leaves[j]`` leaves if that
-    is not negative, else depth-first; ``lam[j]``: tree ``j``'s L2 penalty (regression).
+    is not negative, else depth-first, or level by level if ``symmetric[j]`` (a symmetric
+    regression tree, :func:`_grow_sym`); ``lam[j]``: tree ``j``'s L2 penalty
+    (regression).
 
     With ``n_threads > 1`` and at least as many trees, the first
     ``n_threads * (k // n_threads)`` trees grow side by side, one per thread (their
@@ -2123,8 +2544,12 @@ def grow_all(const uint8_t[:, ::1] codes, const int32_t[::1] n_bins, int missing
     cdef Workspace* works
     if k == 0:
         return
+    if symmetric.shape[0] != k:
+        raise ValueError("grow_all: one symmetric flag per tree")
     for j in range(k):
         n_max = max(n_max, ends[j] - starts[j])
+        if symmetric[j] and not is_reg:
+            raise ValueError("grow_all: symmetric trees are regression trees")
     b.codes = &codes[0, 0]
     b.n_rows = codes.shape[1]
     b.nf = codes.shape[0]
@@ -2172,6 +2597,7 @@ def grow_all(const uint8_t[:, ::1] codes, const int32_t[::1] n_bins, int missing
     b.trees.end = &end[0, 0]
     b.n_nodes = &n_nodes[0]
     b.max_leaves = &max_leaves[0]
+    b.symmetric = &symmetric[0]
     b.min_work = min_work
     b.scan_work = scan_work
     n_threads = max(1, n_threads)
@@ -2194,3 +2620,6 @@ def grow_all(const uint8_t[:, ::1] codes, const int32_t[::1] n_bins, int missing
     free(works)
     if not ok:
         raise MemoryError()
+    for j in range(k):
+        if n_nodes[j] == 0:
+            raise MemoryError()

@@ -444,6 +444,10 @@ best_index_, cv_results_, oof_n_estimators_, noise_rate_
         self.device = device
 
     # ------------------------------------------------------------ params
+    def _resolved_grow_policy(self, n: int) -> str:
+        """Depth-wise (or leaf-wise) trees at every size: XGBoost has no symmetric trees."""
+        return "depthwise"
+
     def _search_space(self, n: int) -> tuple[list[dict], int]:
         """As the single-machine search, but above 5,000 rows ``learning_rate="auto"`` is 0.3
         and ``n_estimators="auto"`` is 160."""

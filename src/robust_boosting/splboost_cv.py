@@ -48,7 +48,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from ._batched import fit_batched, staged_raw_binned_once
 from ._boosting import validated_training_data
-from ._validation import check_number, check_optional_int, validated_X
+from ._validation import check_choice, check_number, check_optional_int, validated_X
 from .classical import LogitBoostClassifier, SPLLogitBoostClassifier
 from .losses import softmax_loss
 from .trees import HistTreeRegressor
@@ -221,19 +221,24 @@ def final_weights(sw: NDArray, agrees: NDArray, suspect: NDArray, retention: NDA
 _SMALL_N = 5000
 
 #: the ``"auto"`` search: (max_depth values, max_leaf_nodes, min_samples_leaf, learning
-#: rates, n_estimators, l2_regularization values) for small and for large data
-#: (docs/noisy-default-design.md)
+#: rates, n_estimators, l2_regularization values) for small data, for large data with
+#: symmetric trees (numeric features), and for large data with trees grown leaf-wise
+#: (categorical features, or ``grow_policy="depthwise"``) (docs/noisy-default-design.md)
 _AUTO_SMALL = ((1, 3), None, 1, (0.3,), 100, (0.0,))
-_AUTO_LARGE = ((None,), 31, 20, (0.2,), 300, (100.0,))
+_AUTO_LARGE = ((8,), None, 1, (0.2,), 300, (10.0,))
+_AUTO_LARGE_LEAFWISE = ((None,), 31, 20, (0.2,), 300, (100.0,))
 
 
 #: how the trees' ``min_samples_leaf`` counts rows (:class:`HistTreeRegressor`'s ``sample_count``)
 _SAMPLE_COUNT = "weight"
 
 
-def _auto_space(n: int) -> tuple:
-    """The search of the ``"auto"`` parameters for ``n`` training rows."""
-    return _AUTO_SMALL if n <= _SMALL_N else _AUTO_LARGE
+def _auto_space(n: int, grow_policy: str = "symmetric") -> tuple:
+    """The search of the ``"auto"`` parameters for ``n`` training rows and trees grown by
+    ``grow_policy``."""
+    if n <= _SMALL_N:
+        return _AUTO_SMALL
+    return _AUTO_LARGE if grow_policy == "symmetric" else _AUTO_LARGE_LEAFWISE
 
 
 def _make_booster(tree: dict, learning_rate: float, drop_fraction: float, n_estimators: int,
@@ -241,7 +246,7 @@ def _make_booster(tree: dict, learning_rate: float, drop_fraction: float, n_esti
     """The one configuration every candidate and the final fit use.
 
     ``tree`` holds the regression trees' ``max_depth``, ``max_leaf_nodes``,
-    ``min_samples_leaf`` and ``l2_regularization``. A drop fraction of 0 is the hard self-paced
+    ``min_samples_leaf``, ``l2_regularization`` and ``grow_policy``. A drop fraction of 0 is the hard self-paced
     regularizer at infinite age, which keeps every sample: that is LogitBoost
     exactly (the same model bit for bit), so it is built as
     :class:`~robust_boosting.classical.LogitBoostClassifier`, without the
@@ -264,7 +269,8 @@ def _tree_params(candidate: dict) -> dict:
 
 
 #: the candidates' tree parameters (:class:`HistTreeRegressor`'s)
-_TREE_KEYS = ("max_depth", "max_leaf_nodes", "min_samples_leaf", "l2_regularization")
+_TREE_KEYS = ("max_depth", "max_leaf_nodes", "min_samples_leaf", "l2_regularization",
+              "grow_policy")
 
 
 def _staged_proba(est, X) -> Iterator[NDArray[np.float32]]:
@@ -402,7 +408,8 @@ def _fit_share(X, y, sample_weight, folds, candidates, jobs, seed, trim, patienc
     monitor = _PatienceMonitor(y, [folds[f][1] for _, f, _ in jobs], sample_weight, trim,
                                patience, [rounds for _, _, rounds in jobs])
     template = _make_booster(dict(max_depth=1, max_leaf_nodes=None, min_samples_leaf=1,
-                                  l2_regularization=0.0), 1.0, 0.0, 1, seed)
+                                  l2_regularization=0.0, grow_policy="depthwise"), 1.0, 0.0, 1,
+                             seed)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # early stops are handled by padding the curves
         models = fit_batched(template, X_fit, y, weights, overrides, monitor=monitor)
@@ -702,7 +709,7 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
                  n_estimators: int | str = "auto", max_leaf_nodes: int | None | str = "auto",
                  min_samples_leaf: int | str = "auto",
                  l2_regularization: float | Sequence[float] | str = "auto",
-                 cv=3, remove_label_issues: bool = True,
+                 grow_policy: str = "auto", cv=3, remove_label_issues: bool = True,
                  label_issue_weight: float | tuple[float, float] = (0.0, 0.8),
                  n_jobs: int | None = None, random_state=None):
         self.max_depth = max_depth
@@ -712,6 +719,7 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         self.max_leaf_nodes = max_leaf_nodes
         self.min_samples_leaf = min_samples_leaf
         self.l2_regularization = l2_regularization
+        self.grow_policy = grow_policy
         self.cv = cv
         self.remove_label_issues = remove_label_issues
         self.label_issue_weight = label_issue_weight
@@ -721,8 +729,9 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
     # ------------------------------------------------------------------ params
     def _search_space(self, n: int) -> tuple[list[dict], int]:
         """The candidates and the most rounds, with every ``"auto"`` resolved for ``n`` rows."""
+        grow_policy = self._resolved_grow_policy(n)
         auto_depths, auto_leaves, auto_min_leaf, auto_rates, auto_rounds, auto_l2 = (
-            _auto_space(n))
+            _auto_space(n, grow_policy))
 
         def auto(value, default):
             return default if isinstance(value, str) and value == "auto" else value
@@ -744,15 +753,31 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         if leaves is None and None in depths:
             raise ValueError("max_depth=None needs max_leaf_nodes (trees grown leaf-wise to that "
                              "many leaves); got max_leaf_nodes=None.")
+        if grow_policy == "symmetric" and (leaves is not None or None in depths):
+            raise ValueError("grow_policy='symmetric' grows whole levels to an integer "
+                             f"max_depth, without max_leaf_nodes; got max_depth={depths!r}, "
+                             f"max_leaf_nodes={leaves!r}.")
         if not isinstance(self.remove_label_issues, (bool, np.bool_)):
             raise TypeError(f"remove_label_issues must be a bool, got {self.remove_label_issues!r}.")
         self._issue_weights()
         return [dict(max_depth=None if d is None else int(d),
                      max_leaf_nodes=None if leaves is None else int(leaves),
                      min_samples_leaf=int(min_leaf), l2_regularization=float(lam),
-                     learning_rate=float(r), drop_fraction=float(f))
+                     grow_policy=grow_policy, learning_rate=float(r), drop_fraction=float(f))
                 for d, lam, r, f in itertools.product(depths, l2s, rates, fractions)], int(
                     n_estimators)
+
+    def _resolved_grow_policy(self, n: int) -> str:
+        """``grow_policy`` with ``"auto"`` resolved for ``n`` rows: symmetric trees above
+        5,000 rows of numeric data, else depth-wise (or leaf-wise) growth."""
+        policy = self.grow_policy
+        check_choice("grow_policy", policy, ["auto", "depthwise", "symmetric"])
+        if policy == "auto":
+            return "symmetric" if n > _SMALL_N and not self._has_categorical() else "depthwise"
+        if policy == "symmetric" and self._has_categorical():
+            raise ValueError("grow_policy='symmetric' splits numeric features only, and X has "
+                             "categorical columns; use grow_policy='depthwise' (or 'auto').")
+        return policy
 
     def _issue_weights(self) -> tuple[float, float]:
         """``label_issue_weight`` as (misclassified suspects, suspects classified as their label)."""

@@ -28,7 +28,7 @@ from .._validation import (
 )
 from .batched import grow_batched
 from .binning import BinMapper, BinnedData, _kernel_threads
-from .growing import HistTree, _Grower
+from .growing import HistTree, _Grower, _SymmetricGrower
 
 _CRITERIA_CLS = {"gini": _k.GINI, "entropy": _k.ENTROPY}
 _CRITERIA_REG = {"squared_error": _k.SQUARED_ERROR}
@@ -155,7 +155,7 @@ class _BaseHistTree(BaseEstimator):
             key = (type(self), *((type(v), v) for v in (
                 self.criterion, self.max_depth, self.max_leaf_nodes, self.min_samples_leaf,
                 self.max_bins, self.n_jobs, self.min_weight_fraction_leaf,
-                self.sample_count, self._l2())))
+                self.sample_count, self._l2(), self._grow_policy())))
             if key in _VALID_PARAMS:
                 return
         except TypeError:  # an unhashable value: checked below (and rejected)
@@ -180,6 +180,20 @@ class _BaseHistTree(BaseEstimator):
         if self._is_reg:
             check_number("l2_regularization", self.l2_regularization, low=0.0,
                          low_open=False)
+            check_choice("grow_policy", self.grow_policy, ["depthwise", "symmetric"])
+            if self.grow_policy == "symmetric":
+                if self.max_depth is None:
+                    raise ValueError("grow_policy='symmetric' needs an integer max_depth "
+                                     "(a symmetric tree has 2**max_depth leaves at most), "
+                                     "got None.")
+                if self.max_leaf_nodes is not None:
+                    raise ValueError("grow_policy='symmetric' grows whole levels to "
+                                     "max_depth; max_leaf_nodes must be None, got "
+                                     f"{self.max_leaf_nodes!r}.")
+
+    def _grow_policy(self) -> str:
+        """The regression trees' ``grow_policy`` ("depthwise" for the classification trees)."""
+        return self.grow_policy if self._is_reg else "depthwise"
 
     def _l2(self) -> float:
         """The regression trees' ``l2_regularization`` (0 for the classification trees)."""
@@ -357,7 +371,13 @@ class _BaseHistTree(BaseEstimator):
                 oc, weights=ow, minlength=self.n_classes_
             )
             root_tot[-1] = n_active
-        grower = _Grower(
+        grower_cls = _SymmetricGrower if self._grow_policy() == "symmetric" else _Grower
+        if grower_cls is _SymmetricGrower and mapper.categorical_features_.size:
+            raise ValueError(
+                "grow_policy='symmetric' splits numeric features only; the data have "
+                f"categorical features {mapper.categorical_features_.tolist()} (by position). "
+                "Use grow_policy='depthwise'.")
+        grower = grower_cls(
             binned.codes_t, mapper.n_bins_, mapper.missing_bin_, idx, ow, oc, owy,
             self._is_reg, n_stat, self._criteria[self.criterion], self.max_depth,
             self.max_leaf_nodes, self.min_samples_leaf,

@@ -34,7 +34,7 @@ from .. import _loop_kernels as _lk
 from .. import _tree_kernels as _k
 from . import growing
 from .binning import BinnedData, _kernel_threads
-from .growing import _CLS_GAIN_RTOL, _HIST_CACHE_BYTES, _REG_GAIN_RTOL, _Grower
+from .growing import _CLS_GAIN_RTOL, _HIST_CACHE_BYTES, _REG_GAIN_RTOL, _Grower, _SymmetricGrower
 
 __all__ = ["fit_trees_batched", "grow_batched", "supports_batched"]
 
@@ -67,7 +67,7 @@ def _max_nodes(grower: _Grower) -> int | None:
 def supports_batched(grower: _Grower) -> bool:
     """Whether :func:`grow_batched` grows ``grower``'s tree (else it grows itself).
 
-    Depth-first growth to a depth of at most :data:`MAX_BATCHED_DEPTH`, or
+    Depth-first or symmetric growth to a depth of at most :data:`MAX_BATCHED_DEPTH`, or
     best-first growth to ``max_leaf_nodes`` leaves, with one histogram per node
     fitting in 64 MiB (then :class:`_Grower` never drops a cached histogram
     either, so both take the same path through the subtraction), and no
@@ -75,7 +75,7 @@ def supports_batched(grower: _Grower) -> bool:
     """
     max_nodes = _max_nodes(grower)
     return (
-        type(grower) is _Grower
+        type(grower) in (_Grower, _SymmetricGrower)
         and grower.cat_features.size == 0
         and max_nodes is not None
         and (grower.max_leaf_nodes is not None or grower.max_depth <= MAX_BATCHED_DEPTH)
@@ -180,6 +180,7 @@ def _grow_group(group: list[_Grower], n_threads: int) -> None:
     min_cnt = np.array([g.min_cnt for g in group], dtype=np.float64)
     min_w = np.array([g.min_w for g in group], dtype=np.float64)
     lam = np.array([g.lam for g in group], dtype=np.float64)
+    symmetric = np.array([type(g) is _SymmetricGrower for g in group], dtype=np.uint8)
     max_nodes = max(_max_nodes(g) for g in group)
     shape = (k, max_nodes)
     left = np.empty(shape, dtype=np.int32)
@@ -198,7 +199,7 @@ def _grow_group(group: list[_Grower], n_threads: int) -> None:
         idx_all, ow_all, oc_all, owy_all, starts, ends, dense, d_ow, d_oc, d_owy, root_tot,
         tol_scale, max_depth, min_cnt, min_w, lam, _CLS_GAIN_RTOL, _REG_GAIN_RTOL, left, right,
         feature, split_bin, missing_left, gain, tot, depth, start, end, n_nodes, max_leaves,
-        n_threads, growing._PARALLEL_MIN_WORK, growing._SCAN_WORK,
+        symmetric, n_threads, growing._PARALLEL_MIN_WORK, growing._SCAN_WORK,
     )
     for j, g in enumerate(group):
         m = int(n_nodes[j])

@@ -160,14 +160,16 @@ class HistTreeRegressor(RegressorMixin, _BaseHistTree):
     def __init__(self, *, criterion: str = "squared_error", max_depth: int | None = 3,
                  max_leaf_nodes: int | None = None, min_samples_leaf: int = 1,
                  min_weight_fraction_leaf: float = 0.0, sample_count: str = "exact",
-                 l2_regularization: float = 0.0, max_bins: int = 255,
-                 n_jobs: int | None = None, random_state: Any = None) -> None:
+                 l2_regularization: float = 0.0, grow_policy: str = "depthwise",
+                 max_bins: int = 255, n_jobs: int | None = None,
+                 random_state: Any = None) -> None:
         super().__init__(criterion=criterion, max_depth=max_depth,
                          max_leaf_nodes=max_leaf_nodes, min_samples_leaf=min_samples_leaf,
                          min_weight_fraction_leaf=min_weight_fraction_leaf,
                          sample_count=sample_count, max_bins=max_bins, n_jobs=n_jobs,
                          random_state=random_state)
         self.l2_regularization = l2_regularization
+        self.grow_policy = grow_policy
 
     def predict(self, X: Any) -> np.ndarray:
         """Weighted mean target of the leaf of each sample (``X`` as for :meth:`apply`)."""

@@ -396,3 +396,101 @@ class _Grower:
                 counter += 1
                 key = (-ch_split[3], child) if best_first else (0, -counter)
                 heapq.heappush(heap, (key, child, s, e, self._keep_hist(ch_hist), ch_split))
+
+
+class _SymmetricGrower(_Grower):
+    """Grows a symmetric (oblivious) regression tree: one split per level.
+
+    Every node of a level is split on the same feature and bin, the one that maximises
+    the sum over the level's nodes of their children's scores ``S^2 / (W + lam)``
+    (CatBoost's default tree, Prokhorenkova et al. 2018; Dorogush et al. 2018). A node
+    that the level's split cannot divide (a child would be empty or below the leaf
+    limits, or the split would gain nothing) adds its own score and goes on to the next
+    level undivided, as its rows would in CatBoost's table of ``2**depth`` leaves (where
+    one of its two leaves would be empty). The fitted tree is an ordinary
+    :class:`HistTree`, predicted like any other; a node's ``depth`` is its level (the
+    children of a node divided by level ``d``'s split have depth ``d``), so a path has
+    at most ``max_depth`` splits. Growth stops at ``max_depth`` levels or at the first level whose best split
+    divides no node. Histograms come from the same kernels as :class:`_Grower`'s (the
+    smaller child built, the larger by subtraction); the level's split from
+    ``symmetric_split``.
+    """
+
+    def grow(self, root_tot):
+        self._buffers()
+        n_act = len(self.idx)
+        root = self._new_node(root_tot, 0, 0, n_act)
+        if not self._can_split(root_tot, 0):
+            return
+        level = [root]
+        hists = np.empty((1, *self.hist_shape))
+        self._run_kernel(0, n_act, self.dummy_hist, hists[0], self.dummy_hist, False,
+                         root_tot, root_tot, False, False)
+        n_features = self.n_features
+        scores = np.empty(n_features)
+        bins = np.empty(n_features, dtype=np.int32)
+        ltot = np.empty(self.n_stat)
+        rtot = np.empty(self.n_stat)
+        lam = self.lam
+        for d in range(1, self.max_depth + 1):
+            m = len(level)
+            tots = np.array([self.tot[n] for n in level])
+            tol = np.array([self._tolerance(t) for t in tots])
+            work = m * int(self.total_bins)
+            _k.symmetric_split(hists, tots, tol, self.n_bins, self.missing_bin, self.min_cnt,
+                               self.min_w, lam, scores, bins,
+                               self.n_threads if work >= _PARALLEL_MIN_WORK else 1)
+            f = int(np.argmax(scores))
+            if not np.isfinite(scores[f]) or bins[f] < 0:
+                return
+            b = int(bins[f])
+            mls = np.empty(m, dtype=np.int32)
+            gains = np.empty(m)
+            _k.symmetric_nodes(hists, tots, tol, f, b, self.missing_bin, self.min_cnt,
+                               self.min_w, lam, mls, gains)
+            n_split = int(np.count_nonzero(mls >= 0))
+            if n_split == 0 or d == self.max_depth:
+                if n_split:
+                    self._split_level(d, level, hists, mls, gains, f, b, None, ltot, rtot)
+                return
+            new_hists = np.empty((m + n_split, *self.hist_shape))
+            nodes = self._split_level(d, level, hists, mls, gains, f, b, new_hists, ltot, rtot)
+            keep = [j for j, node in enumerate(nodes) if self._can_split(self.tot[node], d)]
+            if not keep:
+                return
+            level = [nodes[j] for j in keep]
+            hists = new_hists if len(keep) == len(nodes) else new_hists[keep]
+
+    def _split_level(self, d, level, hists, mls, gains, f, b, new_hists, ltot, rtot):
+        """Split level ``d``'s nodes where ``mls >= 0`` at ``(f, b)`` (their children's depth
+        is ``d``); the next level's nodes (children, and the undivided nodes) in order, their
+        histograms in ``new_hists`` (None: the last level, no histograms)."""
+        nodes = []
+        for i, node in enumerate(level):
+            if mls[i] < 0:
+                if new_hists is not None:
+                    new_hists[len(nodes)] = hists[i]
+                nodes.append(node)
+                continue
+            start, end = self.start[node], self.end[node]
+            ml = bool(mls[i])
+            mid = _k.partition(
+                self.codes_t, self.idx, self.ow, self.oc, self.owy, self.is_reg, start, end,
+                f, b, ml, self.missing_bin, self.buf_i, self.buf_w, self.buf_c,
+                self.buf_y, ltot, rtot,
+            )
+            lt, rt = ltot.copy(), rtot.copy()
+            lnode = self._new_node(lt, d, start, mid)
+            rnode = self._new_node(rt, d, mid, end)
+            self.left[node], self.right[node] = lnode, rnode
+            self.feature[node], self.split_bin[node] = f, b
+            self.missing_left[node] = int(ml)
+            self.gain[node] = float(gains[i])
+            if new_hists is not None:
+                lh, rh = new_hists[len(nodes)], new_hists[len(nodes) + 1]
+                if mid - start <= end - mid:
+                    self._run_kernel(start, mid, hists[i], lh, rh, True, lt, rt, False, False)
+                else:
+                    self._run_kernel(mid, end, hists[i], rh, lh, True, rt, lt, False, False)
+            nodes += [lnode, rnode]
+        return nodes

@@ -435,9 +435,9 @@ def test_l2_regularization_auto_and_explicit():
 
 def test_grow_policy_auto_and_explicit():
     """``grow_policy="auto"``: depth-wise trees on at most 5,000 rows; above, symmetric
-    trees of depth 8 (λ = 10, no leaf minimum) on numeric data, and the leaf-wise search
-    on data with categorical columns, which symmetric trees do not split. An explicit
-    policy reaches every tree of the final model."""
+    trees of depth 6 (8 from 50,000 rows; λ = 10, no leaf minimum) on numeric data, and
+    the leaf-wise search on data with categorical columns, which symmetric trees do not
+    split. An explicit policy reaches every tree of the final model."""
     import pandas as pd
 
     from robust_boosting.splboost_cv import _AUTO_LARGE_LEAFWISE
@@ -447,8 +447,10 @@ def test_grow_policy_auto_and_explicit():
     large, rounds = est._search_space(5001)
     assert {c["grow_policy"] for c in small} == {"depthwise"}
     assert [(c["grow_policy"], c["max_depth"], c["max_leaf_nodes"], c["min_samples_leaf"],
-             c["l2_regularization"]) for c in large] == [("symmetric", 8, None, 1, 10.0)]
+             c["l2_regularization"]) for c in large] == [("symmetric", 6, None, 1, 10.0)]
     assert rounds == 300
+    assert [c["max_depth"] for c in est._search_space(49_999)[0]] == [6]
+    assert [c["max_depth"] for c in est._search_space(50_000)[0]] == [8]
     est.feature_schema_ = type("Schema", (), {"all_numeric": False})()  # categorical columns
     leafwise, _ = est._search_space(5001)
     depths, leaves, min_leaf, _, _, l2s = _AUTO_LARGE_LEAFWISE

@@ -1987,6 +1987,44 @@ cdef inline int _node_threads(int64_t n_rows, int nf, int64_t total_bins, int n_
     return 1
 
 
+cdef void _root_hist(NodeArgs* a, int32_t* idx, double* ow, int32_t* oc, double* owy,
+                     Py_ssize_t n_act, bint dense, const double* d_ow, const int32_t* d_oc,
+                     const double* d_owy, const double* root_tot, double* hist, bint find,
+                     int n_threads, int64_t total_bins, int64_t min_work,
+                     int64_t scan_work) noexcept nogil:
+    """The root's histogram into ``hist``, and its best split of each feature if ``find``:
+    every row in order (``dense``, the per-row statistics ``d_*``) or the active rows.
+    Leaves ``a`` reading the partitioned row arrays (``idx``, ``ow``, ``oc``/``owy``)."""
+    a.idx = idx
+    if dense:
+        a.ow = d_ow
+        a.oc = d_oc
+        a.owy = d_owy
+        a.dense = True
+        a.end = a.n_rows
+    else:
+        a.ow = ow
+        a.oc = oc
+        a.owy = owy
+        a.dense = n_act == a.n_rows
+        a.end = n_act
+    a.start = 0
+    a.parent_hist = NULL
+    a.small_hist = hist
+    a.large_hist = NULL
+    a.do_sub = False
+    a.small_tot = root_tot
+    a.large_tot = root_tot
+    a.find_small = find
+    a.find_large = False
+    _run_groups(a, _node_threads(a.end - a.start, a.n_features, total_bins, 1 if find else 0,
+                                 n_threads, min_work, scan_work))
+    a.ow = ow
+    a.oc = oc
+    a.owy = owy
+    a.dense = False
+
+
 cdef Py_ssize_t _grow_one(NodeArgs* a, int n_stat, int32_t* idx, double* ow, int32_t* oc,
                           double* owy, Py_ssize_t n_act, bint dense, const double* d_ow,
                           const int32_t* d_oc, const double* d_owy, const double* root_tot,
@@ -2037,37 +2075,11 @@ cdef Py_ssize_t _grow_one(NodeArgs* a, int n_stat, int32_t* idx, double* ow, int
     else:
         for q in range(2 * nf):
             scores[q] = -INFINITY
-        # the root: every row in order (``dense``) or the active rows
-        a.idx = idx
-        if dense:
-            a.ow = d_ow
-            a.oc = d_oc
-            a.owy = d_owy
-            a.dense = True
-            a.end = a.n_rows
-        else:
-            a.ow = ow
-            a.oc = oc
-            a.owy = owy
-            a.dense = n_act == a.n_rows
-            a.end = n_act
-        a.start = 0
         n_free -= 1
         slot_of[0] = free_slots[n_free]
-        a.parent_hist = NULL
-        a.small_hist = pool + slot_of[0] * hist_size
-        a.large_hist = NULL
-        a.do_sub = False
-        a.small_tot = root_tot
-        a.large_tot = root_tot
-        a.find_small = True
-        a.find_large = False
-        _run_groups(a, _node_threads(a.end - a.start, nf, total_bins, 1, n_threads, min_work,
-                                     scan_work))
-        a.ow = ow
-        a.oc = oc
-        a.owy = owy
-        a.dense = False
+        _root_hist(a, idx, ow, oc, owy, n_act, dense, d_ow, d_oc, d_owy, root_tot,
+                   pool + slot_of[0] * hist_size, True, n_threads, total_bins, min_work,
+                   scan_work)
         top = 0
         if _pick(scores, a.bins, a.mls, nf, root_tot, n_stat, a.crit, is_reg, tol_scale,
                  cls_rtol, reg_rtol, p_split, p_gain, 0, a.lam) >= 0:
@@ -2239,34 +2251,11 @@ cdef Py_ssize_t _grow_sym(NodeArgs* a, int n_stat, int32_t* idx, double* ow, dou
             free_slots[q] = <int32_t>(max_nodes - 1 - q)
         _new_node(t, 0, root_tot, n_stat, 0, 0, n_act)
         if _can_split(root_tot, 0, max_depth, n_stat, a.min_cnt, a.min_w, True):
-            a.idx = idx
-            a.oc = NULL
-            if dense:
-                a.ow = d_ow
-                a.owy = d_owy
-                a.dense = True
-                a.end = a.n_rows
-            else:
-                a.ow = ow
-                a.owy = owy
-                a.dense = n_act == a.n_rows
-                a.end = n_act
-            a.start = 0
             n_free -= 1
             slot_of[0] = free_slots[n_free]
-            a.parent_hist = NULL
-            a.small_hist = pool + slot_of[0] * hist_size
-            a.large_hist = NULL
-            a.do_sub = False
-            a.small_tot = root_tot
-            a.large_tot = root_tot
-            a.find_small = False
-            a.find_large = False
-            _run_groups(a, _node_threads(a.end - a.start, nf, total_bins, 0, n_threads,
-                                         min_work, scan_work))
-            a.ow = ow
-            a.owy = owy
-            a.dense = False
+            _root_hist(a, idx, ow, NULL, owy, n_act, dense, d_ow, NULL, d_owy, root_tot,
+                       pool + slot_of[0] * hist_size, False, n_threads, total_bins, min_work,
+                       scan_work)
             lvl[0] = 0
             m = 1
             d = 1

@@ -225,8 +225,11 @@ _SMALL_N = 5000
 #: symmetric trees (numeric features), and for large data with trees grown leaf-wise
 #: (categorical features, or ``grow_policy="depthwise"``) (docs/noisy-default-design.md)
 _AUTO_SMALL = ((1, 3), None, 1, (0.3,), 100, (0.0,))
-_AUTO_LARGE = ((8,), None, 1, (0.2,), 300, (10.0,))
+_AUTO_LARGE = ((6,), None, 1, (0.2,), 300, (10.0,))
 _AUTO_LARGE_LEAFWISE = ((None,), 31, 20, (0.2,), 300, (100.0,))
+#: from this many rows the symmetric trees have depth 8 (more leaves for more rows; at
+#: 10,000 rows depth 8 cost twice the time of depth 6)
+_DEEP_N = 50_000
 
 
 #: how the trees' ``min_samples_leaf`` counts rows (:class:`HistTreeRegressor`'s ``sample_count``)
@@ -238,7 +241,9 @@ def _auto_space(n: int, grow_policy: str = "symmetric") -> tuple:
     ``grow_policy``."""
     if n <= _SMALL_N:
         return _AUTO_SMALL
-    return _AUTO_LARGE if grow_policy == "symmetric" else _AUTO_LARGE_LEAFWISE
+    if grow_policy != "symmetric":
+        return _AUTO_LARGE_LEAFWISE
+    return ((8,), *_AUTO_LARGE[1:]) if n >= _DEEP_N else _AUTO_LARGE
 
 
 def _make_booster(tree: dict, learning_rate: float, drop_fraction: float, n_estimators: int,
@@ -587,12 +592,17 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
     The search grows with the data (the ``"auto"`` parameters): on at most
     5,000 training rows, depth-1 and depth-3 trees at learning rate 0.3 and
     at most 100 rounds (tuned on small tables, where it beats its peers);
-    on more rows, trees grown leaf-wise to 31 leaves of at least 20 rows, with
-    an L2 penalty of 100 rows on the leaf values, at
-    learning rate 0.2 and at most 300 rounds (LightGBM's default tree; a
-    small search stops at its round cap while the held-out loss still falls
-    on 100,000 rows; 300 rounds at 0.2 were as accurate as 500 at 0.1 on
-    10,000-100,000 rows of two generators, at 0.6 of the final fit's cost).
+    on more rows, symmetric (oblivious) trees of depth 6 (8 from 50,000 rows), one
+    split per level as in CatBoost (Prokhorenkova et al. 2018), with an L2 penalty
+    of 10 rows on the
+    leaf values, at learning rate 0.2 and at most 300 rounds (a small search
+    stops at its round cap while the held-out loss still falls on 100,000 rows;
+    300 rounds at 0.2 were as accurate as 500 at 0.1 on 10,000-100,000 rows of
+    two generators, at 0.6 of the final fit's cost; on those data symmetric
+    trees were more accurate than LightGBM's leaf-wise trees in every task
+    measured). Data with categorical columns get leaf-wise trees of 31 leaves
+    of at least 20 rows with an L2 penalty of 100 rows instead (LightGBM's
+    default tree), since symmetric trees split numeric features only.
     Multiclass problems are boosted natively: one Newton tree per class and
     round on the softmax loss
     (:class:`~robust_boosting.classical.LogitBoostClassifier`).
@@ -602,17 +612,18 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
     max_depth : int, None, sequence of them or "auto", default="auto"
         Depth of the regression trees (a sequence: candidates of the search;
         None: no depth limit, with ``max_leaf_nodes``). ``"auto"``: ``(1, 3)``
-        on at most 5,000 rows, None (leaf-wise) above.
+        on at most 5,000 rows; above, with symmetric trees 6 (8 from 50,000
+        rows), and None (leaf-wise) otherwise.
     learning_rate : float, sequence of float or "auto", default="auto"
         Shrinkage of each Newton step (a sequence: candidates of the search).
         ``"auto"``: 0.3 on at most 5,000 rows, 0.2 above.
     max_leaf_nodes : int, None or "auto", default="auto"
         Trees grow best-first (leaf-wise) to at most this many leaves; None:
-        depth-first to ``max_depth``. ``"auto"``: None on at most 5,000 rows,
-        31 above.
+        depth-first to ``max_depth``. ``"auto"``: 31 for leaf-wise trees above
+        5,000 rows, else None.
     min_samples_leaf : int or "auto", default="auto"
-        Fewest training rows in a leaf. ``"auto"``: 1 on at most 5,000 rows,
-        20 above. As LightGBM's ``min_data_in_leaf``, the rows of a child are
+        Fewest training rows in a leaf. ``"auto"``: 20 for leaf-wise trees above
+        5,000 rows, else 1. As LightGBM's ``min_data_in_leaf``, the rows of a child are
         counted from its weight (its Newton weight times the node's rows per
         unit of weight: ``HistTreeRegressor(sample_count="weight")``), which
         needs no count in the trees' histograms.
@@ -623,10 +634,19 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         ``-G / (H + λ h̄)``, ``h̄`` the mean Hessian of the round, and splits are
         scored with the same denominators (XGBoost's leaf weights and gains,
         Chen & Guestrin 2016, eqs. 5-7; :class:`HistTreeRegressor`'s
-        ``l2_regularization``). ``"auto"``: 0 on at most 5,000 rows, 100 above
-        (on 10,000-100,000 rows of two synthetic generators, clean and with 10-35 %
-        flipped labels, it lowered the error in 25 of 32 tasks, raised it in 6, and
-        raised the label-issue F1 at 10,000 rows, for 5-40 % more rounds).
+        ``l2_regularization``). ``"auto"``: 0 on at most 5,000 rows; above, 10
+        with symmetric trees and 100 with leaf-wise ones (for the leaf-wise
+        trees, on 10,000-100,000 rows of two synthetic generators, clean and with
+        10-35 % flipped labels, 100 lowered the error in 25 of 32 tasks, raised it
+        in 6, and raised the label-issue F1 at 10,000 rows, for 5-40 % more
+        rounds).
+    grow_policy : {"auto", "depthwise", "symmetric"}, default="auto"
+        How the regression trees grow (:class:`HistTreeRegressor`'s
+        ``grow_policy``): ``"depthwise"``, depth-first to ``max_depth`` or
+        best-first to ``max_leaf_nodes``; ``"symmetric"``, one split per level
+        shared by all the level's nodes (CatBoost's oblivious trees), to an
+        integer ``max_depth``, numeric features only. ``"auto"``: symmetric
+        above 5,000 rows when every column is numeric, else depth-wise.
     drop_fraction : float or sequence of floats, default=0.0
         Fraction in ``[0, 1)`` of training samples that each self-paced round
         drops (the age read as a quantile of the current losses,
@@ -661,8 +681,10 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
     ----------
     classes_ : ndarray of shape (n_classes,)
     best_params_ : dict
-        ``max_depth``, ``learning_rate`` and ``drop_fraction`` of the winner,
-        and its early-stopped number of rounds ``cv_n_estimators``.
+        The winner's tree parameters (``max_depth``, ``max_leaf_nodes``,
+        ``min_samples_leaf``, ``l2_regularization``, ``grow_policy``),
+        ``learning_rate`` and ``drop_fraction``, and its early-stopped number of
+        rounds ``cv_n_estimators``.
     best_score_ : float
         Minus the trimmed held-out log-loss of the winner (higher is better).
     best_index_ : int
@@ -674,7 +696,8 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         with the drop-fraction regularizer.
     cv_results_ : dict of ndarrays
         One entry per candidate, as in ``GridSearchCV``: ``params``,
-        ``param_max_depth``, ``param_learning_rate``, ``param_drop_fraction``,
+        ``param_<name>`` for each parameter of ``best_params_`` but
+        ``cv_n_estimators``,
         ``n_estimators`` (best round), ``split{k}_test_score``,
         ``mean_test_score``, ``std_test_score``, ``rank_test_score``
         (scores are minus the trimmed held-out log-loss).

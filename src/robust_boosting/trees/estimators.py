@@ -138,6 +138,18 @@ class HistTreeRegressor(RegressorMixin, _BaseHistTree):
         Hessian, so the penalty does not depend on how the weights are scaled).
         With ``λ > 0`` the values shrink toward zero, not toward the mean target.
         0 is the plain weighted least-squares tree.
+    grow_policy : {"depthwise", "symmetric"}, default="depthwise"
+        ``"depthwise"``: depth-first to ``max_depth``, or best-first to
+        ``max_leaf_nodes``. ``"symmetric"``: an oblivious tree, CatBoost's default
+        (Prokhorenkova et al. 2018; Dorogush et al. 2018): every node of a level is
+        split at the same feature and bin, the one with the highest sum over the
+        level's nodes of their children's scores ``S² / (W + λ w̄)``, for
+        ``max_depth`` levels (an integer; ``max_leaf_nodes`` must be None). A node
+        that the level's split cannot divide (an empty child, a child below
+        ``min_samples_leaf`` or ``min_weight_fraction_leaf``, or no gain) adds its
+        own score and goes on undivided to the next level, where CatBoost would give
+        it an empty leaf; ``tree_.depth`` is then each node's level. Numeric
+        features only: categorical features raise a ``ValueError``.
     max_bins : int, default=255
         Maximum number of bins per feature when ``fit`` receives raw data.
     n_jobs : int or None, default=None

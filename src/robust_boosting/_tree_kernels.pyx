@@ -1987,6 +1987,30 @@ cdef inline int _node_threads(int64_t n_rows, int nf, int64_t total_bins, int n_
     return 1
 
 
+cdef int64_t _divide(NodeArgs* a, Tree* t, Py_ssize_t node, Py_ssize_t lnode, int f, int b,
+                     int ml, double gain, int32_t d, int32_t* idx, double* ow, int32_t* oc,
+                     double* owy, int32_t* buf_i, double* buf_w, int32_t* buf_c,
+                     double* buf_y, double* ltot, double* rtot, int n_stat) noexcept nogil:
+    """:meth:`_Grower._divide` compiled: partition ``node``'s rows at bin ``b`` of feature
+    ``f`` (missing values left if ``ml``), record the split (of gain ``gain``) and make its
+    children ``lnode`` and ``lnode + 1`` at depth ``d``; returns the first row of the right
+    child. ``ltot`` and ``rtot`` are scratch."""
+    cdef int64_t s0 = t.start[node]
+    cdef int64_t e0 = t.end[node]
+    cdef int64_t mid = _partition(a.codes + f * a.n_rows, idx, ow, oc, owy, a.is_reg, s0, e0,
+                                  b, ml != 0, a.missing_bin, buf_i, buf_w, buf_c, buf_y, ltot,
+                                  rtot, n_stat)
+    _new_node(t, lnode, ltot, n_stat, d, s0, mid)
+    _new_node(t, lnode + 1, rtot, n_stat, d, mid, e0)
+    t.left[node] = <int32_t>lnode
+    t.right[node] = <int32_t>(lnode + 1)
+    t.feature[node] = f
+    t.split_bin[node] = b
+    t.missing_left[node] = <uint8_t>ml
+    t.gain[node] = gain
+    return mid
+
+
 cdef void _root_hist(NodeArgs* a, int32_t* idx, double* ow, int32_t* oc, double* owy,
                      Py_ssize_t n_act, bint dense, const double* d_ow, const int32_t* d_oc,
                      const double* d_owy, const double* root_tot, double* hist, bint find,
@@ -2057,7 +2081,7 @@ cdef Py_ssize_t _grow_one(NodeArgs* a, int n_stat, int32_t* idx, double* ow, int
     cdef int32_t slot_p, slot_s
     cdef Py_ssize_t n_nodes = 1
     cdef Py_ssize_t top, node, lnode, rnode, small, large, q
-    cdef int64_t s0, e0, mid, ss, se, f, b, ml
+    cdef int64_t s0, e0, mid, ss, se
     cdef int32_t d
     cdef bint find_l, find_r, small_is_left, find_s, find_g
     cdef double got_s, got_g, got_l, got_r
@@ -2104,24 +2128,13 @@ cdef Py_ssize_t _grow_one(NodeArgs* a, int n_stat, int32_t* idx, double* ow, int
                 node = stack[top]
             s0 = t.start[node]
             e0 = t.end[node]
-            f = p_split[node * 3]
-            b = p_split[node * 3 + 1]
-            ml = p_split[node * 3 + 2]
-            mid = _partition(a.codes + f * a.n_rows, idx, ow, oc, owy, is_reg, s0, e0, <int>b,
-                             ml != 0, a.missing_bin, buf_i, buf_w, buf_c, buf_y, ltot, rtot,
-                             n_stat)
             d = t.depth[node] + 1
             lnode = n_nodes
             rnode = n_nodes + 1
             n_nodes += 2
-            _new_node(t, lnode, ltot, n_stat, d, s0, mid)
-            _new_node(t, rnode, rtot, n_stat, d, mid, e0)
-            t.left[node] = <int32_t>lnode
-            t.right[node] = <int32_t>rnode
-            t.feature[node] = <int32_t>f
-            t.split_bin[node] = <int32_t>b
-            t.missing_left[node] = <uint8_t>ml
-            t.gain[node] = p_gain[node]
+            mid = _divide(a, t, node, lnode, <int>p_split[node * 3], <int>p_split[node * 3 + 1],
+                          <int>p_split[node * 3 + 2], p_gain[node], d, idx, ow, oc, owy,
+                          buf_i, buf_w, buf_c, buf_y, ltot, rtot, n_stat)
             n_leaves += 1
             find_l = _can_split(t.tot + lnode * n_stat, d, max_depth, n_stat, min_cnt, min_w,
                                 is_reg)
@@ -2239,7 +2252,7 @@ cdef Py_ssize_t _grow_sym(NodeArgs* a, int n_stat, int32_t* idx, double* ow, dou
     cdef Py_ssize_t n_nodes = 1
     cdef Py_ssize_t m, nm, i, q, node, lnode, rnode, small, large
     cdef int64_t d, s0, e0, mid, ss, se
-    cdef int f, b, ml, n_split, lvl_threads
+    cdef int f, b, n_split, lvl_threads
     cdef int32_t slot_p, slot_s
     cdef bint last
     if (lvl == NULL or nxt == NULL or slot_of == NULL or free_slots == NULL or hp == NULL
@@ -2294,23 +2307,13 @@ cdef Py_ssize_t _grow_sym(NodeArgs* a, int n_stat, int32_t* idx, double* ow, dou
                         nxt[nm] = node
                         nm += 1
                         continue
-                    ml = mlv[i]
                     s0 = t.start[node]
                     e0 = t.end[node]
-                    mid = _partition(a.codes + f * a.n_rows, idx, ow, NULL, owy, True, s0, e0,
-                                     b, ml != 0, a.missing_bin, buf_i, buf_w, buf_c, buf_y,
-                                     ltot, rtot, n_stat)
                     lnode = n_nodes
                     rnode = n_nodes + 1
                     n_nodes += 2
-                    _new_node(t, lnode, ltot, n_stat, <int32_t>d, s0, mid)
-                    _new_node(t, rnode, rtot, n_stat, <int32_t>d, mid, e0)
-                    t.left[node] = <int32_t>lnode
-                    t.right[node] = <int32_t>rnode
-                    t.feature[node] = f
-                    t.split_bin[node] = b
-                    t.missing_left[node] = <uint8_t>ml
-                    t.gain[node] = gains[i]
+                    mid = _divide(a, t, node, lnode, f, b, mlv[i], gains[i], <int32_t>d, idx, ow,
+                                  NULL, owy, buf_i, buf_w, buf_c, buf_y, ltot, rtot, n_stat)
                     slot_p = slot_of[node]
                     if last:
                         continue

@@ -236,7 +236,7 @@ _DEEP_N = 50_000
 _SAMPLE_COUNT = "weight"
 
 
-def _auto_space(n: int, grow_policy: str = "symmetric") -> tuple:
+def _auto_space(n: int, grow_policy: str) -> tuple:
     """The search of the ``"auto"`` parameters for ``n`` training rows and trees grown by
     ``grow_policy``."""
     if n <= _SMALL_N:

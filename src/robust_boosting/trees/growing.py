@@ -334,6 +334,34 @@ class _Grower:
             self._release(small_hist)
         return (small, large) if small_is_left else (large, small)
 
+    def _divide(self, node, f, b, ml, gain, left_set, d, ltot, rtot):
+        """Partition ``node``'s rows by its split (threshold bin ``b`` of feature ``f``,
+        missing values left if ``ml``; or the categorical ``left_set``), record the split
+        and make its two children at depth ``d``; returns ``(left, right, mid)``, ``mid``
+        the first row of the right child. ``ltot`` and ``rtot`` are scratch."""
+        start, end = self.start[node], self.end[node]
+        if left_set is None:
+            mid = _k.partition(
+                self.codes_t, self.idx, self.ow, self.oc, self.owy, self.is_reg, start, end,
+                f, b, bool(ml), self.missing_bin, self.buf_i, self.buf_w, self.buf_c,
+                self.buf_y, ltot, rtot,
+            )
+        else:
+            mid = _k.partition_table(
+                self.codes_t, self.idx, self.ow, self.oc, self.owy, self.is_reg, start, end,
+                f, left_set, self.buf_i, self.buf_w, self.buf_c, self.buf_y, ltot, rtot,
+            )
+        lnode = self._new_node(ltot.copy(), d, start, mid)
+        rnode = self._new_node(rtot.copy(), d, mid, end)
+        self.left[node] = lnode
+        self.right[node] = rnode
+        self.feature[node] = f
+        self.split_bin[node] = b
+        self.missing_left[node] = ml
+        self.left_set[node] = left_set
+        self.gain[node] = gain
+        return lnode, rnode, mid
+
     # -- growth ------------------------------------------------------------
     def grow(self, root_tot):
         self._buffers()
@@ -355,29 +383,9 @@ class _Grower:
             if best_first and n_leaves >= self.max_leaf_nodes:
                 break
             _, node, start, end, hist, (f, b, ml, gain, left_set) = heapq.heappop(heap)
-            if left_set is None:
-                mid = _k.partition(
-                    self.codes_t, self.idx, self.ow, self.oc, self.owy, self.is_reg, start, end,
-                    f, b, bool(ml), self.missing_bin, self.buf_i, self.buf_w, self.buf_c,
-                    self.buf_y, ltot, rtot,
-                )
-            else:
-                mid = _k.partition_table(
-                    self.codes_t, self.idx, self.ow, self.oc, self.owy, self.is_reg, start, end,
-                    f, left_set, self.buf_i, self.buf_w, self.buf_c, self.buf_y, ltot, rtot,
-                )
             d = self.depth[node] + 1
-            lt = ltot.copy()
-            rt = rtot.copy()
-            lnode = self._new_node(lt, d, start, mid)
-            rnode = self._new_node(rt, d, mid, end)
-            self.left[node] = lnode
-            self.right[node] = rnode
-            self.feature[node] = f
-            self.split_bin[node] = b
-            self.missing_left[node] = ml
-            self.left_set[node] = left_set
-            self.gain[node] = gain
+            lnode, rnode, mid = self._divide(node, f, b, ml, gain, left_set, d, ltot, rtot)
+            lt, rt = self.tot[lnode], self.tot[rnode]
             n_leaves += 1
             find_l = self._can_split(lt, d)
             find_r = self._can_split(rt, d)
@@ -472,20 +480,10 @@ class _SymmetricGrower(_Grower):
                     new_hists[len(nodes)] = hists[i]
                 nodes.append(node)
                 continue
+            lnode, rnode, mid = self._divide(node, f, b, int(mls[i]), float(gains[i]), None, d,
+                                             ltot, rtot)
             start, end = self.start[node], self.end[node]
-            ml = bool(mls[i])
-            mid = _k.partition(
-                self.codes_t, self.idx, self.ow, self.oc, self.owy, self.is_reg, start, end,
-                f, b, ml, self.missing_bin, self.buf_i, self.buf_w, self.buf_c,
-                self.buf_y, ltot, rtot,
-            )
-            lt, rt = ltot.copy(), rtot.copy()
-            lnode = self._new_node(lt, d, start, mid)
-            rnode = self._new_node(rt, d, mid, end)
-            self.left[node], self.right[node] = lnode, rnode
-            self.feature[node], self.split_bin[node] = f, b
-            self.missing_left[node] = int(ml)
-            self.gain[node] = float(gains[i])
+            lt, rt = self.tot[lnode], self.tot[rnode]
             if new_hists is not None:
                 lh, rh = new_hists[len(nodes)], new_hists[len(nodes) + 1]
                 if mid - start <= end - mid:

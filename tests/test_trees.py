@@ -601,16 +601,21 @@ def _symmetric_level_score(groups, c_all, y, w, lam, missing_bin, b, min_leaf):
     max_depth=st.sampled_from([1, 2, 3, 4]),
     seed=st.integers(0, 2**16),
     l2=st.sampled_from([0.0, 0.5, 3.0]),
+    nan_free=st.booleans(),
 )
-def test_symmetric_tree_levels_match_brute_force(problem, min_leaf, max_depth, seed, l2):
+def test_symmetric_tree_levels_match_brute_force(problem, min_leaf, max_depth, seed, l2,
+                                                 nan_free):
     """A symmetric tree splits each level's nodes at one (feature, bin): the one with the
     highest sum over the level's nodes of their best children's score ``S² / (W + λ w̄)``
     (or their own score, for a node the split cannot divide), found here by trying every
     feature, bin and missing-value side on the raw rows. A node is divided iff that gains;
     an undivided node goes on to the next level; the values are ``S / (W + λ w̄)``. The
-    compiled growth (batched) and the Python reference grow the same tree."""
+    compiled growth (batched) and the Python reference grow the same tree. Without
+    missing values (``nan_free``) every node is scored by the vectorised scan."""
     from robust_boosting.trees import batched
     X, w = problem
+    if nan_free:
+        X = np.nan_to_num(X, nan=2.5)
     y = np.random.RandomState(seed).randint(-3, 4, len(w)).astype(float) + 0.5
     est = HistTreeRegressor(grow_policy="symmetric", max_depth=max_depth,
                             min_samples_leaf=min_leaf, l2_regularization=l2)
@@ -706,6 +711,37 @@ def test_symmetric_tree_parameters_and_paths():
     for tree, wt, target in zip(together, weights, [y, y, -y], strict=True):
         alone = clone(tree).fit(Xp, target, sample_weight=wt)
         np.testing.assert_array_equal(tree.predict(X), alone.predict(X))
+
+
+def test_symmetric_tree_threads_and_reference_agree():
+    """A deep symmetric tree divides a level's nodes side by side on several threads
+    (one node per thread) and scores the nodes without missing values in vectorised
+    loops: the same tree for every thread count as the serial Python reference, with
+    and without missing values, zero weights and a count channel."""
+    from robust_boosting.trees import batched
+    rng = np.random.RandomState(3)
+    X, y = make_regression(3000, 8, noise=10.0, random_state=3)
+    X[rng.rand(*X.shape) < 0.05] = np.nan  # a node may have missing values or none
+    w = rng.rand(3000)
+    w[rng.rand(3000) < 0.1] = 0.0
+    for kw in (dict(), dict(min_samples_leaf=5, sample_count="exact"),
+               dict(l2_regularization=10.0, sample_count="weight", min_samples_leaf=5)):
+        for Xs in (X, np.nan_to_num(X)):
+            trees = [HistTreeRegressor(grow_policy="symmetric", max_depth=7, n_jobs=n, **kw)
+                     for n in (1, 2, 1)]
+            Xp = trees[0].prepare_data(Xs)
+            for tree in trees:
+                tree.fit(Xp, y, sample_weight=w)
+            supports = batched.supports_batched
+            batched.supports_batched = lambda g: False
+            try:
+                reference = clone(trees[0]).fit(Xp, y, sample_weight=w)
+            finally:
+                batched.supports_batched = supports
+            assert trees[0].tree_.node_count > 60  # levels of many nodes were divided
+            for other in (*trees[1:], reference):
+                for a, b in zip(_tree_arrays(trees[0]), _tree_arrays(other), strict=True):
+                    np.testing.assert_array_equal(a, b)
 
 
 # --------------------------------------------------------------------------

@@ -287,6 +287,40 @@ cdef extern from *:
         return m;
     }
 
+    /* One node's part of a symmetric level's scan of a feature, for a node without
+       missing values and histograms without a count channel (h holds (weight,
+       weighted target) pairs): adds to acc[b], at each bin b the node visits
+       (rb_used_bins), the change there of the node's score under the split "bins up
+       to b go left": its children's S_L^2/(W_L+lam) + S_R^2/(W_R+lam) where both weigh
+       at least min_w and that beats base by more than tol, else base. _sym_node's
+       arithmetic, in loops that vectorise: the same bits. used, cw, cs, val: scratch
+       of nb + 4 entries. */
+    RB_CLONES RB_NOTRAP static void rb_sym_node_scan(
+            const double *restrict h, int nb, double tw, double ts, double min_w,
+            double lam, double base, double tol, double *restrict acc, int *restrict used,
+            double *restrict cw, double *restrict cs, double *restrict val) {
+        double a = 0.0, c = 0.0, prev = 0.0;
+        int j, n = rb_used_bins(h, 2, nb, 1, used);
+        for (j = 0; j < n; j++) {
+            a += h[2 * used[j]];
+            c += h[2 * used[j] + 1];
+            cw[j] = a;
+            cs[j] = c;
+        }
+        for (j = 0; j < n; j++) {
+            const double wl = cw[j], sl = cs[j];
+            const double wr = tw - wl, sr = ts - sl;
+            const double sc = sl * sl / (wl + lam) + sr * sr / (wr + lam);
+            const int ok = !((wl <= 0.0) | (wr <= 0.0) | (wl < min_w) | (wr < min_w))
+                           & (sc > base) & (sc - base > tol);
+            val[j] = ok ? sc : base;
+        }
+        for (j = 0; j < n; j++) {
+            acc[used[j]] += val[j] - prev;
+            prev = val[j];
+        }
+    }
+
     /* The two-class entropy scan's first pass over a feature's nb bins (h holds
        (class 0, class 1) weight pairs): the bins it visits (used, n_used of them, as
        rb_used_bins), the running sums c0, c1 after each visited bin, and for each
@@ -458,6 +492,9 @@ cdef extern from *:
     void rb_subtract_pairs(const double* ph, const double* sh, double* lh, Py_ssize_t nb,
                            double rtol) noexcept nogil
     int rb_used_bins(const double* h, int ns, int nb, int n_check, int* used) noexcept nogil
+    void rb_sym_node_scan(const double* h, int nb, double tw, double ts, double min_w,
+                          double lam, double base, double tol, double* acc, int* used,
+                          double* cw, double* cs, double* val) noexcept nogil
 
 
 cdef inline double _log_reduced(double m, double k) noexcept nogil:
@@ -1303,6 +1340,7 @@ cdef void _sym_feature(const double** hp, const double** tp, const double* tol, 
     non-empty bins, not nodes times bins (a deep level has many small nodes).
     """
     cdef double* acc
+    cdef double* scan
     cdef int* used
     cdef double cum[3]
     cdef const double* h
@@ -1318,9 +1356,11 @@ cdef void _sym_feature(const double** hp, const double** tp, const double* tol, 
         return
     acc = <double*>calloc(nb, sizeof(double))
     used = <int*>malloc((nb + 4) * sizeof(int))
-    if acc == NULL or used == NULL:
+    scan = <double*>malloc(3 * (nb + 4) * sizeof(double))
+    if acc == NULL or used == NULL or scan == NULL:
         free(acc)
         free(used)
+        free(scan)
         return
     for i in range(m):
         h = hp[i] + f * hsz
@@ -1328,6 +1368,10 @@ cdef void _sym_feature(const double** hp, const double** tp, const double* tol, 
         miss = h + missing_bin * ns
         has_miss = not _bin_empty(miss, 2, has_cnt, True)
         base = _sym_base(tot, has_cnt, min_cnt, min_w, lam, &mw)
+        if not has_cnt and not has_miss:  # the common case, vectorised
+            rb_sym_node_scan(h, nb, tot[0], tot[1], mw, lam, base, tol[i], acc, used, scan,
+                             scan + nb + 4, scan + 2 * (nb + 4))
+            continue
         cum[0] = 0.0
         cum[1] = 0.0
         cum[2] = 0.0
@@ -1349,6 +1393,7 @@ cdef void _sym_feature(const double** hp, const double** tp, const double* tol, 
             acc[b] += val - prev
             prev = val
     free(used)
+    free(scan)
     run = acc[0]
     best = run
     best_bin = 0
@@ -1588,6 +1633,7 @@ cdef Py_ssize_t _partition_table(const uint8_t* row, int32_t* idx, double* ow, i
     cdef double* ws = ow + start
     cdef double* ys = NULL
     cdef int32_t* cs = NULL
+    cdef double lw = 0.0, rw = 0.0, ly = 0.0, ry = 0.0
     for s in range(ns):
         left_tot[s] = 0.0
         right_tot[s] = 0.0
@@ -1597,7 +1643,9 @@ cdef Py_ssize_t _partition_table(const uint8_t* row, int32_t* idx, double* ow, i
         cs = oc + start
     nl = 0
     nr = 0
-    # branch-free: write to both sides, advance one (the side is unpredictable)
+    # branch-free: write to both sides, advance one (the side is unpredictable); the
+    # regression sums in locals (registers: the totals of nodes divided side by side
+    # may share a cache line)
     for q in range(end - start):
         i = ids[q]
         gi = table[row[i]]
@@ -1613,10 +1661,10 @@ cdef Py_ssize_t _partition_table(const uint8_t* row, int32_t* idx, double* ow, i
             ys[nl] = v
             buf_y[nr] = v
             vl = v * gi
-            left_tot[0] += wl
-            right_tot[0] += wr
-            left_tot[1] += vl
-            right_tot[1] += v - vl
+            lw += wl
+            rw += wr
+            ly += vl
+            ry += v - vl
         else:
             k = cs[q]
             cs[nl] = k
@@ -1632,6 +1680,11 @@ cdef Py_ssize_t _partition_table(const uint8_t* row, int32_t* idx, double* ow, i
             ys[nl + q] = buf_y[q]
         else:
             cs[nl + q] = buf_c[q]
+    if is_reg:
+        left_tot[0] = lw
+        right_tot[0] = rw
+        left_tot[1] = ly
+        right_tot[1] = ry
     left_tot[cnt] = nl
     right_tot[cnt] = nr
     return start + nl
@@ -2218,10 +2271,62 @@ cdef Py_ssize_t _grow_one(NodeArgs* a, int n_stat, int32_t* idx, double* ow, int
     return n_nodes
 
 
+cdef void _sym_divide(const NodeArgs* a0, Tree* t, Py_ssize_t node, Py_ssize_t lnode, int f,
+                      int b, int ml, double gain, int32_t d, int32_t* idx, double* ow,
+                      double* owy, int32_t* buf_i, double* buf_w, int32_t* buf_c,
+                      double* buf_y, double* tots, int n_stat, bint last, double* pool,
+                      Py_ssize_t hist_size, int32_t* slot_of, int32_t slot_s, int n_threads,
+                      int64_t total_bins, int64_t min_work, int64_t scan_work) noexcept nogil:
+    """Divide ``node`` of a symmetric level at the level's split ``(f, b)``: partition its
+    rows, make its children ``lnode`` and ``lnode + 1`` (:func:`_divide`) and, unless the
+    level is the ``last``, histogram the smaller child into the pool's slot ``slot_s`` and
+    subtract the larger one in place (into the parent's slot), on ``n_threads`` threads
+    when the node's work is large enough. Touches only the node's rows (of the row arrays
+    and of the ``buf_*`` scratch), its children's records and ``tots`` (``2 n_stat``), so
+    the nodes of a level can be divided side by side."""
+    cdef NodeArgs a = a0[0]
+    cdef int64_t s0 = t.start[node]
+    cdef int64_t e0 = t.end[node]
+    cdef int32_t slot_p = slot_of[node]
+    cdef Py_ssize_t small, large
+    cdef int64_t mid = _divide(&a, t, node, lnode, f, b, ml, gain, d, idx, ow, NULL, owy,
+                               buf_i + s0, buf_w + s0, buf_c + s0, buf_y + s0, tots,
+                               tots + n_stat, n_stat)
+    if last:
+        return
+    if (mid - s0) <= (e0 - mid):
+        small = lnode
+        large = lnode + 1
+        a.start = s0
+        a.end = mid
+    else:
+        small = lnode + 1
+        large = lnode
+        a.start = mid
+        a.end = e0
+    a.parent_hist = pool + slot_p * hist_size
+    a.small_hist = pool + slot_s * hist_size
+    a.large_hist = pool + slot_p * hist_size  # in place
+    a.do_sub = True
+    a.small_tot = t.tot + small * n_stat
+    a.large_tot = t.tot + large * n_stat
+    _run_groups(&a, _node_threads(a.end - a.start, a.n_features, total_bins, 0, n_threads,
+                                  min_work, scan_work))
+    slot_of[small] = slot_s
+    slot_of[large] = slot_p
+
+
+#: a symmetric level's nodes are divided side by side (one per thread, serial kernels)
+#: once there are this many per thread; fewer, larger nodes run one after the other with
+#: their kernels threaded
+DEF SYM_NODES_PER_THREAD = 2
+
+
 cdef Py_ssize_t _grow_sym(NodeArgs* a, int n_stat, int32_t* idx, double* ow, double* owy,
                           Py_ssize_t n_act, bint dense, const double* d_ow, const double* d_owy,
                           const double* root_tot, double tol_scale, int64_t max_depth,
-                          double reg_rtol, double* pool, Py_ssize_t hist_size, int32_t* buf_i,
+                          double reg_rtol, double* pool, Py_ssize_t n_slots,
+                          Py_ssize_t hist_size, int32_t* buf_i,
                           double* buf_w, int32_t* buf_c, double* buf_y, Tree* t,
                           Py_ssize_t max_nodes, int n_threads, int64_t total_bins,
                           int64_t min_work, int64_t scan_work) noexcept nogil:
@@ -2229,39 +2334,42 @@ cdef Py_ssize_t _grow_sym(NodeArgs* a, int n_stat, int32_t* idx, double* ow, dou
     its node count (0 when out of memory).
 
     Level by level: the level's split from :func:`_sym_level`, each node's choice from
-    :func:`_sym_choice`; a divided node's smaller child is histogrammed and the larger
-    one subtracted in place (into the parent's pool slot), an undivided node keeps its
-    slot for the next level.
+    :func:`_sym_choice`; each divided node's rows are partitioned, its smaller child is
+    histogrammed and the larger one subtracted in place (into the parent's pool slot)
+    (:func:`_sym_divide`); an undivided node keeps its slot for the next level. A level of
+    at least ``SYM_NODES_PER_THREAD * n_threads`` divided nodes divides them side by side,
+    one per thread; each node's work is the same either way, so the tree does not depend
+    on ``n_threads``. The pool has ``n_slots`` histogram slots (``2^(max_depth - 1)``
+    suffice: no histogram is built for the last level's children).
     """
     cdef int nf = a.n_features
     cdef int ns = a.ns
     cdef int64_t* lvl = <int64_t*>malloc(max_nodes * sizeof(int64_t))
     cdef int64_t* nxt = <int64_t*>malloc(max_nodes * sizeof(int64_t))
     cdef int32_t* slot_of = <int32_t*>malloc(max_nodes * sizeof(int32_t))
-    cdef int32_t* free_slots = <int32_t*>malloc(max_nodes * sizeof(int32_t))
+    cdef int32_t* free_slots = <int32_t*>malloc(n_slots * sizeof(int32_t))
     cdef const double** hp = <const double**>malloc(max_nodes * sizeof(double*))
     cdef const double** tp = <const double**>malloc(max_nodes * sizeof(double*))
     cdef double* tol = <double*>malloc(max_nodes * sizeof(double))
     cdef int* mlv = <int*>malloc(max_nodes * sizeof(int))
     cdef double* gains = <double*>malloc(max_nodes * sizeof(double))
+    cdef Py_ssize_t* div = <Py_ssize_t*>malloc(max_nodes * sizeof(Py_ssize_t))
+    cdef double* tots = <double*>malloc(max_nodes * 2 * n_stat * sizeof(double))
     cdef double* fscore = <double*>malloc(nf * sizeof(double))
     cdef int32_t* fbin = <int32_t*>malloc(nf * sizeof(int32_t))
-    cdef double* ltot = <double*>malloc(n_stat * sizeof(double))
-    cdef double* rtot = <double*>malloc(n_stat * sizeof(double))
-    cdef Py_ssize_t n_free = max_nodes
+    cdef Py_ssize_t n_free = n_slots
     cdef Py_ssize_t n_nodes = 1
-    cdef Py_ssize_t m, nm, i, q, node, lnode, rnode, small, large
-    cdef int64_t d, s0, e0, mid, ss, se
-    cdef int f, b, n_split, lvl_threads
-    cdef int32_t slot_p, slot_s
+    cdef Py_ssize_t m, nm, i, q, n_div
+    cdef int64_t d
+    cdef int f, b, lvl_threads
     cdef bint last
     if (lvl == NULL or nxt == NULL or slot_of == NULL or free_slots == NULL or hp == NULL
-            or tp == NULL or tol == NULL or mlv == NULL or gains == NULL or fscore == NULL
-            or fbin == NULL or ltot == NULL or rtot == NULL):
+            or tp == NULL or tol == NULL or mlv == NULL or gains == NULL or div == NULL
+            or tots == NULL or fscore == NULL or fbin == NULL or n_slots < 1):
         n_nodes = 0
     else:
-        for q in range(max_nodes):
-            free_slots[q] = <int32_t>(max_nodes - 1 - q)
+        for q in range(n_slots):
+            free_slots[q] = <int32_t>(n_slots - 1 - q)
         _new_node(t, 0, root_tot, n_stat, 0, 0, n_act)
         if _can_split(root_tot, 0, max_depth, n_stat, a.min_cnt, a.min_w, True):
             n_free -= 1
@@ -2277,7 +2385,7 @@ cdef Py_ssize_t _grow_sym(NodeArgs* a, int n_stat, int32_t* idx, double* ow, dou
                     hp[i] = pool + slot_of[lvl[i]] * hist_size
                     tp[i] = t.tot + lvl[i] * n_stat
                     tol[i] = reg_rtol * tol_scale * tp[i][0]
-                lvl_threads = n_threads if m * total_bins >= min_work else 1
+                lvl_threads = n_threads if m * total_bins * scan_work >= min_work else 1
                 _sym_level(hp, tp, tol, m, nf, a.n_bins, a.missing_bin, ns, a.min_cnt,
                            a.min_w, a.lam, fscore, fbin, lvl_threads)
                 # numpy.argmax: the first maximum, or the first NaN
@@ -2291,70 +2399,59 @@ cdef Py_ssize_t _grow_sym(NodeArgs* a, int n_stat, int32_t* idx, double* ow, dou
                 if not isfinite(fscore[f]) or fbin[f] < 0:
                     break
                 b = fbin[f]
-                n_split = 0
+                n_div = 0
                 for i in range(m):
                     mlv[i] = _sym_choice(hp[i], tp[i], tol[i], f, b, a.missing_bin, ns,
                                          a.min_cnt, a.min_w, a.lam, &gains[i])
                     if mlv[i] >= 0:
-                        n_split += 1
-                if n_split == 0:
+                        div[n_div] = i
+                        n_div += 1
+                if n_div == 0:
                     break
                 last = d == max_depth
-                nm = 0
-                for i in range(m):
-                    node = lvl[i]
-                    if mlv[i] < 0:
-                        nxt[nm] = node
-                        nm += 1
-                        continue
-                    s0 = t.start[node]
-                    e0 = t.end[node]
-                    lnode = n_nodes
-                    rnode = n_nodes + 1
-                    n_nodes += 2
-                    mid = _divide(a, t, node, lnode, f, b, mlv[i], gains[i], <int32_t>d, idx, ow,
-                                  NULL, owy, buf_i, buf_w, buf_c, buf_y, ltot, rtot, n_stat)
-                    slot_p = slot_of[node]
-                    if last:
-                        continue
-                    if (mid - s0) <= (e0 - mid):
-                        small = lnode
-                        large = rnode
-                        ss = s0
-                        se = mid
-                    else:
-                        small = rnode
-                        large = lnode
-                        ss = mid
-                        se = e0
-                    n_free -= 1
-                    slot_s = free_slots[n_free]
-                    a.start = ss
-                    a.end = se
-                    a.parent_hist = pool + slot_p * hist_size
-                    a.small_hist = pool + slot_s * hist_size
-                    a.large_hist = pool + slot_p * hist_size  # in place
-                    a.do_sub = True
-                    a.small_tot = t.tot + small * n_stat
-                    a.large_tot = t.tot + large * n_stat
-                    _run_groups(a, _node_threads(se - ss, nf, total_bins, 0, n_threads,
-                                                 min_work, scan_work))
-                    slot_of[small] = slot_s
-                    slot_of[large] = slot_p
-                    nxt[nm] = lnode
-                    nxt[nm + 1] = rnode
-                    nm += 2
-                if last:
+                if not last and n_free < n_div:  # the pool is too small (never expected)
+                    n_nodes = 0
                     break
+                # the q-th divided node: children n_nodes + 2q and + 1, its smaller child in
+                # the slot free_slots[n_free - 1 - q]
+                if n_threads > 1 and n_div >= SYM_NODES_PER_THREAD * n_threads:
+                    for q in prange(n_div, num_threads=n_threads, schedule="dynamic"):
+                        _sym_divide(a, t, lvl[div[q]], n_nodes + 2 * q, f, b, mlv[div[q]],
+                                    gains[div[q]], <int32_t>d, idx, ow, owy, buf_i, buf_w,
+                                    buf_c, buf_y, tots + 2 * q * n_stat, n_stat, last, pool,
+                                    hist_size, slot_of, -1 if last else free_slots[n_free - 1 - q],
+                                    1, total_bins, min_work, scan_work)
+                else:
+                    for q in range(n_div):
+                        _sym_divide(a, t, lvl[div[q]], n_nodes + 2 * q, f, b, mlv[div[q]],
+                                    gains[div[q]], <int32_t>d, idx, ow, owy, buf_i, buf_w,
+                                    buf_c, buf_y, tots + 2 * q * n_stat, n_stat, last, pool,
+                                    hist_size, slot_of, -1 if last else free_slots[n_free - 1 - q],
+                                    n_threads, total_bins, min_work, scan_work)
+                if last:
+                    n_nodes += 2 * n_div
+                    break
+                n_free -= n_div
+                nm = 0
+                q = 0
+                for i in range(m):
+                    if mlv[i] < 0:
+                        nxt[nm] = lvl[i]
+                        nm += 1
+                    else:
+                        nxt[nm] = n_nodes + 2 * q
+                        nxt[nm + 1] = n_nodes + 2 * q + 1
+                        nm += 2
+                        q += 1
+                n_nodes += 2 * n_div
                 m = 0
                 for i in range(nm):
-                    node = nxt[i]
-                    if _can_split(t.tot + node * n_stat, d, max_depth, n_stat, a.min_cnt,
+                    if _can_split(t.tot + nxt[i] * n_stat, d, max_depth, n_stat, a.min_cnt,
                                   a.min_w, True):
-                        lvl[m] = node
+                        lvl[m] = nxt[i]
                         m += 1
                     else:
-                        free_slots[n_free] = slot_of[node]
+                        free_slots[n_free] = slot_of[nxt[i]]
                         n_free += 1
                 d += 1
     free(lvl)
@@ -2366,10 +2463,10 @@ cdef Py_ssize_t _grow_sym(NodeArgs* a, int n_stat, int32_t* idx, double* ow, dou
     free(tol)
     free(mlv)
     free(gains)
+    free(div)
+    free(tots)
     free(fscore)
     free(fbin)
-    free(ltot)
-    free(rtot)
     return n_nodes
 
 
@@ -2421,6 +2518,7 @@ cdef struct Batch:
     double cls_rtol
     double reg_rtol
     Py_ssize_t max_nodes
+    Py_ssize_t pool_slots  # histogram slots of a workspace's pool
     Tree trees  # the (k, max_nodes) arrays of the results (at tree 0)
     int64_t* n_nodes
     const int64_t* max_leaves
@@ -2431,7 +2529,7 @@ cdef struct Batch:
 
 cdef int _alloc_workspace(Workspace* w, const Batch* b, Py_ssize_t n_max) noexcept nogil:
     """Allocate ``w``'s buffers for trees of at most ``n_max`` rows; 0 on failure."""
-    w.pool = <double*>malloc(b.max_nodes * b.hist_size * sizeof(double))
+    w.pool = <double*>malloc(b.pool_slots * b.hist_size * sizeof(double))
     w.buf_i = <int32_t*>malloc((n_max + 1) * sizeof(int32_t))
     w.buf_w = <double*>malloc((n_max + 1) * sizeof(double))
     w.buf_c = <int32_t*>malloc((n_max + 1) * sizeof(int32_t))
@@ -2485,8 +2583,8 @@ cdef void _grow_tree(const Batch* b, Workspace* w, Py_ssize_t j, int n_threads) 
             b.ow_all + a0 if z0 > a0 else NULL, b.owy_all + a0 if z0 > a0 else NULL,
             z0 - a0, b.dense[j] != 0, b.d_ow + j * b.d_ow_stride, b.d_owy + j * b.d_owy_stride,
             b.root_tot + j * b.n_stat, b.tol_scale[j], b.max_depth[j], b.reg_rtol, w.pool,
-            b.hist_size, w.buf_i, w.buf_w, w.buf_c, w.buf_y, &t, m, n_threads, b.total_bins,
-            b.min_work, b.scan_work)
+            b.pool_slots, b.hist_size, w.buf_i, w.buf_w, w.buf_c, w.buf_y, &t, m, n_threads,
+            b.total_bins, b.min_work, b.scan_work)
         return
     b.n_nodes[j] = _grow_one(
         &a, b.n_stat, b.idx_all + a0 if z0 > a0 else NULL,
@@ -2577,6 +2675,17 @@ def grow_all(const uint8_t[:, ::1] codes, const int32_t[::1] n_bins, int missing
     b.cls_rtol = cls_rtol
     b.reg_rtol = reg_rtol
     b.max_nodes = left.shape[1]
+    # a symmetric tree needs 2^(max_depth - 1) histogram slots (none for the last level's
+    # children), any other tree up to one per node: a pool of max_nodes slots for depth-8
+    # symmetric trees was 42 MB, above glibc's largest mmap threshold, so every call
+    # mapped it anew and paid a page fault per page it touched
+    b.pool_slots = 1
+    for j in range(k):
+        if symmetric[j] and max_depth[j] <= 31:
+            b.pool_slots = max(b.pool_slots,
+                               min(b.max_nodes, <Py_ssize_t>1 << max(0, max_depth[j] - 1)))
+        else:
+            b.pool_slots = b.max_nodes
     b.trees.left = &left[0, 0]
     b.trees.right = &right[0, 0]
     b.trees.feature = &feature[0, 0]

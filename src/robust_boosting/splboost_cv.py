@@ -877,6 +877,9 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         oof = np.zeros((n, n_classes))
         for f, (_, te) in enumerate(folds):
             oof[te] = _proba_at(models[best][f], X[te], oof_round)
+        # the fold models are done with: not held through the final fit (at 100,000 rows
+        # and 5 classes their trees are tens of megabytes)
+        del models
         self.oof_proba_ = oof
         self.oof_n_estimators_ = oof_round + 1
         self.label_issue_scores_ = 1.0 - oof[np.arange(n), y_idx]

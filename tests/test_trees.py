@@ -744,6 +744,32 @@ def test_symmetric_tree_threads_and_reference_agree():
                     np.testing.assert_array_equal(a, b)
 
 
+def test_training_leaves_of_zero_weight_rows_on_threads():
+    """A tree fitted on binned data routes its zero-weight training rows through the tree
+    for the training leaves it hands out, on several threads from 16,384 such rows: the
+    leaves :meth:`apply` finds, for every thread count."""
+    from robust_boosting import _tree_kernels as _k
+    rng = np.random.RandomState(5)
+    X, y = make_regression(50_000, 6, noise=5.0, random_state=5)
+    w = (rng.rand(50_000) < 0.5).astype(float)  # 25,000 rows of weight 0
+    tree = HistTreeRegressor(grow_policy="symmetric", max_depth=6)
+    Xp = tree.prepare_data(X)
+    for n in (1, 2):
+        tree.set_params(n_jobs=n).fit(Xp, y, sample_weight=w)
+        handed = tree.apply(Xp)  # the kept training leaves
+        np.testing.assert_array_equal(handed, tree.apply(X))
+    t, rows = tree.tree_, np.flatnonzero(w == 0).astype(np.int32)
+    outs = []
+    for n in (1, 2):
+        out = np.full(50_000, -1, dtype=np.int32)
+        _k.apply_binned_rows(Xp.codes_t, t.feature, t.threshold_bin, t.missing_go_left,
+                             t.children_left, t.children_right, tree.bin_mapper_.missing_bin_,
+                             rows, out, n)
+        outs.append(out)
+    np.testing.assert_array_equal(outs[0], outs[1])
+    np.testing.assert_array_equal(outs[0][rows], tree.apply(X)[rows])
+
+
 # --------------------------------------------------------------------------
 # slow: acceptance-size checks
 # --------------------------------------------------------------------------

@@ -1819,14 +1819,23 @@ cdef inline int32_t _leaf_of_binned(const uint8_t* codes, Py_ssize_t n_rows,
 def apply_binned_rows(const uint8_t[:, ::1] codes, const int32_t[::1] feature,
                       const int32_t[::1] split_bin, const uint8_t[::1] missing_left,
                       const int32_t[::1] left, const int32_t[::1] right, int missing_bin,
-                      const int32_t[::1] rows, int32_t[::1] out):
-    """``out[r] = leaf of column r of codes`` for every ``r`` in ``rows``."""
+                      const int32_t[::1] rows, int32_t[::1] out, int n_threads=1):
+    """``out[r] = leaf of column r of codes`` for every ``r`` in ``rows`` (on ``n_threads``
+    threads from ``PRED_CHUNK`` rows on: each row on its own, so the same result)."""
     cdef Py_ssize_t q, i
+    cdef Py_ssize_t m = rows.shape[0]
     with nogil:
-        for q in range(rows.shape[0]):
-            i = rows[q]
-            out[i] = _leaf_of_binned(&codes[0, 0], codes.shape[1], &feature[0], &split_bin[0],
-                                     &missing_left[0], &left[0], &right[0], missing_bin, i)
+        if n_threads > 1 and m >= PRED_CHUNK:
+            for q in prange(m, num_threads=n_threads, schedule="static"):
+                out[rows[q]] = _leaf_of_binned(&codes[0, 0], codes.shape[1], &feature[0],
+                                               &split_bin[0], &missing_left[0], &left[0],
+                                               &right[0], missing_bin, rows[q])
+        else:
+            for q in range(m):
+                i = rows[q]
+                out[i] = _leaf_of_binned(&codes[0, 0], codes.shape[1], &feature[0],
+                                         &split_bin[0], &missing_left[0], &left[0], &right[0],
+                                         missing_bin, i)
 
 
 def apply_binned(const uint8_t[:, ::1] codes, const int32_t[::1] feature,

@@ -27,7 +27,7 @@ from .._validation import (
     validated_X,
 )
 from .batched import grow_batched
-from .binning import BinMapper, BinnedData, _kernel_threads
+from .binning import BinMapper, BinnedData, _kernel_threads, _n_threads
 from .growing import HistTree, _Grower, _SymmetricGrower
 
 _CRITERIA_CLS = {"gini": _k.GINI, "entropy": _k.ENTROPY}
@@ -428,7 +428,7 @@ class _BaseHistTree(BaseEstimator):
             # zero-weight rows are not in the partition: route them through the tree
             _k.apply_binned_rows(
                 X.codes_t, t.feature, t.threshold_bin, t.missing_go_left, t.children_left,
-                t.children_right, g.missing_bin, inactive, out,
+                t.children_right, g.missing_bin, inactive, out, _n_threads(self.n_jobs),
             )
         self._train_leaves = (weakref.ref(X), out)
 

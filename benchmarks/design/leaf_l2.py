@@ -17,18 +17,14 @@ Results: ``docs/noisy-default-design.md``, evidence item 18.
 from __future__ import annotations
 
 import sys
-import time
 import warnings
 from pathlib import Path
 
-import numpy as np
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from bench_scale import make_data  # noqa: E402
+from _noisy_tasks import fit_and_score, noisy_tasks  # noqa: E402
 
 from robust_boosting import SPLBoostClassifierCV  # noqa: E402
-from robust_boosting.noise import flip_labels  # noqa: E402
 
 
 def _floats(arg: str) -> list[float]:
@@ -42,25 +38,13 @@ def main(argv: list[str]) -> None:
     gens = argv[3].split(",") if len(argv) > 3 else ["mc", "hard"]
     ks = [int(v) for v in argv[4].split(",")] if len(argv) > 4 else [2, 5]
     rates = _floats(argv[5]) if len(argv) > 5 else [0.0, 0.2, 0.35]
-    for gen in gens:
-        for k in ks:
-            X, y, Xt, yt = make_data(gen, n, k, 20_000, seed)
-            for rate in rates:
-                y_fit = (np.asarray(flip_labels(y, rate, classes=np.arange(k),
-                                                random_state=seed)[0]) if rate else y)
-                flipped = np.flatnonzero(y_fit != y)
-                for lam in lams:
-                    est = SPLBoostClassifierCV(l2_regularization=lam, random_state=seed)
-                    t = time.perf_counter()
-                    est.fit(X, y_fit)
-                    secs = time.perf_counter() - t
-                    err = 100 * float(np.mean(est.predict(Xt) != yt))
-                    suspects = np.asarray(est.excluded_samples_)
-                    hits = np.intersect1d(suspects, flipped).size
-                    f1 = (2 * hits / max(1, suspects.size + flipped.size)) if rate else np.nan
-                    print(f"{gen} n={n} K={k} flips {rate:.2f} seed {seed} l2 {lam:g}: "
-                          f"error {err:.2f} F1 {f1:.3f} {secs:.1f} s "
-                          f"{est.best_params_['cv_n_estimators']} rounds", flush=True)
+    for gen, k, rate, X, y_fit, Xt, yt, flipped in noisy_tasks(seed, n, gens, ks, rates):
+        for lam in lams:
+            est = SPLBoostClassifierCV(l2_regularization=lam, random_state=seed)
+            err, f1, secs = fit_and_score(est, X, y_fit, Xt, yt, flipped)
+            print(f"{gen} n={n} K={k} flips {rate:.2f} seed {seed} l2 {lam:g}: "
+                  f"error {err:.2f} F1 {f1:.3f} {secs:.1f} s "
+                  f"{est.best_params_['cv_n_estimators']} rounds", flush=True)
 
 
 if __name__ == "__main__":

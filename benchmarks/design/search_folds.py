@@ -20,15 +20,12 @@ import time
 import warnings
 from pathlib import Path
 
-import numpy as np
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from bench_scale import make_data  # noqa: E402
+from _noisy_tasks import fit_and_score, noisy_tasks  # noqa: E402
 
 import robust_boosting.splboost_cv as _cv  # noqa: E402
 from robust_boosting import SPLBoostClassifierCV  # noqa: E402
-from robust_boosting.noise import flip_labels  # noqa: E402
 
 
 def main(argv: list[str]) -> None:
@@ -48,25 +45,13 @@ def main(argv: list[str]) -> None:
         return out
 
     _cv._fit_candidates = timed
-    for gen in gens:
-        for k in ks:
-            X, y, Xt, yt = make_data(gen, n, k, 20_000, seed)
-            for rate in rates:
-                y_fit = (np.asarray(flip_labels(y, rate, classes=np.arange(k),
-                                                random_state=seed)[0]) if rate else y)
-                flipped = np.flatnonzero(y_fit != y)
-                for folds in fold_counts:
-                    est = SPLBoostClassifierCV(cv=folds, random_state=seed)
-                    t = time.perf_counter()
-                    est.fit(X, y_fit)
-                    secs = time.perf_counter() - t
-                    err = 100 * float(np.mean(est.predict(Xt) != yt))
-                    suspects = np.asarray(est.excluded_samples_)
-                    hits = np.intersect1d(suspects, flipped).size
-                    f1 = (2 * hits / max(1, suspects.size + flipped.size)) if rate else np.nan
-                    print(f"{gen:4s} n={n} K={k} flips={rate:.2f} cv={folds} "
-                          f"error={err:6.2f} F1={f1:.3f} fit={secs:5.1f}s "
-                          f"search={search_secs[-1]:5.1f}s", flush=True)
+    for gen, k, rate, X, y_fit, Xt, yt, flipped in noisy_tasks(seed, n, gens, ks, rates):
+        for folds in fold_counts:
+            est = SPLBoostClassifierCV(cv=folds, random_state=seed)
+            err, f1, secs = fit_and_score(est, X, y_fit, Xt, yt, flipped)
+            print(f"{gen:4s} n={n} K={k} flips={rate:.2f} cv={folds} "
+                  f"error={err:6.2f} F1={f1:.3f} fit={secs:5.1f}s "
+                  f"search={search_secs[-1]:5.1f}s", flush=True)
 
 
 if __name__ == "__main__":

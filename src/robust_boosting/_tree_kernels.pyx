@@ -287,6 +287,24 @@ cdef extern from *:
         return m;
     }
 
+    /* The bins a scan of a pair histogram h (nb bins of two statistics) visits
+       (rb_used_bins with n_check: which statistics make a bin non-empty), into used,
+       and the running sums of both statistics after each, into c0 and c1; returns their
+       number. */
+    static inline int rb_used_prefix(const double *restrict h, int nb, int n_check,
+                                     int *restrict used, double *restrict c0,
+                                     double *restrict c1) {
+        double a0 = 0.0, a1 = 0.0;
+        int j, n = rb_used_bins(h, 2, nb, n_check, used);
+        for (j = 0; j < n; j++) {
+            a0 += h[2 * used[j]];
+            a1 += h[2 * used[j] + 1];
+            c0[j] = a0;
+            c1[j] = a1;
+        }
+        return n;
+    }
+
     /* One node's part of a symmetric level's scan of a feature, for a node without
        missing values and histograms without a count channel (h holds (weight,
        weighted target) pairs): adds to acc[b], at each bin b the node visits
@@ -299,14 +317,8 @@ cdef extern from *:
             const double *restrict h, int nb, double tw, double ts, double min_w,
             double lam, double base, double tol, double *restrict acc, int *restrict used,
             double *restrict cw, double *restrict cs, double *restrict val) {
-        double a = 0.0, c = 0.0, prev = 0.0;
-        int j, n = rb_used_bins(h, 2, nb, 1, used);
-        for (j = 0; j < n; j++) {
-            a += h[2 * used[j]];
-            c += h[2 * used[j] + 1];
-            cw[j] = a;
-            cs[j] = c;
-        }
+        double prev = 0.0;
+        int j, n = rb_used_prefix(h, nb, 1, used, cw, cs);
         for (j = 0; j < n; j++) {
             const double wl = cw[j], sl = cs[j];
             const double wr = tw - wl, sr = ts - sl;
@@ -345,16 +357,9 @@ cdef extern from *:
             const double *restrict h, int nb, double t0, double t1, double min_w,
             int *restrict used, int *n_used, double *restrict c0, double *restrict c1,
             double *restrict gb) {
-        double a0 = 0.0, a1 = 0.0;
         int j, n, m = 0;
-        n = rb_used_bins(h, 2, nb, 2, used);
+        n = rb_used_prefix(h, nb, 2, used, c0, c1);
         *n_used = n;
-        for (j = 0; j < n; j++) {
-            a0 += h[2 * used[j]];
-            a1 += h[2 * used[j] + 1];
-            c0[j] = a0;
-            c1[j] = a1;
-        }
         for (j = 0; j < n; j++) {
             /* rb_children's arithmetic, written out: called here, it would be compiled
                with traps (it is inlined into the scans too) and the loop would not

@@ -1,0 +1,49 @@
+"""The tasks of the large-data design experiments: ``benchmarks/bench_scale.py``'s data with
+a fraction of the training labels flipped, and how a fitted ``SPLBoostClassifierCV`` scores
+on them. Shared by the design scripts beside this file."""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench_scale import make_data  # noqa: E402
+
+from robust_boosting.noise import flip_labels  # noqa: E402
+
+
+def noisy_tasks(seed: int, n: int, generators, class_counts, rates) -> Iterator[tuple]:
+    """``(generator, K, rate, X, y_fit, X_test, y_test, flipped)`` for every task: ``n``
+    training rows whose labels ``y_fit`` have the fraction ``rate`` flipped (``flipped``:
+    their indices), and 20,000 clean test rows."""
+    for gen in generators:
+        for k in class_counts:
+            X, y, Xt, yt = make_data(gen, n, k, 20_000, seed)
+            for rate in rates:
+                y_fit = (np.asarray(flip_labels(y, rate, classes=np.arange(k),
+                                                random_state=seed)[0]) if rate else y)
+                yield gen, k, rate, X, y_fit, Xt, yt, np.flatnonzero(y_fit != y)
+
+
+def scores(est, X_test, y_test, flipped) -> tuple[float, float]:
+    """A fitted estimator's test error (%) and the F1 of its suspects (``excluded_samples_``)
+    against the ``flipped`` rows (NaN when none was flipped)."""
+    err = 100 * float(np.mean(est.predict(X_test) != y_test))
+    suspects = np.asarray(est.excluded_samples_)
+    hits = np.intersect1d(suspects, flipped).size
+    f1 = 2 * hits / max(1, suspects.size + flipped.size) if flipped.size else np.nan
+    return err, f1
+
+
+def fit_and_score(est, X, y_fit, X_test, y_test, flipped) -> tuple[float, float, float]:
+    """Fit ``est`` on ``(X, y_fit)``; its :func:`scores` and the fit's seconds."""
+    t = time.perf_counter()
+    est.fit(X, y_fit)
+    secs = time.perf_counter() - t
+    return (*scores(est, X_test, y_test, flipped), secs)

@@ -3,9 +3,11 @@
 Run:  python benchmarks/bench_boosting.py            (about 2-3 minutes on 2 cores)
       python benchmarks/bench_boosting.py --memory   (adds the 1,000,000 x 50 memory check)
       python benchmarks/bench_boosting.py --grid [--sizes 10000x20 100000x50]
-          every tree shape (stumps, depth 3, depth 6, 31 leaves best-first) x booster
+          every tree shape (stumps, depth 3, depth 6, 31 leaves best-first, symmetric
+          depth 6 and 8 against LightGBM's trees of that depth) x booster
           (AdaBoost's classification trees, LogitBoost's Newton trees with 2 and 5
           classes) x size x 1 and 2 threads, ours / LightGBM in the same run
+          (--shapes "sym 8" ... for some shapes only)
       python benchmarks/bench_boosting.py --grid-memory
           peak memory of a 1,000,000 x 50 fit, ours / LightGBM
 
@@ -110,7 +112,13 @@ SHAPES = {  # name: (our tree's parameters, LightGBM's)
     "depth 3": (dict(max_depth=3), dict(max_depth=3, num_leaves=8)),
     "depth 6": (dict(max_depth=6), dict(max_depth=6, num_leaves=64)),
     "31 leaves": (dict(max_depth=None, max_leaf_nodes=31), dict(max_depth=-1, num_leaves=31)),
+    # symmetric (oblivious) regression trees, SPLBoostClassifierCV's above 5,000 rows;
+    # LightGBM has none: its trees of the same depth and as many leaves
+    "sym 6": (dict(max_depth=6, grow_policy="symmetric"), dict(max_depth=6, num_leaves=64)),
+    "sym 8": (dict(max_depth=8, grow_policy="symmetric"), dict(max_depth=8, num_leaves=256)),
 }
+#: the shapes that are regression trees only (not for AdaBoost's classification trees)
+REGRESSION_ONLY = {"sym 6", "sym 8"}
 KINDS = {  # name: (number of classes, our booster)
     "AdaBoost (classification trees)": (2, "ada"),
     "LogitBoost (Newton trees), 2 classes": (2, "logit"),
@@ -142,7 +150,7 @@ def _grid_models(kind: str, shape: str, threads: int, rounds: int):
     return ours, lgb
 
 
-def grid(sizes, threads_list, pairs: int) -> None:
+def grid(sizes, threads_list, pairs: int, shapes=None) -> None:
     """ours / LightGBM for every tree shape, booster kind, size and thread count.
 
     Each cell fits both models (binning included) ``pairs`` times, alternating, and
@@ -155,7 +163,9 @@ def grid(sizes, threads_list, pairs: int) -> None:
         rounds = 20 if n >= 1_000_000 else 100
         for kind_name, (n_classes, kind) in KINDS.items():
             X, y = _grid_data(n, d, n_classes)
-            for shape in SHAPES:
+            for shape in shapes or SHAPES:
+                if kind == "ada" and shape in REGRESSION_ONLY:
+                    continue
                 for threads in threads_list:
                     ours, lgb = _grid_models(kind, shape, threads, rounds)
                     if n < 1_000_000:  # warm-up
@@ -198,6 +208,8 @@ def main(argv=None) -> int:
                         help="grid sizes, rows x features")
     parser.add_argument("--threads-list", nargs="+", type=int, default=[1, 2],
                         help="grid thread counts")
+    parser.add_argument("--shapes", nargs="+", choices=list(SHAPES), default=None,
+                        help="grid tree shapes (default: all)")
     parser.add_argument("--grid-memory", action="store_true",
                         help="only the peak memory at 1,000,000 x 50, ours / LightGBM")
     args = parser.parse_args(argv)
@@ -206,7 +218,7 @@ def main(argv=None) -> int:
         return 0
     if args.grid:
         sizes = [tuple(int(v) for v in s.split("x")) for s in args.sizes]
-        grid(sizes, args.threads_list, min(args.pairs, 2))
+        grid(sizes, args.threads_list, min(args.pairs, 2), args.shapes)
         return 0
 
     from lightgbm import LGBMClassifier

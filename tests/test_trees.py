@@ -574,6 +574,17 @@ def test_regressor_splits_match_brute_force(problem, min_leaf, max_depth, seed, 
                                sample_count, l2)
 
 
+def _python_reference_fit(est, Xp, y, w):
+    """A clone of ``est`` fitted by the Python grower (the compiled batched growth off)."""
+    from robust_boosting.trees import batched
+    supports = batched.supports_batched
+    batched.supports_batched = lambda g: False
+    try:
+        return clone(est).fit(Xp, y, sample_weight=w)
+    finally:
+        batched.supports_batched = supports
+
+
 def _symmetric_level_score(groups, c_all, y, w, lam, missing_bin, b, min_leaf):
     """Per node of a symmetric level, the best score of splitting it at bin ``b`` of the
     feature whose codes are ``c_all`` (missing values either way), ``-inf`` if invalid."""
@@ -612,7 +623,6 @@ def test_symmetric_tree_levels_match_brute_force(problem, min_leaf, max_depth, s
     an undivided node goes on to the next level; the values are ``S / (W + λ w̄)``. The
     compiled growth (batched) and the Python reference grow the same tree. Without
     missing values (``nan_free``) every node is scored by the vectorised scan."""
-    from robust_boosting.trees import batched
     X, w = problem
     if nan_free:
         X = np.nan_to_num(X, nan=2.5)
@@ -621,13 +631,7 @@ def test_symmetric_tree_levels_match_brute_force(problem, min_leaf, max_depth, s
                             min_samples_leaf=min_leaf, l2_regularization=l2)
     Xp = est.prepare_data(X)
     est.fit(Xp, y, sample_weight=w)
-    reference = clone(est)
-    supports = batched.supports_batched
-    batched.supports_batched = lambda g: False
-    try:
-        reference.fit(Xp, y, sample_weight=w)
-    finally:
-        batched.supports_batched = supports
+    reference = _python_reference_fit(est, Xp, y, w)
     for a, b in zip(_tree_arrays(est), _tree_arrays(reference), strict=True):
         np.testing.assert_array_equal(a, b)
     t = est.tree_
@@ -718,7 +722,6 @@ def test_symmetric_tree_threads_and_reference_agree():
     (one node per thread) and scores the nodes without missing values in vectorised
     loops: the same tree for every thread count as the serial Python reference, with
     and without missing values, zero weights and a count channel."""
-    from robust_boosting.trees import batched
     rng = np.random.RandomState(3)
     X, y = make_regression(3000, 8, noise=10.0, random_state=3)
     X[rng.rand(*X.shape) < 0.05] = np.nan  # a node may have missing values or none
@@ -732,12 +735,7 @@ def test_symmetric_tree_threads_and_reference_agree():
             Xp = trees[0].prepare_data(Xs)
             for tree in trees:
                 tree.fit(Xp, y, sample_weight=w)
-            supports = batched.supports_batched
-            batched.supports_batched = lambda g: False
-            try:
-                reference = clone(trees[0]).fit(Xp, y, sample_weight=w)
-            finally:
-                batched.supports_batched = supports
+            reference = _python_reference_fit(trees[0], Xp, y, w)
             assert trees[0].tree_.node_count > 60  # levels of many nodes were divided
             for other in (*trees[1:], reference):
                 for a, b in zip(_tree_arrays(trees[0]), _tree_arrays(other), strict=True):

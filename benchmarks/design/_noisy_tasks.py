@@ -18,6 +18,13 @@ from bench_scale import make_data  # noqa: E402
 from robust_boosting.noise import flip_labels  # noqa: E402
 
 
+def task_args(argv: list[str]) -> tuple:
+    """``(seed, rows, generators, class counts, flip rates)`` from the command line's first
+    five arguments (comma-separated lists), as the design scripts take them."""
+    return (int(argv[0]), int(argv[1]), argv[2].split(","),
+            [int(v) for v in argv[3].split(",")], [float(v) for v in argv[4].split(",")])
+
+
 def noisy_tasks(seed: int, n: int, generators, class_counts, rates) -> Iterator[tuple]:
     """``(generator, K, rate, X, y_fit, X_test, y_test, flipped)`` for every task: ``n``
     training rows whose labels ``y_fit`` have the fraction ``rate`` flipped (``flipped``:

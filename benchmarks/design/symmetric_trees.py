@@ -26,7 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _noisy_tasks import fit_and_score, noisy_tasks  # noqa: E402
+from _noisy_tasks import fit_and_score, noisy_tasks, task_args  # noqa: E402
 
 from robust_boosting import SPLBoostClassifierCV  # noqa: E402
 
@@ -44,10 +44,7 @@ def _estimator(variant: str, seed: int) -> SPLBoostClassifierCV:
 
 def main(argv: list[str]) -> None:
     warnings.simplefilter("ignore")
-    seed, n = int(argv[0]), int(argv[1])
-    gens = argv[2].split(",")
-    ks = [int(v) for v in argv[3].split(",")]
-    rates = [float(v) for v in argv[4].split(",")]
+    seed, n, gens, ks, rates = task_args(argv)
     variants = argv[5].split(",")
     for gen, k, rate, X, y_fit, Xt, yt, flipped in noisy_tasks(seed, n, gens, ks, rates):
         for variant in variants:

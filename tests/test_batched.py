@@ -428,6 +428,26 @@ def test_monitor_stops_a_model_as_a_fit_with_that_many_rounds():
         fit_batched(template, X, y, weights, n_jobs=2, monitor=monitor)
 
 
+def test_prediction_only_models_predict_the_same_without_fit_statistics():
+    """fit_batched(prediction_only=True): the same predictions, staged ones included, from
+    trees that no longer hold their node statistics."""
+    X, y = _data(seed=9, n_classes=3)
+    weights = _fold_weights(len(y), 3, seed=9)
+    template = SPLLogitBoostClassifier(HistTreeRegressor(max_depth=3), n_estimators=12,
+                                       age=np.inf, learning_rate=0.3, random_state=4)
+    full = fit_batched(template, X, y, weights)
+    slim = fit_batched(template, X, y, weights, prediction_only=True)
+    for a, b in zip(full, slim, strict=True):
+        np.testing.assert_array_equal(a.predict_proba(X), b.predict_proba(X))
+        np.testing.assert_array_equal(staged_decision_rows(a, X), staged_decision_rows(b, X))
+        trees = [t for ens in b.ensembles_ for per_class in ens.estimators
+                 for t in per_class.estimators_]  # native multiclass: K trees a round
+        assert trees and all(not hasattr(t.tree_, "gain") and hasattr(t.tree_, "value")
+                             for t in trees)
+        assert all(hasattr(t.tree_, "gain") for ens in a.ensembles_ for per_class in ens.estimators
+                   for t in per_class.estimators_)
+
+
 def test_batched_dataframe_with_categorical_column_bit_identical():
     # trees with a categorical feature split it into sets of categories and are grown one
     # at a time (not by the batched grower); the models must still equal separate fits

@@ -328,6 +328,40 @@ def test_search_early_stopping_does_not_depend_on_n_jobs_multiclass():
     assert differs
 
 
+def test_search_in_successive_groups_is_the_same_search(monkeypatch):
+    """Fitting the search's models a few at a time (large data: _IN_FLIGHT_BYTES) gives
+    the same models, curves and suspects as fitting them all in one pass."""
+    import robust_boosting.splboost_cv as cv
+    X, y = make_blobs(240, centers=3, cluster_std=2.5, random_state=5)
+    y_noisy = np.asarray(flip_labels(y, 0.2, random_state=1)[0])
+    folds, (one_pass, curves) = _search(X, y_noisy, 5)
+    per_model = 32 * len(y) * 3
+    assert cv._models_in_flight(len(y), 3) >= 6  # one pass: two candidates, three folds
+    monkeypatch.setattr(cv, "_IN_FLIGHT_BYTES", 2 * per_model)
+    assert cv._models_in_flight(len(y), 3) == 2
+    _, (grouped, grouped_curves) = _search(X, y_noisy, 5)
+    np.testing.assert_array_equal(grouped_curves, curves)
+    for c in range(2):
+        for f, (_, te) in enumerate(folds):
+            np.testing.assert_array_equal(_staged(grouped[c][f], X[te]),
+                                          _staged(one_pass[c][f], X[te]))
+    a = SPLBoostClassifierCV(random_state=0, **FAST).fit(X, y_noisy)
+    monkeypatch.setattr(cv, "_IN_FLIGHT_BYTES", 1)  # one model at a time
+    b = SPLBoostClassifierCV(random_state=0, **FAST).fit(X, y_noisy)
+    np.testing.assert_array_equal(a.oof_proba_, b.oof_proba_)
+    np.testing.assert_array_equal(a.label_issues_, b.label_issues_)
+    np.testing.assert_array_equal(a.predict_proba(X), b.predict_proba(X))
+
+
+def test_models_in_flight_budget():
+    from robust_boosting.splboost_cv import _IN_FLIGHT_BYTES, _models_in_flight
+    assert _models_in_flight(1_000, 2) == _IN_FLIGHT_BYTES // 32_000
+    assert _models_in_flight(10_000, 5) >= 6  # the small-data search: one batched pass
+    assert _models_in_flight(100_000, 2) >= 3  # binary folds together
+    assert _models_in_flight(100_000, 5) == 1  # 5 classes: fold after fold
+    assert _models_in_flight(10_000_000, 10) == 1
+
+
 @pytest.mark.parametrize("params, match", [
     (dict(drop_fraction="bogus"), "drop_fraction"),
     (dict(remove_label_issues="yes"), "remove_label_issues"),

@@ -336,6 +336,24 @@ def test_l2_regularization_values_scale_and_paths():
     assert "l2_regularization" not in HistTreeClassifier().get_params()
 
 
+@pytest.mark.parametrize("Est, params", [
+    (HistTreeClassifier, {}),
+    (HistTreeRegressor, {}),
+    (HistTreeRegressor, {"grow_policy": "symmetric"}),
+])
+def test_fitted_tree_arrays_own_their_memory(Est, params):
+    """No node array of a fitted tree is a view of a larger one (a view keeps all of its
+    base alive: a boosted ensemble of thousands of trees would hold it thousands of
+    times)."""
+    X, y = make_classification(300, 6, random_state=2)
+    w = np.where(np.arange(300) % 4 == 0, 0.0, 1.0)  # zero-weight rows: the routed path too
+    est = Est(max_depth=4, sample_count="weight", **params).fit(X, y, sample_weight=w)
+    arrays = {k: v for k, v in vars(est.tree_).items() if isinstance(v, np.ndarray)}
+    assert {"value", "weighted_n_node_samples", "n_node_samples"} <= set(arrays)
+    for name, arr in arrays.items():
+        assert arr.base is None or arr.base.nbytes == arr.nbytes, name
+
+
 def test_feature_names_from_dataframe():
     pd = pytest.importorskip("pandas")
     X, y = make_classification(200, 3, n_informative=2, n_redundant=0, random_state=0)

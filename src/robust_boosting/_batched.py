@@ -46,6 +46,7 @@ def fit_batched(
     param_overrides: Sequence[dict[str, Any]] | None = None,
     n_jobs: int | None = None,
     monitor: Callable[[int, FitRequest], bool] | None = None,
+    prediction_only: bool = False,
 ) -> list[BaseBoostingClassifier]:
     """Fit k boosting models on the same ``(X, y)`` in one pass; same models as k fits.
 
@@ -89,6 +90,11 @@ def fit_batched(
         ``n_estimators=request.round``. One-vs-rest models are boosted one
         class after the other; the monitor then sees each class's binary
         problem in turn. Needs ``n_jobs=None`` or 1 (it runs in this process).
+    prediction_only : bool, default=False
+        The models will only predict: each histogram tree releases its fit
+        statistics once fitted (node weights and counts, gains, depths; 40 % of
+        its bytes), so the models have no ``feature_importances_``. Their
+        predictions are unchanged.
 
     Returns
     -------
@@ -118,7 +124,8 @@ def fit_batched(
         shares = np.array_split(np.arange(k), n_workers)
         parts = Parallel(n_jobs=n_workers)(
             delayed(fit_batched)(estimator, X, y, weights[share],
-                                 [param_overrides[j] for j in share])
+                                 [param_overrides[j] for j in share],
+                                 prediction_only=prediction_only)
             for share in shares
         )
         return [model for part in parts for model in part]
@@ -134,7 +141,7 @@ def fit_batched(
             for j in list(pending):
                 while j in pending and pending[j].first_pass and monitor(j, pending[j]):
                     _advance(j, runs, pending, STOP_BOOSTING)
-        _answer(list(pending.values()))
+        _answer(list(pending.values()), prediction_only)
         for j in list(pending):
             _advance(j, runs, pending)
     return models
@@ -149,8 +156,9 @@ def _advance(j: int, runs: dict, pending: dict, reply: Any = None) -> None:
         del runs[j]
 
 
-def _answer(requests: list[FitRequest]) -> None:
-    """Fit every request's learner; histogram trees on the same binned data together."""
+def _answer(requests: list[FitRequest], prediction_only: bool = False) -> None:
+    """Fit every request's learner; histogram trees on the same binned data together
+    (with ``prediction_only``, each releases its fit statistics once fitted)."""
     by_data: dict[int, list[FitRequest]] = {}
     expanded = []
     for r in requests:
@@ -167,6 +175,10 @@ def _answer(requests: list[FitRequest]) -> None:
         # every core of this worker: the trees grow side by side (the same trees)
         fit_trees_batched([r.learner for r in group], group[0].X,
                           [r.target for r in group], [r.weights for r in group], n_jobs=None)
+    if prediction_only:
+        for r in expanded:
+            if hasattr(r.learner, "_drop_fit_statistics"):
+                r.learner._drop_fit_statistics()
 
 
 def staged_decision_rows(model: BaseBoostingClassifier, X: ArrayLike) -> NDArray[np.float64]:

@@ -88,6 +88,11 @@ def _encode_classes(y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 # --------------------------------------------------------------------------
 # Estimators
 # --------------------------------------------------------------------------
+
+#: a fitted tree's arrays that prediction does not read (:meth:`_BaseHistTree._drop_fit_statistics`)
+_FIT_STATISTICS = ("gain", "weighted_n_node_samples", "n_node_samples", "depth")
+
+
 class _BaseHistTree(BaseEstimator):
     """Shared parameters and fitting of the histogram trees."""
 
@@ -385,12 +390,14 @@ class _BaseHistTree(BaseEstimator):
             cat_features=mapper.categorical_features_,
             count_by_weight=self.sample_count == "weight", lam=lam,
         )
-        if active is not None and 2 * n_active >= n_samples and self.min_samples_leaf == 1:
+        if (active is not None and 2 * n_active >= n_samples and self.min_samples_leaf == 1
+                and self.sample_count != "weight"):
             # Most rows have weight (SPLBoost drops a few): the root's histogram reads
             # every row in order, zero-weight rows adding exact zeros, which is faster
             # than following idx. Not with counts (zero-weight rows must not count), nor
-            # with counts estimated from the weights: those trees (SPLBoostClassifierCV's
-            # large-data search) were faster and took less memory without it.
+            # with counts estimated from the weights: those trees (SPLBoostClassifierCV's)
+            # took as long and more memory with it (a dense copy of each tree's
+            # weights and residuals: 10 MB at 100k rows and 5 classes).
             if self._is_reg:
                 owy_all = np.zeros(n_samples)
                 owy_all[idx] = owy
@@ -438,7 +445,7 @@ class _BaseHistTree(BaseEstimator):
         threshold = mapper.node_thresholds(feature, split_bin)
         tot = np.array(g.tot, dtype=np.float64)
         if self._is_reg:
-            w = tot[:, 0]
+            w = tot[:, 0].copy()  # not a view: the tree would keep all of tot
             # a node whose weight cancelled to zero (histogram subtraction of a child of
             # negligible weight) predicts the mean, never NaN
             value = np.empty(len(w))
@@ -470,6 +477,13 @@ class _BaseHistTree(BaseEstimator):
             n_node_samples=tot[:, -1].astype(np.int64),
             depth=np.array(g.depth, dtype=np.int32),
         )
+
+    def _drop_fit_statistics(self) -> None:
+        """Release the fitted tree's arrays that prediction does not read
+        (:data:`_FIT_STATISTICS`, 40 % of a node's bytes), for a tree that will only
+        predict: its node statistics, depth and feature importances are then gone."""
+        for name in _FIT_STATISTICS:
+            self.tree_.__dict__.pop(name, None)
 
     # -- prediction -------------------------------------------------------
     def apply(self, X: Any) -> np.ndarray:

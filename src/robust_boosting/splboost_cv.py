@@ -602,7 +602,11 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
        by the estimated ``P(given label | true class)`` of its label (the
        diagonal of confident learning's noise matrix, as cleanlab's
        ``CleanLearning`` reweights its final fit), so that a class that lost
-       many labels keeps its weight.
+       many labels keeps its weight. The rows whose weight is then 0 are
+       left out of the final fit, as cleanlab's ``CleanLearning`` leaves out
+       its label issues: the trees' bins are those of the kept rows, and a
+       self-paced drop fraction counts the kept rows (unless a class would
+       lose every row: then every row is kept, at weight 0 where removed).
 
     The final model runs ``n_estimators`` rounds rather than the early-stopped
     count: the held-out loss on noisy labels stops boosting after a few rounds,
@@ -898,9 +902,9 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         oof = np.zeros((n, n_classes))
         for f, (_, te) in enumerate(folds):
             oof[te] = _proba_at(models[best][f], X[te], oof_round)
-        # the fold models are done with: not held through the final fit (at 100,000 rows
-        # and 5 classes their trees are tens of megabytes)
-        del models
+        # the fold models and the folds' row indices are done with: not held through the
+        # final fit (at 100,000 rows and 5 classes the trees are tens of megabytes)
+        del models, folds
         self.oof_proba_ = oof
         self.oof_n_estimators_ = oof_round + 1
         self.label_issue_scores_ = 1.0 - oof[np.arange(n), y_idx]

@@ -1332,41 +1332,21 @@ cdef inline double _sym_base(const double* tot, bint has_cnt, double min_cnt, do
     return tot[1] * tot[1] / (tot[0] + lam) if tot[0] > 0.0 else 0.0
 
 
-cdef void _sym_feature(const double** hp, const double** tp, const double* tol, Py_ssize_t m,
-                       int f, Py_ssize_t hsz, int ns, bint has_cnt, int nb, int missing_bin,
-                       double min_cnt, double min_w, double lam, double* out_score,
-                       int32_t* out_bin) noexcept nogil:
-    """Feature ``f``'s best bin for a symmetric level (see :func:`symmetric_split`); node
-    ``i``'s histogram starts at ``hp[i]`` and its totals at ``tp[i]``.
-
-    A node's score is a step function of the bin (it changes only at its non-empty
-    bins), so each node adds its changes at its non-empty bins only (``rb_used_bins``)
-    and one running sum over the bins gives every bin's total: the work is the nodes'
-    non-empty bins, not nodes times bins (a deep level has many small nodes).
-    """
-    cdef double* acc
-    cdef double* scan
-    cdef int* used
+cdef void _sym_feature_add(const double** hp, const double** tp, const double* tol,
+                           Py_ssize_t m, int f, Py_ssize_t hsz, int ns, bint has_cnt, int nb,
+                           int missing_bin, double min_cnt, double min_w, double lam,
+                           double* acc, int* used, double* scan) noexcept nogil:
+    """Add the score changes of nodes ``0 .. m - 1`` (in order) at their non-empty bins of
+    feature ``f`` to ``acc`` (see :func:`_sym_feature`); ``used`` (``nb + 4`` ints) and
+    ``scan`` (``3 (nb + 4)`` doubles) are scratch."""
     cdef double cum[3]
     cdef const double* h
     cdef const double* tot
     cdef const double* miss
-    cdef double base, mw, best, prev, val, run
+    cdef double base, mw, prev, val
     cdef bint has_miss
     cdef Py_ssize_t i
-    cdef int b, j, s, ml, best_bin, n_used
-    out_score[0] = -INFINITY
-    out_bin[0] = -1
-    if nb <= 0:
-        return
-    acc = <double*>calloc(nb, sizeof(double))
-    used = <int*>malloc((nb + 4) * sizeof(int))
-    scan = <double*>malloc(3 * (nb + 4) * sizeof(double))
-    if acc == NULL or used == NULL or scan == NULL:
-        free(acc)
-        free(used)
-        free(scan)
-        return
+    cdef int b, j, s, ml, n_used
     for i in range(m):
         h = hp[i] + f * hsz
         tot = tp[i]
@@ -1397,19 +1377,58 @@ cdef void _sym_feature(const double** hp, const double** tp, const double* tol, 
                             &ml)
             acc[b] += val - prev
             prev = val
-    free(used)
-    free(scan)
-    run = acc[0]
-    best = run
-    best_bin = 0
+
+
+cdef void _sym_feature_best(const double* acc, int nb, double* out_score,
+                            int32_t* out_bin) noexcept nogil:
+    """The best bin of a feature from its accumulated score changes ``acc`` (``nb >= 1``
+    bins): one running sum over the bins, the lowest of equal sums."""
+    cdef double run = acc[0]
+    cdef double best = run
+    cdef int b
+    cdef int best_bin = 0
     for b in range(1, nb):
         run += acc[b]
         if run > best:
             best = run
             best_bin = b
-    free(acc)
     out_score[0] = best
     out_bin[0] = best_bin
+
+
+cdef void _sym_feature(const double** hp, const double** tp, const double* tol, Py_ssize_t m,
+                       int f, Py_ssize_t hsz, int ns, bint has_cnt, int nb, int missing_bin,
+                       double min_cnt, double min_w, double lam, double* out_score,
+                       int32_t* out_bin) noexcept nogil:
+    """Feature ``f``'s best bin for a symmetric level (see :func:`symmetric_split`); node
+    ``i``'s histogram starts at ``hp[i]`` and its totals at ``tp[i]``.
+
+    A node's score is a step function of the bin (it changes only at its non-empty
+    bins), so each node adds its changes at its non-empty bins only (``rb_used_bins``)
+    and one running sum over the bins gives every bin's total: the work is the nodes'
+    non-empty bins, not nodes times bins (a deep level has many small nodes).
+    """
+    cdef double* acc
+    cdef double* scan
+    cdef int* used
+    out_score[0] = -INFINITY
+    out_bin[0] = -1
+    if nb <= 0:
+        return
+    acc = <double*>calloc(nb, sizeof(double))
+    used = <int*>malloc((nb + 4) * sizeof(int))
+    scan = <double*>malloc(3 * (nb + 4) * sizeof(double))
+    if acc == NULL or used == NULL or scan == NULL:
+        free(acc)
+        free(used)
+        free(scan)
+        return
+    _sym_feature_add(hp, tp, tol, m, f, hsz, ns, has_cnt, nb, missing_bin, min_cnt, min_w, lam,
+                     acc, used, scan)
+    free(used)
+    free(scan)
+    _sym_feature_best(acc, nb, out_score, out_bin)
+    free(acc)
 
 
 cdef void _sym_level(const double** hp, const double** tp, const double* tol, Py_ssize_t m,
@@ -1430,16 +1449,14 @@ cdef void _sym_level(const double** hp, const double** tp, const double* tol, Py
                          min_cnt, min_w, lam, &scores[f], &bins[f])
 
 
-cdef int _sym_choice(const double* h, const double* tot, double tol, int f, int b,
+cdef int _sym_choice(const double* hf, const double* tot, double tol, int b,
                      int missing_bin, int ns, double min_cnt, double min_w, double lam,
                      double* gain) noexcept nogil:
     """A node's choice under its level's split ``(f, b)`` as :func:`_sym_feature` scores it:
     -1 (it stays undivided; ``gain`` 0), else whether missing values go left (``gain``:
-    the score the split adds). ``h``: the node's histogram (every feature)."""
-    cdef Py_ssize_t hsz = (missing_bin + 1) * ns
+    the score the split adds). ``hf``: the node's histogram of feature ``f``."""
     cdef bint has_cnt = ns > 2
     cdef double cum[3]
-    cdef const double* hf = h + f * hsz
     cdef const double* miss = hf + missing_bin * ns
     cdef double base, mw, sc
     cdef int c, s, ml
@@ -1510,7 +1527,7 @@ def symmetric_nodes(const double[:, :, :, ::1] hists, const double[:, ::1] tots,
         raise ValueError("symmetric_nodes: inconsistent shapes or split")
     with nogil:
         for i in range(m):
-            out_ml[i] = _sym_choice(&hists[i, 0, 0, 0], &tots[i, 0], tol[i], f, b, missing_bin,
+            out_ml[i] = _sym_choice(&hists[i, f, 0, 0], &tots[i, 0], tol[i], b, missing_bin,
                                     ns, min_cnt, min_w, lam, &out_gain[i])
 
 
@@ -2283,15 +2300,16 @@ cdef void _sym_divide(const NodeArgs* a0, Tree* t, Py_ssize_t node, Py_ssize_t l
                       int b, int ml, double gain, int32_t d, int32_t* idx, double* ow,
                       double* owy, int32_t* buf_i, double* buf_w, int32_t* buf_c,
                       double* buf_y, double* tots, int n_stat, bint last, double* pool,
-                      Py_ssize_t hist_size, int32_t* slot_of, int32_t slot_s, int n_threads,
-                      int64_t total_bins, int64_t min_work, int64_t scan_work) noexcept nogil:
+                      Py_ssize_t hist_size, int32_t* slot_of, int32_t slot_s, int32_t slot_l,
+                      int n_threads, int64_t total_bins, int64_t min_work,
+                      int64_t scan_work) noexcept nogil:
     """Divide ``node`` of a symmetric level at the level's split ``(f, b)``: partition its
     rows, make its children ``lnode`` and ``lnode + 1`` (:func:`_divide`) and, unless the
     level is the ``last``, histogram the smaller child into the pool's slot ``slot_s`` and
-    subtract the larger one in place (into the parent's slot), on ``n_threads`` threads
-    when the node's work is large enough. Touches only the node's rows (of the row arrays
-    and of the ``buf_*`` scratch), its children's records and ``tots`` (``2 n_stat``), so
-    the nodes of a level can be divided side by side."""
+    subtract the larger one into slot ``slot_l`` (the parent's own: in place), on
+    ``n_threads`` threads when the node's work is large enough. Touches only the node's
+    rows (of the row arrays and of the ``buf_*`` scratch), its children's records and
+    ``tots`` (``2 n_stat``), so the nodes of a level can be divided side by side."""
     cdef NodeArgs a = a0[0]
     cdef int64_t s0 = t.start[node]
     cdef int64_t e0 = t.end[node]
@@ -2314,20 +2332,196 @@ cdef void _sym_divide(const NodeArgs* a0, Tree* t, Py_ssize_t node, Py_ssize_t l
         a.end = e0
     a.parent_hist = pool + slot_p * hist_size
     a.small_hist = pool + slot_s * hist_size
-    a.large_hist = pool + slot_p * hist_size  # in place
+    a.large_hist = pool + slot_l * hist_size
     a.do_sub = True
     a.small_tot = t.tot + small * n_stat
     a.large_tot = t.tot + large * n_stat
     _run_groups(&a, _node_threads(a.end - a.start, a.n_features, total_bins, 0, n_threads,
                                   min_work, scan_work))
     slot_of[small] = slot_s
-    slot_of[large] = slot_p
+    slot_of[large] = slot_l
 
 
 #: a symmetric level's nodes are divided side by side (one per thread, serial kernels)
 #: once there are this many per thread; fewer, larger nodes run one after the other with
 #: their kernels threaded
 DEF SYM_NODES_PER_THREAD = 2
+#: the level before a symmetric tree's last is divided in chunks of this many nodes per
+#: thread, each chunk's children histogrammed into scratch slots and scanned before the
+#: next chunk (:func:`_sym_stream`)
+DEF SYM_CHUNK_PER_THREAD = 4
+
+
+cdef Py_ssize_t _sym_pool_slots(int64_t max_depth, int n_threads) noexcept nogil:
+    """Histogram slots a symmetric tree of ``max_depth`` needs (:func:`_grow_sym`): the
+    root's alone at depth 1; else the level before the last's ``2^(max_depth - 2)`` and
+    the scratch of :func:`_sym_stream` (two per chunk node, at least one chunk node;
+    never more than the ``2^(max_depth - 1)`` of every level kept)."""
+    cdef Py_ssize_t level, stream
+    if max_depth <= 1:
+        return 1
+    level = <Py_ssize_t>1 << (max_depth - 2)
+    stream = 2 * SYM_CHUNK_PER_THREAD * n_threads
+    return max(level + 2, min(2 * level, level + stream))
+
+
+cdef Py_ssize_t _sym_stream(NodeArgs* a, Tree* t, int n_stat, int32_t* idx, double* ow,
+                            double* owy, int32_t* buf_i, double* buf_w, int32_t* buf_c,
+                            double* buf_y, double* tots, double* pool, Py_ssize_t hist_size,
+                            int32_t* slot_of, int32_t* free_slots, Py_ssize_t* n_free,
+                            int64_t* lvl, Py_ssize_t m, const int* mlv, const double* gains,
+                            const Py_ssize_t* div, Py_ssize_t n_div, int f, int b, int64_t d,
+                            int64_t max_depth, Py_ssize_t n_nodes, double reg_rtol,
+                            double tol_scale, int64_t* nxt, const double** hp,
+                            const double** tp, double* tol, int64_t* par, int64_t* small_of,
+                            double* acc, int* used, double* scan, double* fscore,
+                            int32_t* fbin, int n_threads, int64_t total_bins, int64_t min_work,
+                            int64_t scan_work) noexcept nogil:
+    """Divide the level before a symmetric tree's last (its ``m`` nodes ``lvl``, the
+    divided ones ``div``) and score the last level's split, without keeping the last
+    level's histograms: returns the last level's node count (its nodes into ``lvl``, their
+    totals ``tp`` and tolerances ``tol``, ``fscore``/``fbin`` as :func:`_sym_level` gives
+    them), -1 when the pool has no two free slots.
+
+    The divided nodes go in chunks of ``SYM_CHUNK_PER_THREAD`` per thread: each chunk's
+    children are histogrammed into scratch slots (the parents keep theirs), and the
+    last level's nodes so far are added to every feature's score changes ``acc`` in their
+    order (:func:`_sym_feature_add`), which is the order :func:`_sym_level` adds them in:
+    the same sums. A child's histogram is then dropped (``slot_of`` -1; ``par`` its parent,
+    ``small_of`` the parent's smaller child): its one feature the last level needs is
+    rebuilt exactly (:func:`_sym_rebuilt`). The pool needs the level's slots and two per
+    chunk node, not one per last-level node: 80 slots instead of 128 at depth 8 on two
+    threads.
+    """
+    cdef int nf = a.n_features
+    cdef int ns = a.ns
+    cdef int mb = a.missing_bin
+    cdef Py_ssize_t hsz = (mb + 1) * ns
+    cdef bint has_cnt = ns > 2
+    cdef Py_ssize_t chunk = SYM_CHUNK_PER_THREAD * n_threads
+    cdef Py_ssize_t nm = 0
+    cdef Py_ssize_t i_cur = 0
+    cdef Py_ssize_t q0 = 0
+    cdef Py_ssize_t q1, q, i, i_end, k, m0
+    cdef int64_t node, c
+    cdef int f2, lvl_threads
+    cdef int32_t* sc
+    if 2 * chunk > n_free[0]:
+        chunk = n_free[0] // 2
+    if chunk < 1:
+        return -1
+    sc = <int32_t*>malloc(2 * chunk * sizeof(int32_t))  # taken for the stream, given back
+    if sc == NULL:
+        return -1
+    n_free[0] -= 2 * chunk
+    for k in range(2 * chunk):
+        sc[k] = free_slots[n_free[0] + k]
+    for k in range(nf * (mb + 1)):
+        acc[k] = 0.0
+    lvl_threads = n_threads if 2 * n_div * total_bins * scan_work >= min_work else 1
+    while q0 < n_div:
+        q1 = q0 + chunk if q0 + chunk < n_div else n_div
+        if n_threads > 1 and q1 - q0 >= SYM_NODES_PER_THREAD * n_threads:
+            for q in prange(q0, q1, num_threads=n_threads, schedule="dynamic"):
+                _sym_divide(a, t, lvl[div[q]], n_nodes + 2 * q, f, b, mlv[div[q]],
+                            gains[div[q]], <int32_t>d, idx, ow, owy, buf_i, buf_w, buf_c,
+                            buf_y, tots + 2 * (q - q0) * n_stat, n_stat, False, pool,
+                            hist_size, slot_of, sc[2 * (q - q0)], sc[2 * (q - q0) + 1], 1,
+                            total_bins, min_work, scan_work)
+        else:
+            for q in range(q0, q1):
+                _sym_divide(a, t, lvl[div[q]], n_nodes + 2 * q, f, b, mlv[div[q]],
+                            gains[div[q]], <int32_t>d, idx, ow, owy, buf_i, buf_w, buf_c,
+                            buf_y, tots + 2 * (q - q0) * n_stat, n_stat, False, pool,
+                            hist_size, slot_of, sc[2 * (q - q0)], sc[2 * (q - q0) + 1],
+                            n_threads, total_bins, min_work, scan_work)
+        # the last level's nodes up to the chunk's last divided node (the last chunk: to
+        # the level's end), in order: an undivided node with its own histogram, a divided
+        # one's children with theirs in the scratch slots
+        m0 = nm
+        i_end = div[q1 - 1] + 1 if q1 < n_div else m
+        q = q0
+        for i in range(i_cur, i_end):
+            node = lvl[i]
+            if mlv[i] < 0:
+                if _can_split(t.tot + node * n_stat, d, max_depth, n_stat, a.min_cnt, a.min_w,
+                              True):
+                    nxt[nm] = node
+                    nm += 1
+                else:
+                    free_slots[n_free[0]] = slot_of[node]
+                    n_free[0] += 1
+                continue
+            small_of[node] = n_nodes + 2 * q if slot_of[n_nodes + 2 * q] == sc[2 * (q - q0)] \
+                else n_nodes + 2 * q + 1
+            for c in range(n_nodes + 2 * q, n_nodes + 2 * q + 2):
+                par[c] = node
+                if _can_split(t.tot + c * n_stat, d, max_depth, n_stat, a.min_cnt, a.min_w,
+                              True):
+                    nxt[nm] = c
+                    nm += 1
+            q += 1
+        i_cur = i_end
+        for k in range(m0, nm):
+            hp[k] = pool + slot_of[nxt[k]] * hist_size
+            tp[k] = t.tot + nxt[k] * n_stat
+            tol[k] = reg_rtol * tol_scale * tp[k][0]
+        if nm > m0:
+            if lvl_threads > 1 and nf > 1:
+                for f2 in prange(nf, num_threads=lvl_threads, schedule="dynamic"):
+                    if a.n_bins[f2] > 0:
+                        _sym_feature_add(hp + m0, tp + m0, tol + m0, nm - m0, f2, hsz, ns,
+                                         has_cnt, a.n_bins[f2], mb, a.min_cnt, a.min_w, a.lam,
+                                         acc + f2 * (mb + 1), used + f2 * (mb + 5),
+                                         scan + 3 * f2 * (mb + 5))
+            else:
+                for f2 in range(nf):
+                    if a.n_bins[f2] > 0:
+                        _sym_feature_add(hp + m0, tp + m0, tol + m0, nm - m0, f2, hsz, ns,
+                                         has_cnt, a.n_bins[f2], mb, a.min_cnt, a.min_w, a.lam,
+                                         acc + f2 * (mb + 1), used + f2 * (mb + 5),
+                                         scan + 3 * f2 * (mb + 5))
+        for c in range(n_nodes + 2 * q0, n_nodes + 2 * q1):  # the scratch is reused
+            slot_of[c] = -1
+        q0 = q1
+    for f2 in range(nf):
+        if a.n_bins[f2] > 0:
+            _sym_feature_best(acc + f2 * (mb + 1), a.n_bins[f2], &fscore[f2], &fbin[f2])
+        else:
+            fscore[f2] = -INFINITY
+            fbin[f2] = -1
+    for k in range(2 * chunk):
+        free_slots[n_free[0]] = sc[k]
+        n_free[0] += 1
+    free(sc)
+    for k in range(nm):
+        lvl[k] = nxt[k]
+    return nm
+
+
+cdef const double* _sym_rebuilt(const NodeArgs* a, Tree* t, int64_t node, int64_t p,
+                                int64_t small, int f, const double* parent, double* grp,
+                                double* spare, double* large, bint fresh) noexcept nogil:
+    """Feature ``f``'s histogram of ``node``, a child of ``p`` whose histogram was dropped
+    by :func:`_sym_stream`, exactly as it was: the smaller child's histograms of ``f``'s
+    group of features built by the same call over the same rows (into ``grp``), the
+    larger child's by the same subtraction from the parent's (``parent``: its feature
+    ``f``) into ``large``. ``fresh``: ``grp`` and ``large`` do not yet hold ``p``'s."""
+    cdef int mb = a.missing_bin
+    cdef int ns = a.ns
+    cdef Py_ssize_t hsz = (mb + 1) * ns
+    cdef bint has_cnt = ns > a.n_val
+    cdef int f0 = C_GROUP * (f // C_GROUP)
+    cdef const double* sh = grp + (f - f0) * hsz
+    if fresh:
+        # the group's features from f0 on, as _node_group builds them (feature f0 first)
+        _build_hist_group(0, a.codes + f0 * a.n_rows, a.n_rows, a.n_features - f0, a.idx,
+                          a.ow, a.oc, a.owy, a.is_reg, has_cnt, a.dense, t.start[small],
+                          t.end[small], a.n_bins + f0, mb, grp, ns, spare)
+        _subtract_bins(parent, sh, large, a.n_bins[f], ns, has_cnt, a.is_reg)
+        _subtract_bins(parent + mb * ns, sh + mb * ns, large + mb * ns, 1, ns, has_cnt,
+                       a.is_reg)
+    return sh if node == small else large
 
 
 cdef Py_ssize_t _grow_sym(NodeArgs* a, int n_stat, int32_t* idx, double* ow, double* owy,
@@ -2347,11 +2541,16 @@ cdef Py_ssize_t _grow_sym(NodeArgs* a, int n_stat, int32_t* idx, double* ow, dou
     (:func:`_sym_divide`); an undivided node keeps its slot for the next level. A level of
     at least ``SYM_NODES_PER_THREAD * n_threads`` divided nodes divides them side by side,
     one per thread; each node's work is the same either way, so the tree does not depend
-    on ``n_threads``. The pool has ``n_slots`` histogram slots (``2^(max_depth - 1)``
-    suffice: no histogram is built for the last level's children).
+    on ``n_threads``. The level before the last is divided and the last one scored
+    without keeping the last level's histograms (:func:`_sym_stream`; the nodes' choices
+    rebuild the one feature they need, :func:`_sym_rebuilt`), so the pool needs
+    ``2^(max_depth - 2)`` slots and two per chunk node (``2 SYM_CHUNK_PER_THREAD
+    n_threads``) rather than ``2^(max_depth - 1)``.
     """
     cdef int nf = a.n_features
     cdef int ns = a.ns
+    cdef int mb = a.missing_bin
+    cdef Py_ssize_t hsz = (mb + 1) * ns
     cdef int64_t* lvl = <int64_t*>malloc(max_nodes * sizeof(int64_t))
     cdef int64_t* nxt = <int64_t*>malloc(max_nodes * sizeof(int64_t))
     cdef int32_t* slot_of = <int32_t*>malloc(max_nodes * sizeof(int32_t))
@@ -2365,15 +2564,27 @@ cdef Py_ssize_t _grow_sym(NodeArgs* a, int n_stat, int32_t* idx, double* ow, dou
     cdef double* tots = <double*>malloc(max_nodes * 2 * n_stat * sizeof(double))
     cdef double* fscore = <double*>malloc(nf * sizeof(double))
     cdef int32_t* fbin = <int32_t*>malloc(nf * sizeof(int32_t))
+    # the stream's buffers (the level before the last)
+    cdef int64_t* par = <int64_t*>malloc(max_nodes * sizeof(int64_t))
+    cdef int64_t* small_of = <int64_t*>malloc(max_nodes * sizeof(int64_t))
+    cdef double* acc = <double*>malloc(nf * (mb + 1) * sizeof(double))
+    cdef int* sused = <int*>malloc(nf * (mb + 5) * sizeof(int))
+    cdef double* sscan = <double*>malloc(3 * nf * (mb + 5) * sizeof(double))
+    cdef double* grp = <double*>malloc((2 * C_GROUP) * hsz * sizeof(double))
+    cdef double* large = <double*>malloc(hsz * sizeof(double))
     cdef Py_ssize_t n_free = n_slots
     cdef Py_ssize_t n_nodes = 1
     cdef Py_ssize_t m, nm, i, q, n_div
-    cdef int64_t d
+    cdef int64_t d, p, cur_p
     cdef int f, b, lvl_threads
     cdef bint last
+    cdef bint streamed = False
+    cdef const double* hf
     if (lvl == NULL or nxt == NULL or slot_of == NULL or free_slots == NULL or hp == NULL
             or tp == NULL or tol == NULL or mlv == NULL or gains == NULL or div == NULL
-            or tots == NULL or fscore == NULL or fbin == NULL or n_slots < 1):
+            or tots == NULL or fscore == NULL or fbin == NULL or par == NULL
+            or small_of == NULL or acc == NULL or sused == NULL or sscan == NULL
+            or grp == NULL or large == NULL or n_slots < 1):
         n_nodes = 0
     else:
         for q in range(n_slots):
@@ -2389,13 +2600,14 @@ cdef Py_ssize_t _grow_sym(NodeArgs* a, int n_stat, int32_t* idx, double* ow, dou
             m = 1
             d = 1
             while d <= max_depth and m > 0:
-                for i in range(m):
-                    hp[i] = pool + slot_of[lvl[i]] * hist_size
-                    tp[i] = t.tot + lvl[i] * n_stat
-                    tol[i] = reg_rtol * tol_scale * tp[i][0]
-                lvl_threads = n_threads if m * total_bins * scan_work >= min_work else 1
-                _sym_level(hp, tp, tol, m, nf, a.n_bins, a.missing_bin, ns, a.min_cnt,
-                           a.min_w, a.lam, fscore, fbin, lvl_threads)
+                if not streamed:  # (the stream has scored the last level)
+                    for i in range(m):
+                        hp[i] = pool + slot_of[lvl[i]] * hist_size
+                        tp[i] = t.tot + lvl[i] * n_stat
+                        tol[i] = reg_rtol * tol_scale * tp[i][0]
+                    lvl_threads = n_threads if m * total_bins * scan_work >= min_work else 1
+                    _sym_level(hp, tp, tol, m, nf, a.n_bins, a.missing_bin, ns, a.min_cnt,
+                               a.min_w, a.lam, fscore, fbin, lvl_threads)
                 # numpy.argmax: the first maximum, or the first NaN
                 f = 0
                 for q in range(nf):
@@ -2408,8 +2620,17 @@ cdef Py_ssize_t _grow_sym(NodeArgs* a, int n_stat, int32_t* idx, double* ow, dou
                     break
                 b = fbin[f]
                 n_div = 0
+                cur_p = -1
                 for i in range(m):
-                    mlv[i] = _sym_choice(hp[i], tp[i], tol[i], f, b, a.missing_bin, ns,
+                    if streamed and slot_of[lvl[i]] < 0:
+                        p = par[lvl[i]]
+                        hf = _sym_rebuilt(a, t, lvl[i], p, small_of[p], f,
+                                          pool + slot_of[p] * hist_size + f * hsz, grp,
+                                          grp + C_GROUP * hsz, large, p != cur_p)
+                        cur_p = p
+                    else:
+                        hf = pool + slot_of[lvl[i]] * hist_size + f * hsz
+                    mlv[i] = _sym_choice(hf, tp[i], tol[i], b, a.missing_bin, ns,
                                          a.min_cnt, a.min_w, a.lam, &gains[i])
                     if mlv[i] >= 0:
                         div[n_div] = i
@@ -2417,6 +2638,21 @@ cdef Py_ssize_t _grow_sym(NodeArgs* a, int n_stat, int32_t* idx, double* ow, dou
                 if n_div == 0:
                     break
                 last = d == max_depth
+                if d == max_depth - 1:
+                    nm = _sym_stream(a, t, n_stat, idx, ow, owy, buf_i, buf_w, buf_c, buf_y,
+                                     tots, pool, hist_size, slot_of, free_slots, &n_free, lvl,
+                                     m, mlv, gains, div, n_div, f, b, d, max_depth, n_nodes,
+                                     reg_rtol, tol_scale, nxt, hp, tp, tol, par, small_of, acc,
+                                     sused, sscan, fscore, fbin, n_threads, total_bins,
+                                     min_work, scan_work)
+                    if nm < 0:  # the pool is too small (never expected)
+                        n_nodes = 0
+                        break
+                    n_nodes += 2 * n_div
+                    m = nm
+                    streamed = True
+                    d += 1
+                    continue
                 if not last and n_free < n_div:  # the pool is too small (never expected)
                     n_nodes = 0
                     break
@@ -2431,14 +2667,15 @@ cdef Py_ssize_t _grow_sym(NodeArgs* a, int n_stat, int32_t* idx, double* ow, dou
                                     gains[div[q]], <int32_t>d, idx, ow, owy, buf_i, buf_w,
                                     buf_c, buf_y, tots + 2 * q * n_stat, n_stat, last, pool,
                                     hist_size, slot_of, -1 if last else free_slots[n_free - 1 - q],
-                                    1, total_bins, min_work, scan_work)
+                                    slot_of[lvl[div[q]]], 1, total_bins, min_work, scan_work)
                 else:
                     for q in range(n_div):
                         _sym_divide(a, t, lvl[div[q]], n_nodes + 2 * q, f, b, mlv[div[q]],
                                     gains[div[q]], <int32_t>d, idx, ow, owy, buf_i, buf_w,
                                     buf_c, buf_y, tots + 2 * q * n_stat, n_stat, last, pool,
                                     hist_size, slot_of, -1 if last else free_slots[n_free - 1 - q],
-                                    n_threads, total_bins, min_work, scan_work)
+                                    slot_of[lvl[div[q]]], n_threads, total_bins, min_work,
+                                    scan_work)
                 if last:
                     n_nodes += 2 * n_div
                     break
@@ -2478,6 +2715,13 @@ cdef Py_ssize_t _grow_sym(NodeArgs* a, int n_stat, int32_t* idx, double* ow, dou
     free(tots)
     free(fscore)
     free(fbin)
+    free(par)
+    free(small_of)
+    free(acc)
+    free(sused)
+    free(sscan)
+    free(grp)
+    free(large)
     return n_nodes
 
 
@@ -2690,11 +2934,13 @@ def grow_all(const uint8_t[:, ::1] codes, const int32_t[::1] n_bins, int missing
     # children), any other tree up to one per node: a pool of max_nodes slots for depth-8
     # symmetric trees was 42 MB, above glibc's largest mmap threshold, so every call
     # mapped it anew and paid a page fault per page it touched
+    # (and at most 2^(max_depth - 2) plus the stream's scratch, _sym_stream: the level
+    # before the last is scored in chunks, the last level's histograms are not kept)
     b.pool_slots = 1
     for j in range(k):
         if symmetric[j] and max_depth[j] <= 31:
-            b.pool_slots = max(b.pool_slots,
-                               min(b.max_nodes, <Py_ssize_t>1 << max(0, max_depth[j] - 1)))
+            b.pool_slots = max(b.pool_slots, min(b.max_nodes, _sym_pool_slots(
+                max_depth[j], max(1, n_threads))))
         else:
             b.pool_slots = b.max_nodes
     b.trees.left = &left[0, 0]

@@ -1,6 +1,7 @@
-"""The tasks of the large-data design experiments: ``benchmarks/bench_scale.py``'s data with
-a fraction of the training labels flipped, and how a fitted ``SPLBoostClassifierCV`` scores
-on them. Shared by the design scripts beside this file."""
+"""The tasks of the design experiments: ``benchmarks/bench_scale.py``'s data with a fraction
+of the training labels flipped (:func:`noisy_tasks`), ``benchmarks/bench_noisy_default.py``'s
+tasks on the bundled sets (:func:`bundled_tasks`), and how a fitted
+``SPLBoostClassifierCV`` scores on them. Shared by the design scripts beside this file."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench_noisy_default import add_noise  # noqa: E402
 from bench_scale import make_data  # noqa: E402
 
 from robust_boosting.noise import flip_labels  # noqa: E402
@@ -36,6 +38,35 @@ def noisy_tasks(seed: int, n: int, generators, class_counts, rates) -> Iterator[
                 y_fit = (np.asarray(flip_labels(y, rate, classes=np.arange(k),
                                                 random_state=seed)[0]) if rate else y)
                 yield gen, k, rate, X, y_fit, Xt, yt, np.flatnonzero(y_fit != y)
+
+
+#: the bundled binary sets of ``bench_noisy_default.py``
+BUNDLED = ["bupa", "german", "heart", "ionosphere", "mammographic", "pima", "tic-tac-toe",
+           "titanic", "wdbc", "wisconsin", "yeast"]
+
+
+def bundled_tasks(datasets, seed: int, splits) -> Iterator[tuple]:
+    """``(dataset, split, kind, rate, X, y_fit, X_test, y_test, flipped)`` for
+    ``bench_noisy_default.py``'s tasks: its 70/30 split ``seed + s`` for each ``s`` of
+    ``splits`` (also the model's seed there), its symmetric and class-conditional flips
+    (``flipped``: a boolean mask), the clean task once."""
+    from sklearn.model_selection import train_test_split
+    from sklearn.preprocessing import LabelEncoder
+
+    from robust_boosting.datasets import load_dataset
+
+    for ds in datasets:
+        X, y = load_dataset(ds, return_X_y=True)
+        X, y = np.asarray(X, float), LabelEncoder().fit_transform(y)
+        for s in splits:
+            Xtr, Xte, ytr, yte = train_test_split(X, y, test_size=0.3, stratify=y,
+                                                  random_state=seed + s)
+            for kind in ("sym", "cc"):
+                for rate in (0.0, 0.1, 0.2, 0.3, 0.35, 0.4):
+                    if rate == 0 and kind != "sym":
+                        continue
+                    y_fit, flipped = add_noise(ytr, kind, rate, seed + 1000 * s + 7)
+                    yield ds, seed + s, kind, rate, Xtr, y_fit, Xte, yte, flipped
 
 
 def scores(est, X_test, y_test, flipped) -> tuple[float, float]:

@@ -24,71 +24,58 @@ from pathlib import Path
 
 import numpy as np
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from _noisy_tasks import bundled_tasks  # noqa: E402
 from bench_noisy_default import TASK  # noqa: E402
 
 ROWS = Path(__file__).resolve().parents[2] / "docs/results/noisy-default/rows.csv"
 
 
 def run(datasets, path, seed=0):
-    from bench_noisy_default import add_noise
-    from sklearn.model_selection import train_test_split
-    from sklearn.preprocessing import LabelEncoder
     from sklearn.utils import check_random_state
     from threadpoolctl import threadpool_limits
 
     from robust_boosting import SPLBoostClassifierCV
-    from robust_boosting.datasets import load_dataset
     from robust_boosting.splboost_cv import _make_booster, _staged_proba
     from robust_boosting.trees.binning import _kernel_threads
 
     _kernel_threads(1).__enter__()
     warnings.simplefilter("ignore")
     with open(path, "w") as out, threadpool_limits(1):
-        for ds in datasets:
-            X, y = load_dataset(ds, return_X_y=True)
-            X, y = np.asarray(X, float), LabelEncoder().fit_transform(y)
-            for split in range(2):
-                Xtr, Xte, ytr, yte = train_test_split(X, y, test_size=0.3, stratify=y,
-                                                      random_state=seed + split)
-                for kind in ("sym", "cc"):
-                    for rate in (0, 0.1, 0.2, 0.3, 0.35, 0.4):
-                        if rate == 0 and kind != "sym":
-                            continue
-                        yn, _ = add_noise(ytr, kind, rate, seed + 1000 * split + 7)
-                        m = SPLBoostClassifierCV(random_state=seed + split).fit(Xtr, yn)
-                        # the estimator's own folds and seeds (as in its fit)
-                        rng = check_random_state(seed + split)
-                        fold_seed = int(rng.randint(np.iinfo(np.int32).max))
-                        fit_seed = int(rng.randint(np.iinfo(np.int32).max))
-                        folds = m._folds(Xtr, yn, fold_seed)
-                        sw = np.ones(len(yn))
-                        weights = {"rm": m._final_weight(sw, m.oof_proba_, yn, m.label_issues_),
-                                   "keep": sw}
-                        p = m.best_params_
+        for ds, split, kind, rate, Xtr, yn, Xte, yte, _ in bundled_tasks(datasets, seed,
+                                                                         range(2)):
+            m = SPLBoostClassifierCV(random_state=split).fit(Xtr, yn)
+            # the estimator's own folds and seeds (as in its fit)
+            rng = check_random_state(split)
+            fold_seed = int(rng.randint(np.iinfo(np.int32).max))
+            fit_seed = int(rng.randint(np.iinfo(np.int32).max))
+            folds = m._folds(Xtr, yn, fold_seed)
+            sw = np.ones(len(yn))
+            weights = {"rm": m._final_weight(sw, m.oof_proba_, yn, m.label_issues_),
+                       "keep": sw}
+            p = m.best_params_
 
-                        def booster(p=p, fit_seed=fit_seed, rounds=m.n_estimators):
-                            return _make_booster(p["max_depth"], p["learning_rate"], 0.0,
-                                                 rounds, fit_seed)
+            def booster(p=p, fit_seed=fit_seed, rounds=m.best_estimator_.n_estimators):
+                return _make_booster(p, p["learning_rate"], 0.0, rounds, fit_seed)
 
-                        keep = booster().fit(Xtr, yn)
-                        rec = {"dataset": ds, "split": split, "kind": kind, "rate": rate,
-                               "err_rm": float(np.mean(m.predict(Xte) != yte) * 100),
-                               "err_keep": float(np.mean(keep.predict(Xte) != yte) * 100),
-                               "labels": yn.tolist(), "issues": m.label_issues_.tolist(),
-                               "cv": {}}
-                        for name, w in weights.items():
-                            rec["cv"][name] = []
-                            for tr, te in folds:
-                                est = booster().fit(Xtr[tr], yn[tr], sample_weight=w[tr])
-                                wrong = list(_staged_proba(est, Xtr[te]))[-1].argmax(axis=1) != yn[te]
-                                rec["cv"][name].append({"te": te.tolist(),
-                                                        "wrong": wrong.tolist()})
-                        out.write(json.dumps(rec) + "\n")
-                        out.flush()
-                        print(ds, split, kind, rate, round(rec["err_rm"], 1),
-                              round(rec["err_keep"], 1), flush=True)
+            keep = booster().fit(Xtr, yn)
+            rec = {"dataset": ds, "split": split - seed, "kind": kind, "rate": rate,
+                   "err_rm": float(np.mean(m.predict(Xte) != yte) * 100),
+                   "err_keep": float(np.mean(keep.predict(Xte) != yte) * 100),
+                   "labels": yn.tolist(), "issues": m.label_issues_.tolist(),
+                   "cv": {}}
+            for name, w in weights.items():
+                rec["cv"][name] = []
+                for tr, te in folds:
+                    est = booster().fit(Xtr[tr], yn[tr], sample_weight=w[tr])
+                    wrong = list(_staged_proba(est, Xtr[te]))[-1].argmax(axis=1) != yn[te]
+                    rec["cv"][name].append({"te": te.tolist(), "wrong": wrong.tolist()})
+            out.write(json.dumps(rec) + "\n")
+            out.flush()
+            print(ds, split, kind, rate, round(rec["err_rm"], 1),
+                  round(rec["err_keep"], 1), flush=True)
 
 
 def _cv_error(rec, name, mode):

@@ -27,23 +27,17 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from sklearn.model_selection import train_test_split
-from sklearn.preprocessing import LabelEncoder
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from _noisy_tasks import noisy_tasks, scores, task_args  # noqa: E402
-from bench_noisy_default import add_noise  # noqa: E402
+from _noisy_tasks import BUNDLED, bundled_tasks, noisy_tasks, scores, task_args  # noqa: E402
 
 from robust_boosting import SPLBoostClassifierCV  # noqa: E402
-from robust_boosting.datasets import load_dataset  # noqa: E402
 
 #: the large-data candidate (``_AUTO_LARGE`` of ``splboost_cv.py``), given explicitly
 LARGE = dict(max_depth=6, learning_rate=0.2, n_estimators=300, l2_regularization=10.0,
              grow_policy="symmetric", min_samples_leaf=1)
-BUNDLED = ["bupa", "german", "heart", "ionosphere", "mammographic", "pima", "tic-tac-toe",
-           "titanic", "wdbc", "wisconsin", "yeast"]
 
 
 def both(seed, X, y_fit, X_test, y_test, flipped) -> dict:
@@ -56,27 +50,13 @@ def both(seed, X, y_fit, X_test, y_test, flipped) -> dict:
     return out
 
 
-def bundled_tasks(seed: int, splits: list[int]):
-    """``bench_noisy_default.py``'s tasks (split ``seed + s``, its flips and model seed)."""
-    for ds in BUNDLED:
-        X, y = load_dataset(ds, return_X_y=True)
-        X, y = np.asarray(X, float), LabelEncoder().fit_transform(y)
-        for s in splits:
-            Xtr, Xte, ytr, yte = train_test_split(X, y, test_size=0.3, stratify=y,
-                                                  random_state=seed + s)
-            for kind in ("sym", "cc"):
-                for rate in (0.0, 0.1, 0.2, 0.3, 0.35, 0.4):
-                    if rate == 0 and kind != "sym":
-                        continue
-                    y_fit, flipped = add_noise(ytr, kind, rate, seed + 1000 * s + 7)
-                    yield rate, seed + s, Xtr, y_fit, Xte, yte, np.flatnonzero(flipped)
-
-
 def main(argv: list[str]) -> None:
     warnings.simplefilter("ignore")
     rows = []
     if argv[0] == "bundled":
-        tasks = bundled_tasks(int(argv[1]), [int(s) for s in argv[2].split(",")])
+        tasks = ((rate, seed, X, y, Xt, yt, np.flatnonzero(fl))
+                 for _, seed, _, rate, X, y, Xt, yt, fl in bundled_tasks(
+                     BUNDLED, int(argv[1]), [int(s) for s in argv[2].split(",")]))
     else:
         seed, n, gens, ks, rates = task_args(argv[1:])
         tasks = ((rate, seed, X, y, Xt, yt, fl)

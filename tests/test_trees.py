@@ -760,6 +760,36 @@ def test_symmetric_tree_threads_and_reference_agree():
                     np.testing.assert_array_equal(a, b)
 
 
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(n=st.integers(20, 700), p=st.integers(1, 9), depth=st.integers(1, 6),
+       seed=st.integers(0, 10_000), nan=st.sampled_from([0.0, 0.1]),
+       zeros=st.sampled_from([0.0, 0.3]), kind=st.integers(0, 2))
+def test_symmetric_trees_of_any_depth_equal_the_reference(n, p, depth, seed, nan, zeros, kind):
+    """The compiled symmetric grower (its last level scored without keeping histograms,
+    each node's split feature rebuilt) grows the Python reference's tree, on one and two
+    threads, for every depth, feature count (groups of four with a short last one), and
+    with or without missing values, zero weights and counts."""
+    rng = np.random.RandomState(seed)
+    X = np.round(rng.randn(n, p), 1)
+    y = X[:, 0] + rng.randn(n)
+    X[rng.rand(n, p) < nan] = np.nan
+    w = rng.rand(n) + 0.1
+    w[rng.rand(n) < zeros] = 0.0
+    if not w.sum() > 0:
+        w[0] = 1.0
+    kw = [dict(), dict(min_samples_leaf=3, sample_count="exact"),
+          dict(l2_regularization=5.0, sample_count="weight", min_samples_leaf=3)][kind]
+    trees = [HistTreeRegressor(grow_policy="symmetric", max_depth=depth, n_jobs=j, **kw)
+             for j in (1, 2)]
+    Xp = trees[0].prepare_data(X)
+    for tree in trees:
+        tree.fit(Xp, y, sample_weight=w)
+    reference = _python_reference_fit(trees[0], Xp, y, w)
+    for other in (trees[1], reference):
+        for a, b in zip(_tree_arrays(trees[0]), _tree_arrays(other), strict=True):
+            np.testing.assert_array_equal(a, b)
+
+
 def test_training_leaves_of_zero_weight_rows_on_threads():
     """A tree fitted on binned data routes its zero-weight training rows through the tree
     for the training leaves it hands out, on several threads from 16,384 such rows: the

@@ -209,8 +209,9 @@ def test_sensitivity_rows_pair_each_reading_with_adaboost_of_the_same_learner():
 
 
 def test_report_of_a_committed_store_does_not_modify_it(tmp_path):
-    """``robust-boosting report`` only reads: the store's bytes stay the same and no
-    ``-wal``/``-shm`` file (nor a ``claims`` table) appears next to it."""
+    """``robust-boosting report`` only reads: the store's bytes and tables stay the same
+    and no ``-wal``/``-shm`` file (nor a ``claims`` table, in a store without one)
+    appears next to it."""
     import hashlib
     import shutil
     import sqlite3
@@ -218,18 +219,27 @@ def test_report_of_a_committed_store_does_not_modify_it(tmp_path):
 
     from robust_boosting.cli import main
 
+    def tables(path):
+        con = sqlite3.connect(f"{path.as_uri()}?mode=ro&immutable=1", uri=True)
+        names = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        con.close()
+        return names
+
     src = Path(__file__).parents[1] / "docs" / "results" / "quick" / "results.sqlite"
     store = tmp_path / "store" / "results.sqlite"
     store.parent.mkdir()
     shutil.copy(src, store)
+    con = sqlite3.connect(store)  # a store written before report --claims made the table
+    con.execute("DROP TABLE IF EXISTS claims")
+    con.commit()
+    con.close()
     before = hashlib.sha256(store.read_bytes()).hexdigest()
+    tables_before = tables(store)
+    assert "claims" not in tables_before
     assert main(["report", str(store), "--out", str(tmp_path / "out")]) == 0
     assert hashlib.sha256(store.read_bytes()).hexdigest() == before
     assert sorted(p.name for p in store.parent.iterdir()) == ["results.sqlite"]
-    con = sqlite3.connect(f"{store.as_uri()}?mode=ro&immutable=1", uri=True)
-    tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-    con.close()
-    assert "claims" not in tables
+    assert tables(store) == tables_before
 
 
 def test_readonly_store_reads_rows_still_in_the_write_ahead_log(tmp_path):

@@ -2352,6 +2352,42 @@ DEF SYM_NODES_PER_THREAD = 2
 DEF SYM_CHUNK_PER_THREAD = 4
 
 
+cdef void _sym_divide_nodes(const NodeArgs* a, Tree* t, const int64_t* lvl,
+                            const Py_ssize_t* div, const int* mlv, const double* gains,
+                            Py_ssize_t q0, Py_ssize_t q1, Py_ssize_t n_nodes, int f, int b,
+                            int64_t d, int32_t* idx, double* ow, double* owy, int32_t* buf_i,
+                            double* buf_w, int32_t* buf_c, double* buf_y, double* tots,
+                            int n_stat, bint last, double* pool, Py_ssize_t hist_size,
+                            int32_t* slot_of, const int32_t* pair_slots, int n_threads,
+                            int64_t total_bins, int64_t min_work,
+                            int64_t scan_work) noexcept nogil:
+    """:func:`_sym_divide` of a level's divided nodes ``div[q0:q1]`` (node ``lvl[div[q]]``,
+    children ``n_nodes + 2q`` and ``+ 1``): its smaller child's histogram into slot
+    ``pair_slots[2 (q - q0)]``, its larger one's into ``pair_slots[2 (q - q0) + 1]``, its
+    scratch ``tots`` at ``2 (q - q0) n_stat``. At least ``SYM_NODES_PER_THREAD`` nodes per
+    thread are divided side by side, one per thread with serial kernels; fewer one after
+    the other with threaded kernels (each node's work the same either way).
+
+    Two loops, not one prange with a team of one for few nodes: inside such a team the
+    nodes' own threaded kernels would run serially (nested regions; a depth-8 fit took
+    1.6-2x the time)."""
+    cdef Py_ssize_t q
+    if n_threads > 1 and q1 - q0 >= SYM_NODES_PER_THREAD * n_threads:
+        for q in prange(q0, q1, num_threads=n_threads, schedule="dynamic"):
+            _sym_divide(a, t, lvl[div[q]], n_nodes + 2 * q, f, b, mlv[div[q]], gains[div[q]],
+                        <int32_t>d, idx, ow, owy, buf_i, buf_w, buf_c, buf_y,
+                        tots + 2 * (q - q0) * n_stat, n_stat, last, pool, hist_size, slot_of,
+                        pair_slots[2 * (q - q0)], pair_slots[2 * (q - q0) + 1], 1, total_bins,
+                        min_work, scan_work)
+    else:
+        for q in range(q0, q1):
+            _sym_divide(a, t, lvl[div[q]], n_nodes + 2 * q, f, b, mlv[div[q]], gains[div[q]],
+                        <int32_t>d, idx, ow, owy, buf_i, buf_w, buf_c, buf_y,
+                        tots + 2 * (q - q0) * n_stat, n_stat, last, pool, hist_size, slot_of,
+                        pair_slots[2 * (q - q0)], pair_slots[2 * (q - q0) + 1], n_threads,
+                        total_bins, min_work, scan_work)
+
+
 cdef Py_ssize_t _sym_pool_slots(int64_t max_depth, int n_threads) noexcept nogil:
     """Histogram slots a symmetric tree of ``max_depth`` needs (:func:`_grow_sym`): the
     root's alone at depth 1; else the level before the last's ``2^(max_depth - 2)`` and
@@ -2421,20 +2457,9 @@ cdef Py_ssize_t _sym_stream(NodeArgs* a, Tree* t, int n_stat, int32_t* idx, doub
     lvl_threads = n_threads if 2 * n_div * total_bins * scan_work >= min_work else 1
     while q0 < n_div:
         q1 = q0 + chunk if q0 + chunk < n_div else n_div
-        if n_threads > 1 and q1 - q0 >= SYM_NODES_PER_THREAD * n_threads:
-            for q in prange(q0, q1, num_threads=n_threads, schedule="dynamic"):
-                _sym_divide(a, t, lvl[div[q]], n_nodes + 2 * q, f, b, mlv[div[q]],
-                            gains[div[q]], <int32_t>d, idx, ow, owy, buf_i, buf_w, buf_c,
-                            buf_y, tots + 2 * (q - q0) * n_stat, n_stat, False, pool,
-                            hist_size, slot_of, sc[2 * (q - q0)], sc[2 * (q - q0) + 1], 1,
-                            total_bins, min_work, scan_work)
-        else:
-            for q in range(q0, q1):
-                _sym_divide(a, t, lvl[div[q]], n_nodes + 2 * q, f, b, mlv[div[q]],
-                            gains[div[q]], <int32_t>d, idx, ow, owy, buf_i, buf_w, buf_c,
-                            buf_y, tots + 2 * (q - q0) * n_stat, n_stat, False, pool,
-                            hist_size, slot_of, sc[2 * (q - q0)], sc[2 * (q - q0) + 1],
-                            n_threads, total_bins, min_work, scan_work)
+        _sym_divide_nodes(a, t, lvl, div, mlv, gains, q0, q1, n_nodes, f, b, d, idx, ow, owy,
+                          buf_i, buf_w, buf_c, buf_y, tots, n_stat, False, pool, hist_size,
+                          slot_of, sc, n_threads, total_bins, min_work, scan_work)
         # the last level's nodes up to the chunk's last divided node (the last chunk: to
         # the level's end), in order: an undivided node with its own histogram, a divided
         # one's children with theirs in the scratch slots
@@ -2499,14 +2524,14 @@ cdef Py_ssize_t _sym_stream(NodeArgs* a, Tree* t, int n_stat, int32_t* idx, doub
     return nm
 
 
-cdef const double* _sym_rebuilt(const NodeArgs* a, Tree* t, int64_t node, int64_t p,
-                                int64_t small, int f, const double* parent, double* grp,
+cdef const double* _sym_rebuilt(const NodeArgs* a, Tree* t, int64_t node, int64_t small,
+                                int f, const double* parent, double* grp,
                                 double* spare, double* large, bint fresh) noexcept nogil:
-    """Feature ``f``'s histogram of ``node``, a child of ``p`` whose histogram was dropped
-    by :func:`_sym_stream`, exactly as it was: the smaller child's histograms of ``f``'s
-    group of features built by the same call over the same rows (into ``grp``), the
-    larger child's by the same subtraction from the parent's (``parent``: its feature
-    ``f``) into ``large``. ``fresh``: ``grp`` and ``large`` do not yet hold ``p``'s."""
+    """Feature ``f``'s histogram of ``node``, whose histogram :func:`_sym_stream` dropped,
+    exactly as it was: its parent's smaller child ``small``'s histograms of ``f``'s group
+    of features built by the same call over the same rows (into ``grp``), the larger
+    child's by the same subtraction from the parent's (``parent``: its feature ``f``)
+    into ``large``. ``fresh``: ``grp`` and ``large`` do not yet hold this parent's."""
     cdef int mb = a.missing_bin
     cdef int ns = a.ns
     cdef Py_ssize_t hsz = (mb + 1) * ns
@@ -2572,6 +2597,7 @@ cdef Py_ssize_t _grow_sym(NodeArgs* a, int n_stat, int32_t* idx, double* ow, dou
     cdef double* sscan = <double*>malloc(3 * nf * (mb + 5) * sizeof(double))
     cdef double* grp = <double*>malloc((2 * C_GROUP) * hsz * sizeof(double))
     cdef double* large = <double*>malloc(hsz * sizeof(double))
+    cdef int32_t* pair_slots = <int32_t*>malloc(2 * max_nodes * sizeof(int32_t))
     cdef Py_ssize_t n_free = n_slots
     cdef Py_ssize_t n_nodes = 1
     cdef Py_ssize_t m, nm, i, q, n_div
@@ -2584,7 +2610,7 @@ cdef Py_ssize_t _grow_sym(NodeArgs* a, int n_stat, int32_t* idx, double* ow, dou
             or tp == NULL or tol == NULL or mlv == NULL or gains == NULL or div == NULL
             or tots == NULL or fscore == NULL or fbin == NULL or par == NULL
             or small_of == NULL or acc == NULL or sused == NULL or sscan == NULL
-            or grp == NULL or large == NULL or n_slots < 1):
+            or grp == NULL or large == NULL or pair_slots == NULL or n_slots < 1):
         n_nodes = 0
     else:
         for q in range(n_slots):
@@ -2624,7 +2650,7 @@ cdef Py_ssize_t _grow_sym(NodeArgs* a, int n_stat, int32_t* idx, double* ow, dou
                 for i in range(m):
                     if streamed and slot_of[lvl[i]] < 0:
                         p = par[lvl[i]]
-                        hf = _sym_rebuilt(a, t, lvl[i], p, small_of[p], f,
+                        hf = _sym_rebuilt(a, t, lvl[i], small_of[p], f,
                                           pool + slot_of[p] * hist_size + f * hsz, grp,
                                           grp + C_GROUP * hsz, large, p != cur_p)
                         cur_p = p
@@ -2657,25 +2683,14 @@ cdef Py_ssize_t _grow_sym(NodeArgs* a, int n_stat, int32_t* idx, double* ow, dou
                     n_nodes = 0
                     break
                 # the q-th divided node: children n_nodes + 2q and + 1, its smaller child in
-                # the slot free_slots[n_free - 1 - q]
-                # two loops, not one prange with a team of one for few nodes: inside such a
-                # team the nodes' own threaded kernels would run serially (nested regions;
-                # a depth-8 fit took 1.6-2x the time)
-                if n_threads > 1 and n_div >= SYM_NODES_PER_THREAD * n_threads:
-                    for q in prange(n_div, num_threads=n_threads, schedule="dynamic"):
-                        _sym_divide(a, t, lvl[div[q]], n_nodes + 2 * q, f, b, mlv[div[q]],
-                                    gains[div[q]], <int32_t>d, idx, ow, owy, buf_i, buf_w,
-                                    buf_c, buf_y, tots + 2 * q * n_stat, n_stat, last, pool,
-                                    hist_size, slot_of, -1 if last else free_slots[n_free - 1 - q],
-                                    slot_of[lvl[div[q]]], 1, total_bins, min_work, scan_work)
-                else:
-                    for q in range(n_div):
-                        _sym_divide(a, t, lvl[div[q]], n_nodes + 2 * q, f, b, mlv[div[q]],
-                                    gains[div[q]], <int32_t>d, idx, ow, owy, buf_i, buf_w,
-                                    buf_c, buf_y, tots + 2 * q * n_stat, n_stat, last, pool,
-                                    hist_size, slot_of, -1 if last else free_slots[n_free - 1 - q],
-                                    slot_of[lvl[div[q]]], n_threads, total_bins, min_work,
-                                    scan_work)
+                # the slot free_slots[n_free - 1 - q], the larger in its own (in place)
+                for q in range(n_div):
+                    pair_slots[2 * q] = -1 if last else free_slots[n_free - 1 - q]
+                    pair_slots[2 * q + 1] = slot_of[lvl[div[q]]]
+                _sym_divide_nodes(a, t, lvl, div, mlv, gains, 0, n_div, n_nodes, f, b, d, idx,
+                                  ow, owy, buf_i, buf_w, buf_c, buf_y, tots, n_stat, last, pool,
+                                  hist_size, slot_of, pair_slots, n_threads, total_bins,
+                                  min_work, scan_work)
                 if last:
                     n_nodes += 2 * n_div
                     break
@@ -2722,6 +2737,7 @@ cdef Py_ssize_t _grow_sym(NodeArgs* a, int n_stat, int32_t* idx, double* ow, dou
     free(sscan)
     free(grp)
     free(large)
+    free(pair_slots)
     return n_nodes
 
 

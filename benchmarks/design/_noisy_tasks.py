@@ -85,3 +85,16 @@ def fit_and_score(est, X, y_fit, X_test, y_test, flipped) -> tuple[float, float,
     est.fit(X, y_fit)
     secs = time.perf_counter() - t
     return (*scores(est, X_test, y_test, flipped), secs)
+
+
+def fitted_variants(seed: int, n: int, generators, class_counts, rates, variants,
+                    make) -> Iterator[tuple]:
+    """``(generator, K, rate, variant, est, error, F1, seconds)`` for every task of
+    :func:`noisy_tasks` and every variant: ``est = make(variant)`` fitted on the task
+    (:func:`fit_and_score`)."""
+    for gen, k, rate, X, y_fit, Xt, yt, flipped in noisy_tasks(seed, n, generators,
+                                                               class_counts, rates):
+        for variant in variants:
+            est = make(variant)
+            yield (gen, k, rate, variant, est,
+                   *fit_and_score(est, X, y_fit, Xt, yt, flipped))

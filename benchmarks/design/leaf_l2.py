@@ -22,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _noisy_tasks import fit_and_score, noisy_tasks  # noqa: E402
+from _noisy_tasks import fitted_variants  # noqa: E402
 
 from robust_boosting import SPLBoostClassifierCV  # noqa: E402
 
@@ -38,13 +38,12 @@ def main(argv: list[str]) -> None:
     gens = argv[3].split(",") if len(argv) > 3 else ["mc", "hard"]
     ks = [int(v) for v in argv[4].split(",")] if len(argv) > 4 else [2, 5]
     rates = _floats(argv[5]) if len(argv) > 5 else [0.0, 0.2, 0.35]
-    for gen, k, rate, X, y_fit, Xt, yt, flipped in noisy_tasks(seed, n, gens, ks, rates):
-        for lam in lams:
-            est = SPLBoostClassifierCV(l2_regularization=lam, random_state=seed)
-            err, f1, secs = fit_and_score(est, X, y_fit, Xt, yt, flipped)
-            print(f"{gen} n={n} K={k} flips {rate:.2f} seed {seed} l2 {lam:g}: "
-                  f"error {err:.2f} F1 {f1:.3f} {secs:.1f} s "
-                  f"{est.best_params_['cv_n_estimators']} rounds", flush=True)
+    for gen, k, rate, lam, est, err, f1, secs in fitted_variants(
+            seed, n, gens, ks, rates, lams,
+            lambda v: SPLBoostClassifierCV(l2_regularization=v, random_state=seed)):
+        print(f"{gen} n={n} K={k} flips {rate:.2f} seed {seed} l2 {lam:g}: "
+              f"error {err:.2f} F1 {f1:.3f} {secs:.1f} s "
+              f"{est.best_params_['cv_n_estimators']} rounds", flush=True)
 
 
 if __name__ == "__main__":

@@ -22,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _noisy_tasks import fit_and_score, noisy_tasks, task_args  # noqa: E402
+from _noisy_tasks import fitted_variants, task_args  # noqa: E402
 
 import robust_boosting.splboost_cv as _cv  # noqa: E402
 from robust_boosting import SPLBoostClassifierCV  # noqa: E402
@@ -42,13 +42,12 @@ def main(argv: list[str]) -> None:
         return out
 
     _cv._fit_candidates = timed
-    for gen, k, rate, X, y_fit, Xt, yt, flipped in noisy_tasks(seed, n, gens, ks, rates):
-        for folds in fold_counts:
-            est = SPLBoostClassifierCV(cv=folds, random_state=seed)
-            err, f1, secs = fit_and_score(est, X, y_fit, Xt, yt, flipped)
-            print(f"{gen:4s} n={n} K={k} flips={rate:.2f} cv={folds} "
-                  f"error={err:6.2f} F1={f1:.3f} fit={secs:5.1f}s "
-                  f"search={search_secs[-1]:5.1f}s", flush=True)
+    for gen, k, rate, folds, _, err, f1, secs in fitted_variants(
+            seed, n, gens, ks, rates, fold_counts,
+            lambda c: SPLBoostClassifierCV(cv=c, random_state=seed)):
+        print(f"{gen:4s} n={n} K={k} flips={rate:.2f} cv={folds} "
+              f"error={err:6.2f} F1={f1:.3f} fit={secs:5.1f}s "
+              f"search={search_secs[-1]:5.1f}s", flush=True)
 
 
 if __name__ == "__main__":

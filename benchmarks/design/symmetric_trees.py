@@ -26,7 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _noisy_tasks import fit_and_score, noisy_tasks, task_args  # noqa: E402
+from _noisy_tasks import fitted_variants, task_args  # noqa: E402
 
 from robust_boosting import SPLBoostClassifierCV  # noqa: E402
 
@@ -46,12 +46,10 @@ def main(argv: list[str]) -> None:
     warnings.simplefilter("ignore")
     seed, n, gens, ks, rates = task_args(argv)
     variants = argv[5].split(",")
-    for gen, k, rate, X, y_fit, Xt, yt, flipped in noisy_tasks(seed, n, gens, ks, rates):
-        for variant in variants:
-            est = _estimator(variant, seed)
-            err, f1, secs = fit_and_score(est, X, y_fit, Xt, yt, flipped)
-            print(f"{gen:4s} n={n} K={k} flips={rate:.2f} {variant:9s} "
-                  f"error={err:6.2f} F1={f1:.3f} fit={secs:5.1f}s", flush=True)
+    for gen, k, rate, variant, _, err, f1, secs in fitted_variants(
+            seed, n, gens, ks, rates, variants, lambda v: _estimator(v, seed)):
+        print(f"{gen:4s} n={n} K={k} flips={rate:.2f} {variant:9s} "
+              f"error={err:6.2f} F1={f1:.3f} fit={secs:5.1f}s", flush=True)
 
 
 if __name__ == "__main__":

@@ -47,6 +47,7 @@ def fit_batched(
     n_jobs: int | None = None,
     monitor: Callable[[int, FitRequest], bool] | None = None,
     prediction_only: bool = False,
+    binned_cache: dict | None = None,
 ) -> list[BaseBoostingClassifier]:
     """Fit k boosting models on the same ``(X, y)`` in one pass; same models as k fits.
 
@@ -95,6 +96,11 @@ def fit_batched(
         statistics once fitted (node weights and counts, gains, depths; 40 % of
         its bytes), so the models have no ``feature_importances_``. Their
         predictions are unchanged.
+    binned_cache : dict, optional
+        The binned data of ``X`` by weak-learner configuration (see
+        :meth:`~robust_boosting._boosting.BaseBoostingClassifier._fit_requests`):
+        pass the same dict to several calls on the same ``X`` to bin it once. In
+        this process only (``n_jobs=None`` or 1).
 
     Returns
     -------
@@ -130,7 +136,7 @@ def fit_batched(
         )
         return [model for part in parts for model in part]
     models = [clone(estimator).set_params(**params) for params in param_overrides]
-    cache: dict = {}
+    cache: dict = {} if binned_cache is None else binned_cache
     runs: dict[int, Iterator[FitRequest]] = {}
     pending: dict[int, FitRequest] = {}
     for j, model in enumerate(models):

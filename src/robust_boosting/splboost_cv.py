@@ -391,14 +391,16 @@ class _PatienceMonitor:
         return curve
 
 
-def _fit_share(X, y, sample_weight, folds, candidates, jobs, seed, trim, patience):
+def _fit_share(X, y, sample_weight, folds, candidates, jobs, seed, trim, patience,
+               binned_cache=None):
     """Fit ``jobs`` (all plain LogitBoost) in one batched pass with early stopping.
 
     Returns each job's fitted booster and its held-out loss curve. Each model is
     asked for one round more than its job's and stopped by the monitor at the
     job's count (the same model: see :func:`~robust_boosting._batched.fit_batched`),
     so the monitor sees the scores after every round, the last included, and its
-    losses are the curve.
+    losses are the curve. ``binned_cache``: :func:`fit_batched`'s, shared by the
+    successive passes of one search so that ``X`` is binned once.
     """
     X_fit, X_num = X
     weights = np.zeros((len(jobs), X_num.shape[0]))
@@ -420,7 +422,7 @@ def _fit_share(X, y, sample_weight, folds, candidates, jobs, seed, trim, patienc
         # the fold models only predict: their trees drop their fit statistics as they go
         # (at 100,000 rows and 5 classes, clean labels, three fold models held 70 MB of trees)
         models = fit_batched(template, X_fit, y, weights, overrides, monitor=monitor,
-                             prediction_only=True)
+                             prediction_only=True, binned_cache=binned_cache)
     out = []
     for j, (model, (_, f, _)) in enumerate(zip(models, jobs, strict=True)):
         curve = monitor.curve(j, model)
@@ -474,11 +476,12 @@ def _fit_jobs(X, y, sample_weight, folds, candidates, jobs, seed, n_jobs, trim=0
     # processes would each bin the data and pay their start-up; as many models at once
     # as _IN_FLIGHT_BYTES of their per-row arrays allow (the same models however grouped)
     per_group = _models_in_flight(X[1].shape[0], int(np.max(y, initial=0)) + 1)
+    binned: dict = {}  # X binned once for every pass
     for a in range(0, len(batched), per_group):
         share = batched[a:a + per_group]
         with _kernel_threads(n_jobs):
             fitted = _fit_share(X, y, sample_weight, folds, candidates,
-                                [jobs[j] for j in share], seed, trim, patience)
+                                [jobs[j] for j in share], seed, trim, patience, binned)
         for j, pair in zip(share, fitted, strict=True):
             out[j] = pair
     results = Parallel(n_jobs=n_jobs)(

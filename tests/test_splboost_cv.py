@@ -213,7 +213,7 @@ def test_out_of_fold_probabilities_come_from_patience_rounds_past_the_best_round
     seed = int(rng.randint(np.iinfo(np.int32).max))
     assert seed == est.best_estimator_.random_state
     models, _ = _fit_candidates((X, X), y_noisy, np.ones(len(y_noisy)), folds,
-                                [est.cv_results_["params"][est.best_index_]], 60, seed, None, 0.0)
+                                [est.cv_results_["params"][est.best_index_]], seed, None, 0.0)
     later = False
     for f, (_, te) in enumerate(folds):
         staged = _staged(models[0][f], X[te])
@@ -299,10 +299,11 @@ def _search(X, y, patience, n_jobs=None):
     from robust_boosting.splboost_cv import _fit_candidates
     folds = list(StratifiedKFold(3, shuffle=True, random_state=0).split(X, y))
     candidates = [dict(max_depth=d, max_leaf_nodes=None, min_samples_leaf=1, learning_rate=0.5,
-                       drop_fraction=0.0, l2_regularization=lam, grow_policy="depthwise")
+                       drop_fraction=0.0, l2_regularization=lam, grow_policy="depthwise",
+                       n_estimators=40)
                   for d, lam in ((1, 0.0), (3, 2.0))]
     w = np.ones(len(y))
-    return folds, _fit_candidates((X, X), y, w, folds, candidates, 40, 7, n_jobs, 0.0, patience)
+    return folds, _fit_candidates((X, X), y, w, folds, candidates, 7, n_jobs, 0.0, patience)
 
 
 def test_search_early_stopping_cuts_the_full_search_after_patience_rounds(noisy_fit):
@@ -480,18 +481,22 @@ def test_drop_fraction_zero_is_self_paced_logitboost_at_infinite_age(k):
 
 
 def test_l2_regularization_auto_and_explicit():
-    """``l2_regularization="auto"`` is 0 on at most 5,000 rows, 10 above with symmetric
-    trees and 100 with leaf-wise ones; explicit values are candidates of the search and
-    reach every tree of the final model."""
+    """``l2_regularization="auto"`` is 0 for the depth-wise trees of at most 5,000 rows,
+    10 for symmetric trees and 100 for leaf-wise ones above; explicit values are candidates
+    of the search (in each of its groups) and reach every tree of the final model."""
     est = SPLBoostClassifierCV()
     small, _ = est._search_space(5000)
     large, _ = est._search_space(5001)
     leafwise, _ = SPLBoostClassifierCV(grow_policy="depthwise")._search_space(5001)
-    assert {c["l2_regularization"] for c in small} == {0.0}
+    assert {(c["grow_policy"], c["l2_regularization"]) for c in small} == {
+        ("depthwise", 0.0), ("symmetric", 10.0)}
     assert {c["l2_regularization"] for c in large} == {10.0}
     assert {c["l2_regularization"] for c in leafwise} == {100.0}
-    grid, _ = SPLBoostClassifierCV(l2_regularization=(0.0, 7.0))._search_space(100)
+    grid, _ = SPLBoostClassifierCV(l2_regularization=(0.0, 7.0),
+                                   grow_policy="depthwise")._search_space(100)
     assert sorted(c["l2_regularization"] for c in grid) == [0.0, 0.0, 7.0, 7.0]  # x 2 depths
+    union, _ = SPLBoostClassifierCV(l2_regularization=(0.0, 7.0))._search_space(100)
+    assert sorted(c["l2_regularization"] for c in union) == [0.0] * 3 + [7.0] * 3  # + depth 6
     with pytest.raises(ValueError, match="l2_regularization"):
         SPLBoostClassifierCV(l2_regularization=-1.0)._search_space(100)
     X, y = make_blobs(300, 4, centers=2, cluster_std=3.0, random_state=0)
@@ -500,6 +505,47 @@ def test_l2_regularization_auto_and_explicit():
     assert fitted.best_params_["l2_regularization"] == 7.0
     assert fitted.best_estimator_.estimator.l2_regularization == 7.0
     assert all(t.l2_regularization == 7.0 for t in fitted.best_estimator_.estimators_)
+
+
+def test_small_data_search_is_the_union_of_its_two_groups():
+    """On at most 5,000 numeric rows the "auto" search is the depth-wise search joined by
+    the symmetric large-data candidate, each with its own round cap: its held-out score
+    is the better of the two searches' and its model the winner's, bit for bit (the
+    searches share folds and seeds, and batched models equal separate fits)."""
+    import pandas as pd
+
+    X, y = make_classification(400, 8, n_informative=5, random_state=1)
+    y_noisy, _ = flip_labels(y, 0.2, random_state=1)
+    union = SPLBoostClassifierCV(random_state=0).fit(X, y_noisy)
+    small = SPLBoostClassifierCV(grow_policy="depthwise", random_state=0).fit(X, y_noisy)
+    large = SPLBoostClassifierCV(max_depth=6, learning_rate=0.2, n_estimators=300,
+                                 l2_regularization=10.0, grow_policy="symmetric",
+                                 random_state=0).fit(X, y_noisy)
+    res = union.cv_results_
+    assert list(res["param_grow_policy"]) == ["depthwise", "depthwise", "symmetric"]
+    assert list(res["param_n_estimators"]) == [100, 100, 300]
+    assert np.all(res["n_estimators"] <= res["param_n_estimators"])
+    np.testing.assert_array_equal(res["mean_test_score"][:2],
+                                  small.cv_results_["mean_test_score"])
+    assert res["mean_test_score"][2] == large.best_score_
+    assert union.best_score_ == max(small.best_score_, large.best_score_)
+    for a, b in ((union, small), (union, large)):
+        if a.best_score_ == b.best_score_:
+            np.testing.assert_array_equal(a.predict_proba(X), b.predict_proba(X))
+            np.testing.assert_array_equal(a.oof_proba_, b.oof_proba_)
+    assert union.best_estimator_.n_estimators == union.best_params_["n_estimators"]
+    # a slow rate: the depth-wise candidates stop at their cap of 100 rounds, the
+    # symmetric one runs on, and wins with its own 300 rounds in the final model
+    slow = SPLBoostClassifierCV(learning_rate=0.02, random_state=0).fit(X, y)
+    assert list(slow.cv_results_["n_estimators"][:2]) == [100, 100]
+    assert 100 < slow.cv_results_["n_estimators"][2] <= 300
+    assert slow.best_index_ == 2 and slow.best_estimator_.n_estimators == 300
+    # categorical columns, or a tree shape given explicitly: the depth-wise search only
+    frame = pd.DataFrame({"a": X[:, 0], "c": pd.Categorical(np.arange(400) % 3)})
+    assert {c["grow_policy"] for c in SPLBoostClassifierCV().fit(
+        frame, y_noisy).cv_results_["params"]} == {"depthwise"}
+    assert {c["grow_policy"] for c in SPLBoostClassifierCV(
+        max_depth=(1, 3))._search_space(400)[0]} == {"depthwise"}
 
 
 def test_grow_policy_auto_and_explicit():
@@ -514,7 +560,9 @@ def test_grow_policy_auto_and_explicit():
     est = SPLBoostClassifierCV()
     small, _ = est._search_space(5000)
     large, rounds = est._search_space(5001)
-    assert {c["grow_policy"] for c in small} == {"depthwise"}
+    assert {c["grow_policy"] for c in small} == {"depthwise", "symmetric"}
+    assert {c["grow_policy"] for c in SPLBoostClassifierCV(
+        grow_policy="depthwise")._search_space(5000)[0]} == {"depthwise"}
     assert [(c["grow_policy"], c["max_depth"], c["max_leaf_nodes"], c["min_samples_leaf"],
              c["l2_regularization"]) for c in large] == [("symmetric", 6, None, 1, 10.0)]
     assert rounds == 300

@@ -454,6 +454,7 @@ best_index_, cv_results_, oof_n_estimators_, noise_rate_
         candidates, n_estimators = super()._search_space(n)
         if n > _SMALL_N and isinstance(self.n_estimators, str) and self.n_estimators == "auto":
             n_estimators = _DASK_ROUNDS
+            candidates = [dict(c, n_estimators=_DASK_ROUNDS) for c in candidates]
         if n > _SMALL_N and isinstance(self.learning_rate, str) and self.learning_rate == "auto":
             candidates = list({tuple(sorted(dict(c, learning_rate=_DASK_RATE).items())): dict(
                 c, learning_rate=_DASK_RATE) for c in candidates}.values())

@@ -498,7 +498,7 @@ def _fit_jobs(X, y, sample_weight, folds, candidates, jobs, seed, n_jobs, trim=0
 _PATIENCE = 10
 
 
-def _fit_candidates(X, y, sample_weight, folds, candidates, n_estimators, seed, n_jobs, trim,
+def _fit_candidates(X, y, sample_weight, folds, candidates, seed, n_jobs, trim,
                     patience=_PATIENCE):
     """Every candidate fitted on every fold, and its held-out loss curves.
 
@@ -507,12 +507,13 @@ def _fit_candidates(X, y, sample_weight, folds, candidates, n_estimators, seed, 
     their held-out losses after each round (the trimmed mean held-out log-loss:
     the monitor's, from the scores, for plain candidates; :func:`_held_out_curve`,
     from the staged probabilities, for the others), ``T`` the
-    most rounds any of these models ran (at most ``n_estimators``); the curve of
-    a model stopped earlier is padded with its last value. Plain candidates run
+    most rounds any of these models ran (candidate ``c`` runs at most its
+    ``candidates[c]["n_estimators"]``); the curve of a model stopped earlier is
+    padded with its last value. Plain candidates run
     on every fold at once, each model stopping once its held-out loss has not
     improved for ``patience`` rounds (``None``: never). Candidates with a drop
-    fraction are fitted one by one: the first fold runs ``n_estimators``
-    rounds, the other folds at most ``2 r + 12`` rounds, ``r`` the first fold's
+    fraction are fitted one by one: the first fold runs all its
+    ``n_estimators`` rounds, the other folds at most ``2 r + 12`` rounds, ``r`` the first fold's
     best round. This is the single place where the search trains models
     (through :func:`_fit_jobs`). Only the curves are kept of the staged
     predictions: the out-of-fold probabilities of the winner are predicted
@@ -525,11 +526,12 @@ def _fit_candidates(X, y, sample_weight, folds, candidates, n_estimators, seed, 
     plain = [c for c, p in enumerate(candidates) if p["drop_fraction"] == 0]
     paced = [c for c, p in enumerate(candidates) if p["drop_fraction"] != 0]
     out = [[None] * len(folds) for _ in candidates]
-    jobs = [(c, f, n_estimators) for c in plain for f in range(len(folds))]
-    jobs += [(c, 0, n_estimators) for c in paced]
+    rounds = [p["n_estimators"] for p in candidates]
+    jobs = [(c, f, rounds[c]) for c in plain for f in range(len(folds))]
+    jobs += [(c, 0, rounds[c]) for c in paced]
     for (c, f, _), pair in zip(jobs, run(jobs), strict=True):
         out[c][f] = pair
-    budget = {c: min(n_estimators, 2 * int(np.argmin(out[c][0][1])) + 12) for c in paced}
+    budget = {c: min(rounds[c], 2 * int(np.argmin(out[c][0][1])) + 12) for c in paced}
     jobs = [(c, f, budget[c]) for c in paced for f in range(1, len(folds))]
     for (c, f, _), pair in zip(jobs, run(jobs), strict=True):
         out[c][f] = pair
@@ -579,10 +581,11 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
     The search:
 
     1. stratified ``cv``-fold split; every candidate (``max_depth`` x
-       ``learning_rate`` x ``drop_fraction``) is fitted on every training part
-       for at most ``n_estimators`` rounds, stopping once its held-out loss
-       (below) has not improved for 10 rounds (candidates with a drop fraction:
-       the first fold runs ``n_estimators`` rounds, the others at most
+       ``learning_rate`` x ``drop_fraction``, and ``l2_regularization`` x
+       ``grow_policy`` where they have several values) is fitted on every
+       training part for at most its ``n_estimators`` rounds, stopping once its
+       held-out loss (below) has not improved for 10 rounds (candidates with a
+       drop fraction: the first fold runs all its rounds, the others at most
        ``2 r + 12``, ``r`` the first fold's best round);
     2. its score after each round is the weighted held-out log-loss of the
        given labels, without the largest ``trim`` fraction of held-out losses
@@ -598,7 +601,7 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
        out-of-fold model classifies as their given label, which is what a
        class that lost most of its labels looks like);
     4. the final model, with the winner's depth, learning rate and drop
-       fraction, runs ``n_estimators`` rounds on all the data
+       fraction, runs its ``n_estimators`` rounds on all the data
        (``remove_label_issues=True``) with the suspects' sample weights
        multiplied by ``label_issue_weight`` (0 for those the out-of-fold
        model assigns to another class, 0.8 for the others, by default) and
@@ -612,7 +615,7 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
        self-paced drop fraction counts the kept rows (unless a class would
        lose every row: then every row is kept, at weight 0 where removed).
 
-    The final model runs ``n_estimators`` rounds rather than the early-stopped
+    The final model runs its ``n_estimators`` rounds rather than the early-stopped
     count: the held-out loss on noisy labels stops boosting after a few rounds,
     when the model starts to fit the flipped labels, which the final model
     mostly no longer sees (``docs/noisy-default-design.md`` has the
@@ -620,8 +623,13 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
 
     The search grows with the data (the ``"auto"`` parameters): on at most
     5,000 training rows, depth-1 and depth-3 trees at learning rate 0.3 and
-    at most 100 rounds (tuned on small tables, where it beats its peers);
-    on more rows, symmetric (oblivious) trees of depth 6 (8 from 50,000 rows), one
+    at most 100 rounds (tuned on small tables, where it beats its peers),
+    joined, on numeric data, by the large-data candidate below (symmetric
+    trees of depth 6, learning rate 0.2, at most 300 rounds, an L2 penalty of
+    10 rows), each candidate with its own round cap, the held-out score
+    choosing (on 1,000-3,000 rows of two synthetic generators the larger
+    trees were 1.7-3.9 points more accurate, on small tables the smaller
+    ones mostly win the held-out score); on more rows, symmetric (oblivious) trees of depth 6 (8 from 50,000 rows), one
     split per level as in CatBoost (Prokhorenkova et al. 2018), with an L2 penalty
     of 10 rows on the
     leaf values, at learning rate 0.2 and at most 300 rounds (a small search
@@ -641,11 +649,13 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
     max_depth : int, None, sequence of them or "auto", default="auto"
         Depth of the regression trees (a sequence: candidates of the search;
         None: no depth limit, with ``max_leaf_nodes``). ``"auto"``: ``(1, 3)``
-        on at most 5,000 rows; above, with symmetric trees 6 (8 from 50,000
-        rows), and None (leaf-wise) otherwise.
+        on at most 5,000 rows (and 6 for the symmetric candidate, see
+        ``grow_policy``); above, with symmetric trees 6 (8 from 50,000 rows),
+        and None (leaf-wise) otherwise.
     learning_rate : float, sequence of float or "auto", default="auto"
         Shrinkage of each Newton step (a sequence: candidates of the search).
-        ``"auto"``: 0.3 on at most 5,000 rows, 0.2 above.
+        ``"auto"``: 0.3 on at most 5,000 rows (0.2 for the symmetric
+        candidate), 0.2 above.
     max_leaf_nodes : int, None or "auto", default="auto"
         Trees grow best-first (leaf-wise) to at most this many leaves; None:
         depth-first to ``max_depth``. ``"auto"``: 31 for leaf-wise trees above
@@ -663,8 +673,9 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         ``-G / (H + λ h̄)``, ``h̄`` the mean Hessian of the round, and splits are
         scored with the same denominators (XGBoost's leaf weights and gains,
         Chen & Guestrin 2016, eqs. 5-7; :class:`HistTreeRegressor`'s
-        ``l2_regularization``). ``"auto"``: 0 on at most 5,000 rows; above, 10
-        with symmetric trees and 100 with leaf-wise ones (for the leaf-wise
+        ``l2_regularization``). ``"auto"``: 0 for the depth-wise trees of at
+        most 5,000 rows; 10 with symmetric trees and, above 5,000 rows, 100
+        with leaf-wise ones (for the leaf-wise
         trees, on 10,000-100,000 rows of two synthetic generators, clean and with
         10-35 % flipped labels, 100 lowered the error in 25 of 32 tasks, raised it
         in 6, and raised the label-issue F1 at 10,000 rows, for 5-40 % more
@@ -675,7 +686,10 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         best-first to ``max_leaf_nodes``; ``"symmetric"``, one split per level
         shared by all the level's nodes (CatBoost's oblivious trees), to an
         integer ``max_depth``, numeric features only. ``"auto"``: symmetric
-        above 5,000 rows when every column is numeric, else depth-wise.
+        above 5,000 rows when every column is numeric, else depth-wise; on at
+        most 5,000 rows of numeric data, with ``max_depth`` and
+        ``max_leaf_nodes`` left to ``"auto"``, the search has both: the
+        depth-wise candidates and one symmetric candidate.
     drop_fraction : float or sequence of floats, default=0.0
         Fraction in ``[0, 1)`` of training samples that each self-paced round
         drops (the age read as a quantile of the current losses,
@@ -683,7 +697,8 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         is plain LogitBoost. A sequence: candidates of the search.
     n_estimators : int or "auto", default="auto"
         Number of rounds of the final model, and the most rounds the search
-        tries. ``"auto"``: 100 on at most 5,000 rows, 300 above.
+        tries. ``"auto"``: 100 on at most 5,000 rows (300 for the symmetric
+        candidate), 300 above: each candidate keeps its own.
     cv : int, cross-validation generator or iterable, default=3
         As in scikit-learn; an int gives a shuffled ``StratifiedKFold``
         seeded from ``random_state``.
@@ -712,8 +727,9 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
     best_params_ : dict
         The winner's tree parameters (``max_depth``, ``max_leaf_nodes``,
         ``min_samples_leaf``, ``l2_regularization``, ``grow_policy``),
-        ``learning_rate`` and ``drop_fraction``, and its early-stopped number of
-        rounds ``cv_n_estimators``.
+        ``learning_rate``, ``drop_fraction`` and ``n_estimators`` (the rounds of
+        the final model), and its early-stopped number of rounds
+        ``cv_n_estimators``.
     best_score_ : float
         Minus the trimmed held-out log-loss of the winner (higher is better).
     best_index_ : int
@@ -734,7 +750,7 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         Out-of-fold class probabilities of the winner after
         ``oof_n_estimators_`` rounds.
     oof_n_estimators_ : int
-        ``min(best_params_["cv_n_estimators"] + 10, n_estimators)``.
+        ``min(best_params_["cv_n_estimators"] + 10, best_params_["n_estimators"])``.
     label_issue_scores_ : ndarray of shape (n_samples,)
         ``1 - oof_proba_[i, given label]``: higher means more likely mislabelled.
     noise_rate_ : float
@@ -780,44 +796,63 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
 
     # ------------------------------------------------------------------ params
     def _search_space(self, n: int) -> tuple[list[dict], int]:
-        """The candidates and the most rounds, with every ``"auto"`` resolved for ``n`` rows."""
-        grow_policy = self._resolved_grow_policy(n)
-        auto_depths, auto_leaves, auto_min_leaf, auto_rates, auto_rounds, auto_l2 = (
-            _auto_space(n, grow_policy))
-
+        """The candidates, each with its ``n_estimators`` (the most rounds it runs), with every
+        ``"auto"`` resolved for ``n`` rows, and the most rounds of any candidate."""
         def auto(value, default):
             return default if isinstance(value, str) and value == "auto" else value
 
-        depths = _as_tuple("max_depth", auto(self.max_depth, auto_depths),
-                           lambda v: check_optional_int("max_depth", v, low=1))
-        rates = _as_tuple("learning_rate", auto(self.learning_rate, auto_rates),
-                          lambda v: check_number("learning_rate", v, low=0))
-        l2s = _as_tuple("l2_regularization", auto(self.l2_regularization, auto_l2),
-                        lambda v: check_number("l2_regularization", v, low=0, low_open=False))
-        fractions = _as_tuple("drop_fraction", self.drop_fraction, lambda v: check_number(
-            "drop_fraction", v, low=0, low_open=False, high=np.nextafter(1.0, 0.0)))
-        n_estimators = auto(self.n_estimators, auto_rounds)
-        check_number("n_estimators", n_estimators, low=1, low_open=False, integer=True)
-        leaves = auto(self.max_leaf_nodes, auto_leaves)
-        check_optional_int("max_leaf_nodes", leaves, low=2)
-        min_leaf = auto(self.min_samples_leaf, auto_min_leaf)
-        check_number("min_samples_leaf", min_leaf, low=1, low_open=False, integer=True)
-        if leaves is None and None in depths:
-            raise ValueError("max_depth=None needs max_leaf_nodes (trees grown leaf-wise to that "
-                             "many leaves); got max_leaf_nodes=None.")
-        if grow_policy == "symmetric" and (leaves is not None or None in depths):
-            raise ValueError("grow_policy='symmetric' grows whole levels to an integer "
-                             f"max_depth, without max_leaf_nodes; got max_depth={depths!r}, "
-                             f"max_leaf_nodes={leaves!r}.")
+        candidates: list[dict] = []
+        for grow_policy, space in self._auto_groups(n):
+            auto_depths, auto_leaves, auto_min_leaf, auto_rates, auto_rounds, auto_l2 = space
+            depths = _as_tuple("max_depth", auto(self.max_depth, auto_depths),
+                               lambda v: check_optional_int("max_depth", v, low=1))
+            rates = _as_tuple("learning_rate", auto(self.learning_rate, auto_rates),
+                              lambda v: check_number("learning_rate", v, low=0))
+            l2s = _as_tuple("l2_regularization", auto(self.l2_regularization, auto_l2),
+                            lambda v: check_number("l2_regularization", v, low=0,
+                                                   low_open=False))
+            fractions = _as_tuple("drop_fraction", self.drop_fraction, lambda v: check_number(
+                "drop_fraction", v, low=0, low_open=False, high=np.nextafter(1.0, 0.0)))
+            n_estimators = auto(self.n_estimators, auto_rounds)
+            check_number("n_estimators", n_estimators, low=1, low_open=False, integer=True)
+            leaves = auto(self.max_leaf_nodes, auto_leaves)
+            check_optional_int("max_leaf_nodes", leaves, low=2)
+            min_leaf = auto(self.min_samples_leaf, auto_min_leaf)
+            check_number("min_samples_leaf", min_leaf, low=1, low_open=False, integer=True)
+            if leaves is None and None in depths:
+                raise ValueError("max_depth=None needs max_leaf_nodes (trees grown leaf-wise to "
+                                 "that many leaves); got max_leaf_nodes=None.")
+            if grow_policy == "symmetric" and (leaves is not None or None in depths):
+                raise ValueError("grow_policy='symmetric' grows whole levels to an integer "
+                                 f"max_depth, without max_leaf_nodes; got max_depth={depths!r}, "
+                                 f"max_leaf_nodes={leaves!r}.")
+            for d, lam, r, f in itertools.product(depths, l2s, rates, fractions):
+                c = dict(max_depth=None if d is None else int(d),
+                         max_leaf_nodes=None if leaves is None else int(leaves),
+                         min_samples_leaf=int(min_leaf), l2_regularization=float(lam),
+                         grow_policy=grow_policy, learning_rate=float(r),
+                         drop_fraction=float(f), n_estimators=int(n_estimators))
+                if c not in candidates:
+                    candidates.append(c)
         if not isinstance(self.remove_label_issues, (bool, np.bool_)):
             raise TypeError(f"remove_label_issues must be a bool, got {self.remove_label_issues!r}.")
         self._issue_weights()
-        return [dict(max_depth=None if d is None else int(d),
-                     max_leaf_nodes=None if leaves is None else int(leaves),
-                     min_samples_leaf=int(min_leaf), l2_regularization=float(lam),
-                     grow_policy=grow_policy, learning_rate=float(r), drop_fraction=float(f))
-                for d, lam, r, f in itertools.product(depths, l2s, rates, fractions)], int(
-                    n_estimators)
+        return candidates, max(c["n_estimators"] for c in candidates)
+
+    def _auto_groups(self, n: int) -> list[tuple[str, tuple]]:
+        """The groups of the search on ``n`` rows: each one's grow policy and the values its
+        ``"auto"`` parameters take (:func:`_auto_space`). On at most 5,000 rows with
+        ``grow_policy="auto"``, the small-data search is joined by the large-data symmetric
+        candidate (numeric data, and ``max_depth`` and ``max_leaf_nodes`` left to
+        ``"auto"``): the held-out score chooses between them."""
+        policy = self._resolved_grow_policy(n)
+        groups = [(policy, _auto_space(n, policy))]
+        if (n <= _SMALL_N and self.grow_policy == "auto"
+                and all(isinstance(v, str) and v == "auto"
+                        for v in (self.max_depth, self.max_leaf_nodes))
+                and self._resolved_grow_policy(_SMALL_N + 1) == "symmetric"):
+            groups.append(("symmetric", _AUTO_LARGE))
+        return groups
 
     def _resolved_grow_policy(self, n: int) -> str:
         """``grow_policy`` with ``"auto"`` resolved for ``n`` rows: symmetric trees above
@@ -882,7 +917,7 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         """
         X_in = X
         X, classes, y_idx, sw = validated_training_data(self, X, y, sample_weight, allow_nan=True)
-        candidates, n_estimators = self._search_space(X.shape[0])
+        candidates, _ = self._search_space(X.shape[0])
         # a frame with categorical columns goes to the boosters as it is, so that their
         # trees split those columns into sets of categories; anything else as validated
         X_fit = X_in if self._has_categorical() else X
@@ -894,15 +929,16 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         folds = self._folds(X, y_idx, fold_seed)
 
         trim = max(c["drop_fraction"] for c in candidates)
-        models, curves = _fit_candidates((X_fit, X), y_idx, sw, folds, candidates, n_estimators,
-                                         fit_seed, self.n_jobs, trim)  # curves: (C, F, T)
+        models, curves = _fit_candidates((X_fit, X), y_idx, sw, folds, candidates, fit_seed,
+                                         self.n_jobs, trim)  # curves: (C, F, T)
         best_round = np.argmin(curves.mean(axis=1), axis=1)  # first minimum: fewest rounds
         scores = -curves[np.arange(len(candidates)), :, best_round]  # (C, F)
         best = int(np.argmax(scores.mean(axis=1)))
+        p = candidates[best]
 
         # the out-of-fold probabilities _PATIENCE rounds past the best round: the stopping
         # rule has run every fold's model that far (or stopped it: then its last round)
-        oof_round = min(int(best_round[best]) + _PATIENCE, n_estimators - 1)
+        oof_round = min(int(best_round[best]) + _PATIENCE, p["n_estimators"] - 1)
         oof = np.zeros((n, n_classes))
         for f, (_, te) in enumerate(folds):
             oof[te] = _proba_at(models[best][f], X[te], oof_round)
@@ -919,8 +955,7 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         self.cv_results_ = self._results_table(candidates, scores, best_round)
         self.best_index_ = best
         self.best_score_ = float(scores[best].mean())
-        self.best_params_ = dict(candidates[best], cv_n_estimators=int(best_round[best]) + 1)
-        p = candidates[best]
+        self.best_params_ = dict(p, cv_n_estimators=int(best_round[best]) + 1)
         removed, final_weight = np.empty(0, np.intp), sw
         if self.remove_label_issues:
             removed = self.label_issues_
@@ -936,7 +971,7 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
             kept = np.arange(n)
         X_final = X_fit if kept.size == n else _safe_indexing(X_fit, kept)
         self.best_estimator_ = _make_booster(p, p["learning_rate"], p["drop_fraction"],
-                                             n_estimators, fit_seed)
+                                             p["n_estimators"], fit_seed)
         with warnings.catch_warnings(), _kernel_threads(self.n_jobs):
             warnings.simplefilter("ignore")
             self.best_estimator_.fit(X_final, y[kept], sample_weight=final_weight[kept])
@@ -970,7 +1005,7 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         rank = np.empty(len(candidates), dtype=np.int32)
         rank[order] = np.arange(1, len(candidates) + 1)
         res: dict = {"params": [dict(c) for c in candidates]}
-        for key in (*_TREE_KEYS, "learning_rate", "drop_fraction"):
+        for key in (*_TREE_KEYS, "learning_rate", "drop_fraction", "n_estimators"):
             res[f"param_{key}"] = np.array([c[key] for c in candidates])
         res["n_estimators"] = best_round + 1
         for f in range(scores.shape[1]):

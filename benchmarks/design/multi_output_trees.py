@@ -119,10 +119,10 @@ def main(argv: list[str]) -> None:
     for gen, k, rate, X, y, Xt, yt, _ in noisy_tasks(seed, n, gens, [5], rates):
         codes, test = quantile_codes(X, Xt)
         line = [f"{gen} K={k} flips={rate:.2f}"]
-        for name, fit in (("per class", lambda: per_class(codes, y, test)),
-                          ("multi-output", lambda: multi_output(codes, y, test, k))):
+        for name, fit, args in (("per class", per_class, (codes, y, test)),
+                                ("multi-output", multi_output, (codes, y, test, k))):
             t0 = time.perf_counter()
-            pred = fit()
+            pred = fit(*args)
             secs = time.perf_counter() - t0
             line.append(name + " " + " ".join(
                 f"{t}:{100 * np.mean(p != yt):.2f}" for t, p in pred.items()) + f" ({secs:.1f}s)")

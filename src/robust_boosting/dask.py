@@ -368,6 +368,9 @@ class DaskSPLBoostClassifierCV(SPLBoostClassifierCV):
       ``min_child_weight``, a minimum Hessian sum per leaf (each row contributes at
       most 1/4 with the logistic loss); ``"auto"`` keeps XGBoost's default of 1.
       Sample weights are rescaled to mean 1 so that this bound keeps its meaning.
+      XGBoost has no symmetric trees, so the trees are depth-wise (or leaf-wise)
+      at every size, and on at most 5,000 rows the search is the depth-wise one
+      only (one machine adds its symmetric candidate there).
 
     Parameters
     ----------

@@ -628,11 +628,11 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
     trees of depth 6, learning rate 0.2, at most 300 rounds, an L2 penalty of
     10 rows), each candidate with its own round cap, the held-out score
     choosing (on 1,000-3,000 rows of two synthetic generators the larger
-    trees were 1.7-3.9 points more accurate, on small tables the smaller
-    ones mostly win the held-out score); on more rows, symmetric (oblivious) trees of depth 6 (8 from 50,000 rows), one
-    split per level as in CatBoost (Prokhorenkova et al. 2018), with an L2 penalty
-    of 10 rows on the
-    leaf values, at learning rate 0.2 and at most 300 rounds (a small search
+    trees were 1.7-3.9 points more accurate; on small tables the smaller
+    ones win the held-out score in about three tasks of four); on more rows,
+    symmetric (oblivious) trees of depth 6 (8 from 50,000 rows), one split
+    per level as in CatBoost (Prokhorenkova et al. 2018), with an L2 penalty
+    of 10 rows on the leaf values, at learning rate 0.2 and at most 300 rounds (a small search
     stops at its round cap while the held-out loss still falls on 100,000 rows;
     300 rounds at 0.2 were as accurate as 500 at 0.1 on 10,000-100,000 rows of
     two generators, at 0.6 of the final fit's cost; on those data symmetric

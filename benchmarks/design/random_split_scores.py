@@ -10,6 +10,8 @@ bins), drawn from a seeded generator; ``strength = 0`` is the plain tree. Prints
 error (%) per task and strength, and the means::
 
     PYTHONPATH=src python benchmarks/design/random_split_scores.py 0,1 1000 mc,hard 0,0.1,0.2 0,0.5,1,2
+    # noise on each feature's best split only
+    PYTHONPATH=src python benchmarks/design/random_split_scores.py 0,1 1000 mc,hard 0,0.1,0.2 0,0.5,1,2 feature
 
 Results: ``docs/noisy-default-design.md``, evidence item 23.
 """
@@ -27,6 +29,9 @@ from _noisy_tasks import noisy_tasks  # noqa: E402
 from multi_output_trees import leaves, quantile_codes  # noqa: E402
 
 DEPTH, RATE, L2, ROUNDS = 6, 0.2, 10.0, 300
+#: "all": noise on every (feature, bin) candidate; "feature": on each feature's best split
+#: (its score plus noise of ``strength ×`` the standard deviation over the features)
+MODE = "all"
 
 
 def grow(codes, g, h, lam, depth, strength, rng):
@@ -44,9 +49,15 @@ def grow(codes, g, h, lam, depth, strength, rng):
             Gt, Ht = G[:, -1:], H[:, -1:]
             s = (G ** 2 / (H + lam) + (Gt - G) ** 2 / (Ht - H + lam)).sum(axis=0)
             scores[f] = s[:-1]
-        if strength > 0:
-            scores = scores + rng.normal(0.0, strength * scores.std(), scores.shape)
-        f, b = np.unravel_index(int(np.argmax(scores)), scores.shape)
+        if strength > 0 and MODE == "feature":  # noise on each feature's best split only
+            best = scores.max(axis=1)
+            noisy = best + rng.normal(0.0, strength * best.std(), best.shape)
+            f = int(np.argmax(noisy))
+            b = int(np.argmax(scores[f]))
+        else:
+            if strength > 0:
+                scores = scores + rng.normal(0.0, strength * scores.std(), scores.shape)
+            f, b = np.unravel_index(int(np.argmax(scores)), scores.shape)
         splits.append((int(f), int(b)))
         node = node * 2 + (codes[:, f] > b)
     G = np.bincount(node, g, 2 ** depth)
@@ -67,6 +78,9 @@ def boost(codes, y, test, strength, seed):
 
 
 def main(argv: list[str]) -> None:
+    global MODE
+    if argv[-1] in ("all", "feature"):
+        MODE = argv.pop()
     seeds = [int(v) for v in argv[0].split(",")]
     n, gens = int(argv[1]), argv[2].split(",")
     rates = [float(v) for v in argv[3].split(",")]

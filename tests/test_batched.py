@@ -112,6 +112,25 @@ def test_batched_logit_native_multiclass_bit_identical():
     assert len(batched[0].estimators_[0].estimators_) == 3
 
 
+@pytest.mark.parametrize("n_classes", [2, 3])
+def test_batched_random_split_scores_bit_identical(n_classes):
+    """Symmetric trees with random split scores: each round's trees are seeded by the
+    booster, so batched models equal separate fits; the noise changes the models, and a
+    different booster seed gives different ones."""
+    X, y = _data(n_classes=n_classes, seed=2)
+    overrides = [dict(estimator__random_strength=s, random_state=r)
+                 for s, r in ((1.0, 4), (1.0, 5), (0.0, 4), (2.0, 4))]
+    weights = _fold_weights(len(y), len(overrides), seed=2)
+    template = SPLLogitBoostClassifier(
+        HistTreeRegressor(max_depth=4, grow_policy="symmetric", l2_regularization=1.0),
+        n_estimators=12, learning_rate=0.3, random_state=4)
+    batched = _batched_equal_to_separate(template, X, y, weights[[0, 0, 0, 0]], overrides)
+    scores = [m.decision_function(X) for m in batched]
+    assert not np.array_equal(scores[0], scores[1])  # another seed
+    assert not np.array_equal(scores[0], scores[2])  # no noise
+    assert not np.array_equal(scores[0], scores[3])  # more noise
+
+
 @pytest.mark.parametrize("depth", [1, 3])
 def test_batched_discrete_samme_multiclass_bit_identical(depth):
     X, y = _data(n_classes=3, seed=2)

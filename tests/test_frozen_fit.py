@@ -73,6 +73,7 @@ def _other_value(est, name, value):
         "min_weight_fraction_leaf": 0.3,
         "l2_regularization": 5.0,
         "grow_policy": "depthwise" if value == "symmetric" else "symmetric",
+        "random_strength": 0.5 if value != 0.5 else 1.0,
         "sample_count": "weight",
         "max_bins": 3,
         "n_jobs": 2,

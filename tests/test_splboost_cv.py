@@ -300,7 +300,7 @@ def _search(X, y, patience, n_jobs=None):
     folds = list(StratifiedKFold(3, shuffle=True, random_state=0).split(X, y))
     candidates = [dict(max_depth=d, max_leaf_nodes=None, min_samples_leaf=1, learning_rate=0.5,
                        drop_fraction=0.0, l2_regularization=lam, grow_policy="depthwise",
-                       n_estimators=40)
+                       random_strength=0.0, n_estimators=40)
                   for d, lam in ((1, 0.0), (3, 2.0))]
     w = np.ones(len(y))
     return folds, _fit_candidates((X, X), y, w, folds, candidates, 7, n_jobs, 0.0, patience)
@@ -468,7 +468,7 @@ def test_drop_fraction_zero_is_self_paced_logitboost_at_infinite_age(k):
 
     X, y = make_blobs(600, 5, centers=k, cluster_std=4.0, random_state=k)
     tree = dict(max_depth=None, max_leaf_nodes=7, min_samples_leaf=5, l2_regularization=3.0,
-                grow_policy="depthwise")
+                grow_policy="depthwise", random_strength=0.0)
     plain = _make_booster(tree, 0.2, 0.0, 25, 11)
     assert not isinstance(plain, SPLLogitBoostClassifier)
     spl = SPLLogitBoostClassifier(clone(plain.estimator), n_estimators=25, learning_rate=0.2,
@@ -520,10 +520,11 @@ def test_small_data_search_is_the_union_of_its_two_groups():
     small = SPLBoostClassifierCV(grow_policy="depthwise", random_state=0).fit(X, y_noisy)
     large = SPLBoostClassifierCV(max_depth=6, learning_rate=0.2, n_estimators=300,
                                  l2_regularization=10.0, grow_policy="symmetric",
-                                 random_state=0).fit(X, y_noisy)
+                                 random_strength=1.0, random_state=0).fit(X, y_noisy)
     res = union.cv_results_
     assert list(res["param_grow_policy"]) == ["depthwise", "depthwise", "symmetric"]
     assert list(res["param_n_estimators"]) == [100, 100, 300]
+    assert list(res["param_random_strength"]) == [0.0, 0.0, 1.0]
     assert np.all(res["n_estimators"] <= res["param_n_estimators"])
     np.testing.assert_array_equal(res["mean_test_score"][:2],
                                   small.cv_results_["mean_test_score"])
@@ -534,6 +535,8 @@ def test_small_data_search_is_the_union_of_its_two_groups():
             np.testing.assert_array_equal(a.predict_proba(X), b.predict_proba(X))
             np.testing.assert_array_equal(a.oof_proba_, b.oof_proba_)
     assert union.best_estimator_.n_estimators == union.best_params_["n_estimators"]
+    assert (union.best_estimator_.estimator.random_strength
+            == union.best_params_["random_strength"])
     # a slow rate: the depth-wise candidates stop at their cap of 100 rounds, the
     # symmetric one runs on, and wins with its own 300 rounds in the final model
     slow = SPLBoostClassifierCV(learning_rate=0.02, random_state=0).fit(X, y)
@@ -546,6 +549,15 @@ def test_small_data_search_is_the_union_of_its_two_groups():
         frame, y_noisy).cv_results_["params"]} == {"depthwise"}
     assert {c["grow_policy"] for c in SPLBoostClassifierCV(
         max_depth=(1, 3))._search_space(400)[0]} == {"depthwise"}
+    # random_strength: "auto" is 0 above 5,000 rows; a value reaches the symmetric
+    # candidates only, and is refused where the search has none
+    assert [c["random_strength"] for c in SPLBoostClassifierCV()._search_space(5001)[0]] == [0.0]
+    assert [c["random_strength"] for c in SPLBoostClassifierCV(
+        random_strength=0.5)._search_space(400)[0]] == [0.0, 0.0, 0.5]
+    with pytest.raises(ValueError, match="random_strength"):
+        SPLBoostClassifierCV(random_strength=1.0, grow_policy="depthwise")._search_space(400)
+    with pytest.raises(ValueError, match="random_strength"):
+        SPLBoostClassifierCV(random_strength=-1.0)._search_space(400)
 
 
 def test_grow_policy_auto_and_explicit():

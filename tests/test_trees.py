@@ -47,6 +47,7 @@ def _assert_same_tree(a, b):
         HistTreeClassifier(),
         HistTreeClassifier(max_depth=3, criterion="gini", min_samples_leaf=2),
         HistTreeRegressor(),
+        HistTreeRegressor(grow_policy="symmetric", max_depth=4, random_strength=1.0),
     ],
     expected_failed_checks=lambda est: (
         {
@@ -763,12 +764,14 @@ def test_symmetric_tree_threads_and_reference_agree():
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(n=st.integers(20, 700), p=st.integers(1, 9), depth=st.integers(1, 6),
        seed=st.integers(0, 10_000), nan=st.sampled_from([0.0, 0.1]),
-       zeros=st.sampled_from([0.0, 0.3]), kind=st.integers(0, 2))
-def test_symmetric_trees_of_any_depth_equal_the_reference(n, p, depth, seed, nan, zeros, kind):
+       zeros=st.sampled_from([0.0, 0.3]), kind=st.integers(0, 2),
+       strength=st.sampled_from([0.0, 0.0, 1.5]))
+def test_symmetric_trees_of_any_depth_equal_the_reference(n, p, depth, seed, nan, zeros, kind,
+                                                          strength):
     """The compiled symmetric grower (its last level scored without keeping histograms,
     each node's split feature rebuilt) grows the Python reference's tree, on one and two
     threads, for every depth, feature count (groups of four with a short last one), and
-    with or without missing values, zero weights and counts."""
+    with or without missing values, zero weights, counts and random split scores."""
     rng = np.random.RandomState(seed)
     X = np.round(rng.randn(n, p), 1)
     y = X[:, 0] + rng.randn(n)
@@ -779,7 +782,8 @@ def test_symmetric_trees_of_any_depth_equal_the_reference(n, p, depth, seed, nan
         w[0] = 1.0
     kw = [dict(), dict(min_samples_leaf=3, sample_count="exact"),
           dict(l2_regularization=5.0, sample_count="weight", min_samples_leaf=3)][kind]
-    trees = [HistTreeRegressor(grow_policy="symmetric", max_depth=depth, n_jobs=j, **kw)
+    trees = [HistTreeRegressor(grow_policy="symmetric", max_depth=depth, n_jobs=j,
+                               random_strength=strength, random_state=seed, **kw)
              for j in (1, 2)]
     Xp = trees[0].prepare_data(X)
     for tree in trees:
@@ -949,3 +953,25 @@ def test_node_thresholds_and_values_are_their_definitions():
     out = np.empty(4)
     tk.regression_values(tot, 0.25, out)
     np.testing.assert_array_equal(out, [1.0 / 2.0 + 0.25, 0.25, -1.5 / 3.0 + 0.25, 1.25])
+
+
+def test_random_split_scores_are_validated_and_seeded():
+    """``random_strength`` randomises symmetric trees only (a clear error otherwise, and
+    for a negative value); the tree depends on ``random_state`` and the strength, and
+    strength 0 is the tree without noise whatever the seed."""
+    X, y = make_regression(600, 8, noise=20.0, random_state=0)
+    with pytest.raises(ValueError, match="random_strength"):
+        HistTreeRegressor(random_strength=1.0).fit(X, y)
+    with pytest.raises(ValueError, match="random_strength"):
+        HistTreeRegressor(grow_policy="symmetric", random_strength=-0.5).fit(X, y)
+
+    def tree(strength, seed):
+        return HistTreeRegressor(grow_policy="symmetric", max_depth=5, random_strength=strength,
+                                 random_state=seed).fit(X, y)
+
+    plain = [tree(0.0, s).predict(X) for s in (1, 2)]
+    np.testing.assert_array_equal(plain[0], plain[1])
+    noisy = [tree(3.0, s).predict(X) for s in (1, 1, 2)]
+    np.testing.assert_array_equal(noisy[0], noisy[1])
+    assert not np.array_equal(noisy[0], noisy[2])
+    assert not np.array_equal(noisy[0], plain[0])

@@ -37,8 +37,8 @@ is IEEE double precision in the order written here.
 """
 
 from cython.parallel cimport prange, threadid
-from libc.math cimport INFINITY, M_LN2, NAN, fabs, floor, isfinite, isnan
-from libc.stdint cimport int32_t, int64_t, uint8_t
+from libc.math cimport INFINITY, M_LN2, NAN, cos, fabs, floor, isfinite, isnan, log, sqrt
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy
 
@@ -1127,6 +1127,8 @@ cdef struct NodeArgs:
     double* scratch    # (n_features, >= ns)
     int scratch_stride
     bint use_floor     # a scan may skip a feature below the group's best so far
+    double rs          # symmetric trees: the strength of the random split scores (0: none)
+    uint64_t rs_seed   # and their seed (see _sym_noisy_choice)
 
 
 cdef void _node_group(int g, NodeArgs* a) noexcept nogil:
@@ -1216,6 +1218,8 @@ cdef void _tree_args(NodeArgs* a, const uint8_t* codes, Py_ssize_t n_rows, int n
     a.scratch = scratch
     a.scratch_stride = scratch_stride
     a.use_floor = True
+    a.rs = 0.0
+    a.rs_seed = 0
 
 
 cdef void _node_args(NodeArgs* a, const uint8_t[:, ::1] codes, const int32_t[::1] idx,
@@ -1431,6 +1435,112 @@ cdef void _sym_feature(const double** hp, const double** tp, const double* tol, 
     free(acc)
 
 
+cdef inline uint64_t _splitmix64(uint64_t x) noexcept nogil:
+    """SplitMix64's output function (Steele, Lea & Flood 2014): a well-mixed 64-bit value
+    of ``x``."""
+    x += <uint64_t>0x9E3779B97F4A7C15
+    x = (x ^ (x >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
+    x = (x ^ (x >> 27)) * <uint64_t>0x94D049BB133111EB
+    return x ^ (x >> 31)
+
+
+cdef inline double _split_noise(uint64_t seed, int64_t level, int f, int b) noexcept nogil:
+    """A standard normal value that depends only on ``(seed, level, f, b)``: Box-Muller
+    on two uniforms in (0, 1) hashed from them, so that a split's noise does not depend
+    on the threads or on the order in which the candidates are scored."""
+    cdef uint64_t key = _splitmix64(seed ^ _splitmix64(
+        (<uint64_t>level << 40) ^ (<uint64_t>f << 20) ^ <uint64_t>b))
+    cdef uint64_t k2 = _splitmix64(key)
+    cdef double u1 = ((key >> 11) + 0.5) * (1.0 / 9007199254740992.0)
+    cdef double u2 = ((k2 >> 11) + 0.5) * (1.0 / 9007199254740992.0)
+    return sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2)
+
+
+cdef void _sym_noisy_choice(double* acc, Py_ssize_t stride, int nf, const int32_t* n_bins,
+                            double strength, uint64_t seed, int64_t level, double* scores,
+                            int32_t* bins) noexcept nogil:
+    """A symmetric level's split with random split scores (CatBoost's ``random_strength``,
+    Prokhorenkova et al. 2018): from every feature's score changes ``acc + f * stride``
+    (:func:`_sym_feature_add`, turned into each bin's total score here, in place), each
+    candidate ``(f, b)`` scores its total plus ``strength × σ × ε``, ``σ`` the standard
+    deviation of all the level's candidate totals and ``ε`` :func:`_split_noise`;
+    ``scores[f]``/``bins[f]`` are each feature's best noisy score and its bin (the lowest
+    of equal ones), -inf/-1 for a feature without bins. One thread, in feature and bin
+    order: the result depends only on the scores and the seed."""
+    cdef double total = 0.0
+    cdef double sq = 0.0
+    cdef double count = 0.0
+    cdef double mean, sigma, run, val, best
+    cdef double* row
+    cdef int f, b, nb, best_bin
+    for f in range(nf):
+        nb = n_bins[f]
+        row = acc + f * stride
+        run = 0.0
+        for b in range(nb):
+            run += row[b]
+            row[b] = run
+            total += run
+            count += 1.0
+    if count <= 0.0:
+        for f in range(nf):
+            scores[f] = -INFINITY
+            bins[f] = -1
+        return
+    mean = total / count
+    for f in range(nf):
+        row = acc + f * stride
+        for b in range(n_bins[f]):
+            sq += (row[b] - mean) * (row[b] - mean)
+    sigma = strength * sqrt(sq / count)
+    for f in range(nf):
+        nb = n_bins[f]
+        if nb <= 0:
+            scores[f] = -INFINITY
+            bins[f] = -1
+            continue
+        row = acc + f * stride
+        best = -INFINITY
+        best_bin = 0
+        for b in range(nb):
+            val = row[b] + sigma * _split_noise(seed, level, f, b)
+            if val > best:
+                best = val
+                best_bin = b
+        scores[f] = best
+        bins[f] = best_bin
+
+
+cdef void _sym_noisy_level(const double** hp, const double** tp, const double* tol,
+                           Py_ssize_t m, int nf, const int32_t* n_bins, int missing_bin, int ns,
+                           double min_cnt, double min_w, double lam, double strength,
+                           uint64_t seed, int64_t level, double* acc, int* used, double* scan,
+                           double* scores, int32_t* bins, int n_threads) noexcept nogil:
+    """:func:`_sym_level` with random split scores: every feature's score changes into
+    ``acc`` (``missing_bin + 1`` doubles per feature; ``used``/``scan`` ``missing_bin + 5``
+    ints and ``3 (missing_bin + 5)`` doubles per feature), then :func:`_sym_noisy_choice`."""
+    cdef Py_ssize_t hsz = (missing_bin + 1) * ns
+    cdef Py_ssize_t stride = missing_bin + 1
+    cdef bint has_cnt = ns > 2
+    cdef int f
+    cdef Py_ssize_t k
+    for k in range(nf * stride):
+        acc[k] = 0.0
+    if n_threads > 1 and nf > 1:
+        for f in prange(nf, num_threads=n_threads, schedule="dynamic"):
+            if n_bins[f] > 0:
+                _sym_feature_add(hp, tp, tol, m, f, hsz, ns, has_cnt, n_bins[f], missing_bin,
+                                 min_cnt, min_w, lam, acc + f * stride,
+                                 used + f * (missing_bin + 5), scan + 3 * f * (missing_bin + 5))
+    else:
+        for f in range(nf):
+            if n_bins[f] > 0:
+                _sym_feature_add(hp, tp, tol, m, f, hsz, ns, has_cnt, n_bins[f], missing_bin,
+                                 min_cnt, min_w, lam, acc + f * stride,
+                                 used + f * (missing_bin + 5), scan + 3 * f * (missing_bin + 5))
+    _sym_noisy_choice(acc, stride, nf, n_bins, strength, seed, level, scores, bins)
+
+
 cdef void _sym_level(const double** hp, const double** tp, const double* tol, Py_ssize_t m,
                      int nf, const int32_t* n_bins, int missing_bin, int ns, double min_cnt,
                      double min_w, double lam, double* scores, int32_t* bins,
@@ -1476,7 +1586,8 @@ cdef int _sym_choice(const double* hf, const double* tot, double tol, int b,
 def symmetric_split(const double[:, :, :, ::1] hists, const double[:, ::1] tots,
                     const double[::1] tol, const int32_t[::1] n_bins, int missing_bin,
                     double min_cnt, double min_w, double lam, double[::1] scores,
-                    int32_t[::1] bins, int n_threads=1):
+                    int32_t[::1] bins, int n_threads=1, double strength=0.0,
+                    uint64_t seed=0, int64_t level=0):
     """The best split of a symmetric tree's level, per feature.
 
     ``hists[i]`` is the regression histogram of the level's node ``i`` (weight, weighted
@@ -1485,7 +1596,9 @@ def symmetric_split(const double[:, :, :, ::1] hists, const double[:, ::1] tots,
     the nodes of :func:`_sym_node` (each node split there, or left undivided when that
     is no better by more than ``tol[i]``) and ``bins[f]`` its bin (the lowest of equal
     sums; -1 when the feature has no bin). The nodes are summed in order, one feature per
-    thread, so the result does not depend on ``n_threads``.
+    thread, so the result does not depend on ``n_threads``. With ``strength > 0`` each
+    candidate's score gets random noise keyed by ``(seed, level)``
+    (:func:`_sym_noisy_choice`), and ``scores[f]`` is the feature's best noisy score.
     """
     cdef Py_ssize_t m = hists.shape[0]
     cdef int nf = hists.shape[1]
@@ -1504,9 +1617,31 @@ def symmetric_split(const double[:, :, :, ::1] hists, const double[:, ::1] tots,
     for i in range(m):
         hp[i] = &hists[i, 0, 0, 0]
         tp[i] = &tots[i, 0]
+    cdef double* acc = NULL
+    cdef int* used = NULL
+    cdef double* scan = NULL
+    if strength > 0.0:
+        acc = <double*>malloc(nf * (missing_bin + 1) * sizeof(double))
+        used = <int*>malloc(nf * (missing_bin + 5) * sizeof(int))
+        scan = <double*>malloc(3 * nf * (missing_bin + 5) * sizeof(double))
+        if acc == NULL or used == NULL or scan == NULL:
+            free(acc)
+            free(used)
+            free(scan)
+            free(hp)
+            free(tp)
+            raise MemoryError()
     with nogil:
-        _sym_level(hp, tp, &tol[0], m, nf, &n_bins[0], missing_bin, ns, min_cnt, min_w, lam,
-                   &scores[0], &bins[0], n_threads)
+        if strength > 0.0:
+            _sym_noisy_level(hp, tp, &tol[0], m, nf, &n_bins[0], missing_bin, ns, min_cnt,
+                             min_w, lam, strength, seed, level, acc, used, scan, &scores[0],
+                             &bins[0], n_threads)
+        else:
+            _sym_level(hp, tp, &tol[0], m, nf, &n_bins[0], missing_bin, ns, min_cnt, min_w,
+                       lam, &scores[0], &bins[0], n_threads)
+    free(acc)
+    free(used)
+    free(scan)
     free(hp)
     free(tp)
 
@@ -2509,12 +2644,15 @@ cdef Py_ssize_t _sym_stream(NodeArgs* a, Tree* t, int n_stat, int32_t* idx, doub
         for c in range(n_nodes + 2 * q0, n_nodes + 2 * q1):  # the scratch is reused
             slot_of[c] = -1
         q0 = q1
-    for f2 in range(nf):
-        if a.n_bins[f2] > 0:
-            _sym_feature_best(acc + f2 * (mb + 1), a.n_bins[f2], &fscore[f2], &fbin[f2])
-        else:
-            fscore[f2] = -INFINITY
-            fbin[f2] = -1
+    if a.rs > 0.0:  # the last level is level d + 1
+        _sym_noisy_choice(acc, mb + 1, nf, a.n_bins, a.rs, a.rs_seed, d + 1, fscore, fbin)
+    else:
+        for f2 in range(nf):
+            if a.n_bins[f2] > 0:
+                _sym_feature_best(acc + f2 * (mb + 1), a.n_bins[f2], &fscore[f2], &fbin[f2])
+            else:
+                fscore[f2] = -INFINITY
+                fbin[f2] = -1
     for k in range(2 * chunk):
         free_slots[n_free[0]] = sc[k]
         n_free[0] += 1
@@ -2632,8 +2770,13 @@ cdef Py_ssize_t _grow_sym(NodeArgs* a, int n_stat, int32_t* idx, double* ow, dou
                         tp[i] = t.tot + lvl[i] * n_stat
                         tol[i] = reg_rtol * tol_scale * tp[i][0]
                     lvl_threads = n_threads if m * total_bins * scan_work >= min_work else 1
-                    _sym_level(hp, tp, tol, m, nf, a.n_bins, a.missing_bin, ns, a.min_cnt,
-                               a.min_w, a.lam, fscore, fbin, lvl_threads)
+                    if a.rs > 0.0:
+                        _sym_noisy_level(hp, tp, tol, m, nf, a.n_bins, a.missing_bin, ns,
+                                         a.min_cnt, a.min_w, a.lam, a.rs, a.rs_seed, d, acc,
+                                         sused, sscan, fscore, fbin, lvl_threads)
+                    else:
+                        _sym_level(hp, tp, tol, m, nf, a.n_bins, a.missing_bin, ns, a.min_cnt,
+                                   a.min_w, a.lam, fscore, fbin, lvl_threads)
                 # numpy.argmax: the first maximum, or the first NaN
                 f = 0
                 for q in range(nf):
@@ -2794,6 +2937,8 @@ cdef struct Batch:
     int64_t* n_nodes
     const int64_t* max_leaves
     const uint8_t* symmetric
+    const double* rs
+    const uint64_t* rs_seed
     int64_t min_work
     int64_t scan_work
 
@@ -2849,6 +2994,8 @@ cdef void _grow_tree(const Batch* b, Workspace* w, Py_ssize_t j, int n_threads) 
     t.start = b.trees.start + j * m
     t.end = b.trees.end + j * m
     if b.symmetric[j]:
+        a.rs = b.rs[j]
+        a.rs_seed = b.rs_seed[j]
         b.n_nodes[j] = _grow_sym(
             &a, b.n_stat, b.idx_all + a0 if z0 > a0 else NULL,
             b.ow_all + a0 if z0 > a0 else NULL, b.owy_all + a0 if z0 > a0 else NULL,
@@ -2883,13 +3030,15 @@ def grow_all(const uint8_t[:, ::1] codes, const int32_t[::1] n_bins, int missing
              int32_t[:, ::1] split_bin, uint8_t[:, ::1] missing_left, double[:, ::1] gain,
              double[:, :, ::1] tot, int32_t[:, ::1] depth, int64_t[:, ::1] start,
              int64_t[:, ::1] end, int64_t[::1] n_nodes, const int64_t[::1] max_leaves,
-             const uint8_t[::1] symmetric, int n_threads, int64_t min_work, int64_t scan_work):
+             const uint8_t[::1] symmetric, const double[::1] rs, const uint64_t[::1] rs_seed,
+             int n_threads, int64_t min_work, int64_t scan_work):
     """Grow the ``k`` trees of :func:`robust_boosting.trees.batched.grow_batched` in one
     call: tree ``j`` on the rows ``starts[j]:ends[j]`` (disjoint) of ``idx_all``,
     ``ow_all`` and ``oc_all``/``owy_all``, best-first to ``max_leaves[j]`` leaves if that
     is not negative, else depth-first, or level by level if ``symmetric[j]`` (a symmetric
     regression tree, :func:`_grow_sym`); ``lam[j]``: tree ``j``'s L2 penalty
-    (regression).
+    (regression); ``rs[j]``, ``rs_seed[j]``: a symmetric tree's random split scores
+    (:func:`_sym_noisy_choice`; 0: none).
 
     With ``n_threads > 1`` and at least as many trees, the first
     ``n_threads * (k // n_threads)`` trees grow side by side, one per thread (their
@@ -2905,8 +3054,8 @@ def grow_all(const uint8_t[:, ::1] codes, const int32_t[::1] n_bins, int missing
     cdef Workspace* works
     if k == 0:
         return
-    if symmetric.shape[0] != k:
-        raise ValueError("grow_all: one symmetric flag per tree")
+    if symmetric.shape[0] != k or rs.shape[0] != k or rs_seed.shape[0] != k:
+        raise ValueError("grow_all: one symmetric flag and random strength per tree")
     for j in range(k):
         n_max = max(n_max, ends[j] - starts[j])
         if symmetric[j] and not is_reg:
@@ -2931,6 +3080,8 @@ def grow_all(const uint8_t[:, ::1] codes, const int32_t[::1] n_bins, int missing
     b.starts = &starts[0]
     b.ends = &ends[0]
     b.dense = &dense[0]
+    b.rs = &rs[0]
+    b.rs_seed = &rs_seed[0]
     b.d_ow = &d_ow[0, 0]
     b.d_ow_stride = d_ow.shape[1] if d_ow.shape[0] == k else 0
     b.d_oc = &d_oc[0, 0]

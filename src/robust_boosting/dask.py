@@ -446,6 +446,9 @@ best_index_, cv_results_, oof_n_estimators_, noise_rate_
         self.collective_timeout = collective_timeout
         self.device = device
 
+    #: not a parameter here: XGBoost has no symmetric trees, whose split scores it randomises
+    random_strength = "auto"
+
     # ------------------------------------------------------------ params
     def _resolved_grow_policy(self, n: int) -> str:
         """Depth-wise (or leaf-wise) trees at every size: XGBoost has no symmetric trees."""

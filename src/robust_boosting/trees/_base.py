@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 from sklearn.base import BaseEstimator
+from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import (
     check_consistent_length,
@@ -160,7 +161,7 @@ class _BaseHistTree(BaseEstimator):
             key = (type(self), *((type(v), v) for v in (
                 self.criterion, self.max_depth, self.max_leaf_nodes, self.min_samples_leaf,
                 self.max_bins, self.n_jobs, self.min_weight_fraction_leaf,
-                self.sample_count, self._l2(), self._grow_policy())))
+                self.sample_count, self._l2(), self._grow_policy(), self._strength())))
             if key in _VALID_PARAMS:
                 return
         except TypeError:  # an unhashable value: checked below (and rejected)
@@ -195,10 +196,19 @@ class _BaseHistTree(BaseEstimator):
                     raise ValueError("grow_policy='symmetric' grows whole levels to "
                                      "max_depth; max_leaf_nodes must be None, got "
                                      f"{self.max_leaf_nodes!r}.")
+            check_number("random_strength", self.random_strength, low=0.0, low_open=False)
+            if self.random_strength > 0 and self.grow_policy != "symmetric":
+                raise ValueError("random_strength randomises the split scores of symmetric "
+                                 "trees; it needs grow_policy='symmetric', got "
+                                 f"grow_policy={self.grow_policy!r}.")
 
     def _grow_policy(self) -> str:
         """The regression trees' ``grow_policy`` ("depthwise" for the classification trees)."""
         return self.grow_policy if self._is_reg else "depthwise"
+
+    def _strength(self) -> float:
+        """The regression trees' ``random_strength`` (0 for the classification trees)."""
+        return self.random_strength if self._is_reg else 0.0
 
     def _l2(self) -> float:
         """The regression trees' ``l2_regularization`` (0 for the classification trees)."""
@@ -390,6 +400,10 @@ class _BaseHistTree(BaseEstimator):
             cat_features=mapper.categorical_features_,
             count_by_weight=self.sample_count == "weight", lam=lam,
         )
+        if self._strength() > 0:  # the seed of the random split scores
+            grower.random_strength = float(self._strength())
+            grower.rs_seed = int(check_random_state(self.random_state).randint(
+                np.iinfo(np.int64).max, dtype=np.int64))
         if (active is not None and 2 * n_active >= n_samples and self.min_samples_leaf == 1
                 and self.sample_count != "weight"):
             # Most rows have weight (SPLBoost drops a few): the root's histogram reads

@@ -181,6 +181,8 @@ def _grow_group(group: list[_Grower], n_threads: int) -> None:
     min_w = np.array([g.min_w for g in group], dtype=np.float64)
     lam = np.array([g.lam for g in group], dtype=np.float64)
     symmetric = np.array([type(g) is _SymmetricGrower for g in group], dtype=np.uint8)
+    rs = np.array([g.random_strength for g in group], dtype=np.float64)
+    rs_seed = np.array([g.rs_seed for g in group], dtype=np.uint64)
     max_nodes = max(_max_nodes(g) for g in group)
     shape = (k, max_nodes)
     left = np.empty(shape, dtype=np.int32)
@@ -199,7 +201,7 @@ def _grow_group(group: list[_Grower], n_threads: int) -> None:
         idx_all, ow_all, oc_all, owy_all, starts, ends, dense, d_ow, d_oc, d_owy, root_tot,
         tol_scale, max_depth, min_cnt, min_w, lam, _CLS_GAIN_RTOL, _REG_GAIN_RTOL, left, right,
         feature, split_bin, missing_left, gain, tot, depth, start, end, n_nodes, max_leaves,
-        symmetric, n_threads, growing._PARALLEL_MIN_WORK, growing._SCAN_WORK,
+        symmetric, rs, rs_seed, n_threads, growing._PARALLEL_MIN_WORK, growing._SCAN_WORK,
     )
     for j, g in enumerate(group):
         m = int(n_nodes[j])

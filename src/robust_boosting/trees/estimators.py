@@ -155,8 +155,17 @@ class HistTreeRegressor(RegressorMixin, _BaseHistTree):
     n_jobs : int or None, default=None
         Number of threads of the compiled kernels (None: the enclosing setting,
         by default every core the process may use; -1: all).
+    random_strength : float, default=0.0
+        Symmetric trees only: randomise the choice of each level's split, as
+        CatBoost's ``random_strength`` (Prokhorenkova et al. 2018): every candidate
+        (feature, bin) is scored by its sum of the nodes' children's scores plus
+        ``random_strength × σ × ε``, ``σ`` the standard deviation of the level's
+        candidate scores and ``ε`` a standard normal value drawn from
+        ``random_state``, the level and the candidate (so the tree does not depend
+        on ``n_jobs``). 0: the best split (no randomness).
     random_state : None, int or RandomState, default=None
-        Accepted for API compatibility; the algorithm is deterministic.
+        Seeds the random split scores (``random_strength > 0``); otherwise unused:
+        the algorithm is deterministic.
 
     Attributes
     ----------
@@ -173,7 +182,7 @@ class HistTreeRegressor(RegressorMixin, _BaseHistTree):
                  max_leaf_nodes: int | None = None, min_samples_leaf: int = 1,
                  min_weight_fraction_leaf: float = 0.0, sample_count: str = "exact",
                  l2_regularization: float = 0.0, grow_policy: str = "depthwise",
-                 max_bins: int = 255, n_jobs: int | None = None,
+                 random_strength: float = 0.0, max_bins: int = 255, n_jobs: int | None = None,
                  random_state: Any = None) -> None:
         super().__init__(criterion=criterion, max_depth=max_depth,
                          max_leaf_nodes=max_leaf_nodes, min_samples_leaf=min_samples_leaf,
@@ -182,6 +191,7 @@ class HistTreeRegressor(RegressorMixin, _BaseHistTree):
                          random_state=random_state)
         self.l2_regularization = l2_regularization
         self.grow_policy = grow_policy
+        self.random_strength = random_strength
 
     def predict(self, X: Any) -> np.ndarray:
         """Weighted mean target of the leaf of each sample (``X`` as for :meth:`apply`)."""

@@ -137,6 +137,9 @@ class _Grower:
         # regression: the L2 penalty of the criterion and the leaf values, in the units
         # of the weights (a child's score S^2 / (W + lam), its value S / (W + lam))
         self.lam = float(lam)
+        # symmetric trees: the strength and seed of the random split scores (0: none)
+        self.random_strength = 0.0
+        self.rs_seed = 0
         self.tol_scale = tol_scale
         self.n_threads = int(n_threads)
         # (ow, oc, owy) per row of the data, zero weight for inactive rows: see _fit
@@ -421,7 +424,8 @@ class _SymmetricGrower(_Grower):
     at most ``max_depth`` splits. Growth stops at ``max_depth`` levels or at the first level whose best split
     divides no node. Histograms come from the same kernels as :class:`_Grower`'s (the
     smaller child built, the larger by subtraction); the level's split from
-    ``symmetric_split``.
+    ``symmetric_split`` (with ``random_strength``, each candidate's score plus seeded
+    noise keyed by the level's number ``d``).
     """
 
     def grow(self, root_tot):
@@ -447,7 +451,8 @@ class _SymmetricGrower(_Grower):
             work = m * int(self.total_bins)
             _k.symmetric_split(hists, tots, tol, self.n_bins, self.missing_bin, self.min_cnt,
                                self.min_w, lam, scores, bins,
-                               self.n_threads if work >= _PARALLEL_MIN_WORK else 1)
+                               self.n_threads if work >= _PARALLEL_MIN_WORK else 1,
+                               self.random_strength, self.rs_seed, d)
             f = int(np.argmax(scores))
             if not np.isfinite(scores[f]) or bins[f] < 0:
                 return

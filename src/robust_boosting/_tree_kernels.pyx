@@ -1444,16 +1444,35 @@ cdef inline uint64_t _splitmix64(uint64_t x) noexcept nogil:
     return x ^ (x >> 31)
 
 
+DEF N_NORMALS = 4096  # the table of standard normal values the split noise draws from
+
+cdef double _NORMALS[N_NORMALS]
+
+
+cdef void _fill_normals() noexcept nogil:
+    """``_NORMALS``: 4,096 standard normal values (Box-Muller on uniforms hashed from the
+    index), filled once when the module loads."""
+    cdef int i
+    cdef uint64_t k1, k2
+    cdef double u1, u2
+    for i in range(N_NORMALS):
+        k1 = _splitmix64(<uint64_t>(2 * i))
+        k2 = _splitmix64(<uint64_t>(2 * i + 1))
+        u1 = ((k1 >> 11) + 0.5) * (1.0 / 9007199254740992.0)
+        u2 = ((k2 >> 11) + 0.5) * (1.0 / 9007199254740992.0)
+        _NORMALS[i] = sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2)
+
+
+_fill_normals()
+
+
 cdef inline double _split_noise(uint64_t seed, int64_t level, int f, int b) noexcept nogil:
-    """A standard normal value that depends only on ``(seed, level, f, b)``: Box-Muller
-    on two uniforms in (0, 1) hashed from them, so that a split's noise does not depend
-    on the threads or on the order in which the candidates are scored."""
-    cdef uint64_t key = _splitmix64(seed ^ _splitmix64(
-        (<uint64_t>level << 40) ^ (<uint64_t>f << 20) ^ <uint64_t>b))
-    cdef uint64_t k2 = _splitmix64(key)
-    cdef double u1 = ((key >> 11) + 0.5) * (1.0 / 9007199254740992.0)
-    cdef double u2 = ((k2 >> 11) + 0.5) * (1.0 / 9007199254740992.0)
-    return sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2)
+    """A standard normal value that depends only on ``(seed, level, f, b)``: an entry of
+    ``_NORMALS`` chosen by a hash of them (a level scores thousands of candidates, so a
+    table costs a hash where Box-Muller would cost a logarithm and a cosine), so that a
+    split's noise does not depend on the threads or on the order of the candidates."""
+    return _NORMALS[_splitmix64(seed ^ _splitmix64(
+        (<uint64_t>level << 40) ^ (<uint64_t>f << 20) ^ <uint64_t>b)) >> 52]
 
 
 cdef void _sym_noisy_choice(double* acc, Py_ssize_t stride, int nf, const int32_t* n_bins,

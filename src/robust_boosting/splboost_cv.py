@@ -704,7 +704,7 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         noise). ``"auto"``: 1 (CatBoost's default) for the symmetric candidate of
         the small-data search, 0 above 5,000 rows (on 1,000-3,000 rows of two
         synthetic generators, 0.03-1.0 points lower error at 0-35 % flips; on the
-        bundled tables within 0.3 points, and 0.6 lower at 40 %).
+        bundled tables within 0.3 points, and 0.4-0.6 lower at 40 %).
     drop_fraction : float or sequence of floats, default=0.0
         Fraction in ``[0, 1)`` of training samples that each self-paced round
         drops (the age read as a quantile of the current losses,

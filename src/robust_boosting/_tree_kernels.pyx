@@ -1475,17 +1475,32 @@ cdef inline double _split_noise(uint64_t seed, int64_t level, int f, int b) noex
         (<uint64_t>level << 40) ^ (<uint64_t>f << 20) ^ <uint64_t>b)) >> 52]
 
 
+cdef double _sym_no_split(const double** tp, Py_ssize_t m, bint has_cnt, double min_cnt,
+                          double min_w, double lam) noexcept nogil:
+    """The level's total score when no node is divided: the sum of its ``m`` nodes' own
+    scores (:func:`_sym_base`), in node order."""
+    cdef double total = 0.0
+    cdef double mw
+    cdef Py_ssize_t i
+    for i in range(m):
+        total += _sym_base(tp[i], has_cnt, min_cnt, min_w, lam, &mw)
+    return total
+
+
 cdef void _sym_noisy_choice(double* acc, Py_ssize_t stride, int nf, const int32_t* n_bins,
-                            double strength, uint64_t seed, int64_t level, double* scores,
-                            int32_t* bins) noexcept nogil:
+                            double strength, uint64_t seed, int64_t level, double no_split,
+                            double* scores, int32_t* bins) noexcept nogil:
     """A symmetric level's split with random split scores (CatBoost's ``random_strength``,
     Prokhorenkova et al. 2018): from every feature's score changes ``acc + f * stride``
     (:func:`_sym_feature_add`, turned into each bin's total score here, in place), each
     candidate ``(f, b)`` scores its total plus ``strength × σ × ε``, ``σ`` the standard
     deviation of all the level's candidate totals and ``ε`` :func:`_split_noise`;
     ``scores[f]``/``bins[f]`` are each feature's best noisy score and its bin (the lowest
-    of equal ones), -inf/-1 for a feature without bins. One thread, in feature and bin
-    order: the result depends only on the scores and the seed."""
+    of equal ones), -inf/-1 for a feature without such a bin. Only candidates whose total
+    exceeds ``no_split`` (the level's score with no node divided, :func:`_sym_no_split`)
+    compete: those divide a node, so the noise never picks a split that stops the tree.
+    One thread, in feature and bin order: the result depends only on the scores and the
+    seed."""
     cdef double total = 0.0
     cdef double sq = 0.0
     cdef double count = 0.0
@@ -1512,16 +1527,15 @@ cdef void _sym_noisy_choice(double* acc, Py_ssize_t stride, int nf, const int32_
         for b in range(n_bins[f]):
             sq += (row[b] - mean) * (row[b] - mean)
     sigma = strength * sqrt(sq / count)
+    no_split += 1e-12 * fabs(no_split)  # (a total only rounding lifts above it divides none)
     for f in range(nf):
         nb = n_bins[f]
-        if nb <= 0:
-            scores[f] = -INFINITY
-            bins[f] = -1
-            continue
         row = acc + f * stride
         best = -INFINITY
-        best_bin = 0
+        best_bin = -1
         for b in range(nb):
+            if not row[b] > no_split:
+                continue
             val = row[b] + sigma * _split_noise(seed, level, f, b)
             if val > best:
                 best = val
@@ -1557,7 +1571,8 @@ cdef void _sym_noisy_level(const double** hp, const double** tp, const double* t
                 _sym_feature_add(hp, tp, tol, m, f, hsz, ns, has_cnt, n_bins[f], missing_bin,
                                  min_cnt, min_w, lam, acc + f * stride,
                                  used + f * (missing_bin + 5), scan + 3 * f * (missing_bin + 5))
-    _sym_noisy_choice(acc, stride, nf, n_bins, strength, seed, level, scores, bins)
+    _sym_noisy_choice(acc, stride, nf, n_bins, strength, seed, level,
+                      _sym_no_split(tp, m, has_cnt, min_cnt, min_w, lam), scores, bins)
 
 
 cdef void _sym_level(const double** hp, const double** tp, const double* tol, Py_ssize_t m,
@@ -2664,7 +2679,8 @@ cdef Py_ssize_t _sym_stream(NodeArgs* a, Tree* t, int n_stat, int32_t* idx, doub
             slot_of[c] = -1
         q0 = q1
     if a.rs > 0.0:  # the last level is level d + 1
-        _sym_noisy_choice(acc, mb + 1, nf, a.n_bins, a.rs, a.rs_seed, d + 1, fscore, fbin)
+        _sym_noisy_choice(acc, mb + 1, nf, a.n_bins, a.rs, a.rs_seed, d + 1,
+                          _sym_no_split(tp, nm, ns > 2, a.min_cnt, a.min_w, a.lam), fscore, fbin)
     else:
         for f2 in range(nf):
             if a.n_bins[f2] > 0:

@@ -603,3 +603,17 @@ def test_grow_policy_auto_and_explicit():
     for tree in fitted.best_estimator_.estimators_:
         for t in getattr(tree, "estimators_", [tree]):  # one tree per class
             assert t.grow_policy == "symmetric" and t.get_depth() <= 3
+
+
+@pytest.mark.parametrize("k", [2, 3])
+def test_features_that_cannot_split_give_models_of_no_round_not_a_crash(k):
+    """Constant features: every fold model's first learner makes no progress, so it has no
+    round; its held-out curve is its initial prediction's loss (the search crashed on an
+    empty curve array before), and the fit ends with a model that predicts probabilities."""
+    X = np.ones((60, 3))
+    y = np.arange(60) % k
+    est = SPLBoostClassifierCV(random_state=0).fit(X, y)
+    assert np.isfinite(est.best_score_)
+    proba = est.predict_proba(X)
+    assert proba.shape == (60, k) and np.allclose(proba.sum(axis=1), 1.0)
+    assert est.best_estimator_.stopping_reason_ != "reached n_estimators"

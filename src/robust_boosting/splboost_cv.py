@@ -431,7 +431,9 @@ def _fit_share(X, y, sample_weight, folds, candidates, jobs, seed, trim, patienc
     out = []
     for j, (model, (_, f, _)) in enumerate(zip(models, jobs, strict=True)):
         curve = monitor.curve(j, model)
-        if curve is None:
+        if curve is None or curve.shape[0] == 0:
+            # (a model of no round, whose first learner made no progress: its one stage
+            # is its initial prediction, which the monitor does not record as a round)
             te = folds[f][1]
             curve = _held_out_curve(model, X_num[te], y[te], sample_weight[te], trim)
         out.append((model, curve))

@@ -1544,35 +1544,44 @@ cdef void _sym_noisy_choice(double* acc, Py_ssize_t stride, int nf, const int32_
         bins[f] = best_bin
 
 
+cdef void _sym_features_add(const double** hp, const double** tp, const double* tol,
+                            Py_ssize_t m, int nf, const int32_t* n_bins, int missing_bin, int ns,
+                            double min_cnt, double min_w, double lam, double* acc, int* used,
+                            double* scan, int n_threads) noexcept nogil:
+    """:func:`_sym_feature_add` of nodes ``0 .. m - 1`` for every feature (on ``n_threads``
+    threads, one feature each), into ``acc + f (missing_bin + 1)``; ``used``/``scan``:
+    ``missing_bin + 5`` ints and ``3 (missing_bin + 5)`` doubles of scratch per feature."""
+    cdef Py_ssize_t hsz = (missing_bin + 1) * ns
+    cdef bint has_cnt = ns > 2
+    cdef int f
+    if n_threads > 1 and nf > 1:
+        for f in prange(nf, num_threads=n_threads, schedule="dynamic"):
+            if n_bins[f] > 0:
+                _sym_feature_add(hp, tp, tol, m, f, hsz, ns, has_cnt, n_bins[f], missing_bin,
+                                 min_cnt, min_w, lam, acc + f * (missing_bin + 1),
+                                 used + f * (missing_bin + 5), scan + 3 * f * (missing_bin + 5))
+    else:
+        for f in range(nf):
+            if n_bins[f] > 0:
+                _sym_feature_add(hp, tp, tol, m, f, hsz, ns, has_cnt, n_bins[f], missing_bin,
+                                 min_cnt, min_w, lam, acc + f * (missing_bin + 1),
+                                 used + f * (missing_bin + 5), scan + 3 * f * (missing_bin + 5))
+
+
 cdef void _sym_noisy_level(const double** hp, const double** tp, const double* tol,
                            Py_ssize_t m, int nf, const int32_t* n_bins, int missing_bin, int ns,
                            double min_cnt, double min_w, double lam, double strength,
                            uint64_t seed, int64_t level, double* acc, int* used, double* scan,
                            double* scores, int32_t* bins, int n_threads) noexcept nogil:
     """:func:`_sym_level` with random split scores: every feature's score changes into
-    ``acc`` (``missing_bin + 1`` doubles per feature; ``used``/``scan`` ``missing_bin + 5``
-    ints and ``3 (missing_bin + 5)`` doubles per feature), then :func:`_sym_noisy_choice`."""
-    cdef Py_ssize_t hsz = (missing_bin + 1) * ns
-    cdef Py_ssize_t stride = missing_bin + 1
-    cdef bint has_cnt = ns > 2
-    cdef int f
+    ``acc`` (:func:`_sym_features_add`), then :func:`_sym_noisy_choice`."""
     cdef Py_ssize_t k
-    for k in range(nf * stride):
+    for k in range(nf * (missing_bin + 1)):
         acc[k] = 0.0
-    if n_threads > 1 and nf > 1:
-        for f in prange(nf, num_threads=n_threads, schedule="dynamic"):
-            if n_bins[f] > 0:
-                _sym_feature_add(hp, tp, tol, m, f, hsz, ns, has_cnt, n_bins[f], missing_bin,
-                                 min_cnt, min_w, lam, acc + f * stride,
-                                 used + f * (missing_bin + 5), scan + 3 * f * (missing_bin + 5))
-    else:
-        for f in range(nf):
-            if n_bins[f] > 0:
-                _sym_feature_add(hp, tp, tol, m, f, hsz, ns, has_cnt, n_bins[f], missing_bin,
-                                 min_cnt, min_w, lam, acc + f * stride,
-                                 used + f * (missing_bin + 5), scan + 3 * f * (missing_bin + 5))
-    _sym_noisy_choice(acc, stride, nf, n_bins, strength, seed, level,
-                      _sym_no_split(tp, m, has_cnt, min_cnt, min_w, lam), scores, bins)
+    _sym_features_add(hp, tp, tol, m, nf, n_bins, missing_bin, ns, min_cnt, min_w, lam, acc,
+                      used, scan, n_threads)
+    _sym_noisy_choice(acc, missing_bin + 1, nf, n_bins, strength, seed, level,
+                      _sym_no_split(tp, m, ns > 2, min_cnt, min_w, lam), scores, bins)
 
 
 cdef void _sym_level(const double** hp, const double** tp, const double* tol, Py_ssize_t m,
@@ -2601,8 +2610,6 @@ cdef Py_ssize_t _sym_stream(NodeArgs* a, Tree* t, int n_stat, int32_t* idx, doub
     cdef int nf = a.n_features
     cdef int ns = a.ns
     cdef int mb = a.missing_bin
-    cdef Py_ssize_t hsz = (mb + 1) * ns
-    cdef bint has_cnt = ns > 2
     cdef Py_ssize_t chunk = SYM_CHUNK_PER_THREAD * n_threads
     cdef Py_ssize_t nm = 0
     cdef Py_ssize_t i_cur = 0
@@ -2661,20 +2668,8 @@ cdef Py_ssize_t _sym_stream(NodeArgs* a, Tree* t, int n_stat, int32_t* idx, doub
             tp[k] = t.tot + nxt[k] * n_stat
             tol[k] = reg_rtol * tol_scale * tp[k][0]
         if nm > m0:
-            if lvl_threads > 1 and nf > 1:
-                for f2 in prange(nf, num_threads=lvl_threads, schedule="dynamic"):
-                    if a.n_bins[f2] > 0:
-                        _sym_feature_add(hp + m0, tp + m0, tol + m0, nm - m0, f2, hsz, ns,
-                                         has_cnt, a.n_bins[f2], mb, a.min_cnt, a.min_w, a.lam,
-                                         acc + f2 * (mb + 1), used + f2 * (mb + 5),
-                                         scan + 3 * f2 * (mb + 5))
-            else:
-                for f2 in range(nf):
-                    if a.n_bins[f2] > 0:
-                        _sym_feature_add(hp + m0, tp + m0, tol + m0, nm - m0, f2, hsz, ns,
-                                         has_cnt, a.n_bins[f2], mb, a.min_cnt, a.min_w, a.lam,
-                                         acc + f2 * (mb + 1), used + f2 * (mb + 5),
-                                         scan + 3 * f2 * (mb + 5))
+            _sym_features_add(hp + m0, tp + m0, tol + m0, nm - m0, nf, a.n_bins, mb, ns,
+                              a.min_cnt, a.min_w, a.lam, acc, used, scan, lvl_threads)
         for c in range(n_nodes + 2 * q0, n_nodes + 2 * q1):  # the scratch is reused
             slot_of[c] = -1
         q0 = q1

@@ -336,6 +336,6 @@ def test_grow_policy_is_depthwise_on_dask():
     leaf-wise trees where the single machine grows symmetric ones."""
     from robust_boosting.dask import DaskSPLBoostClassifierCV
 
-    candidates, _ = DaskSPLBoostClassifierCV()._search_space(100_000)
+    candidates = DaskSPLBoostClassifierCV()._search_space(100_000)
     assert {(c["grow_policy"], c["max_depth"], c["max_leaf_nodes"]) for c in candidates} == {
         ("depthwise", None, 31)}

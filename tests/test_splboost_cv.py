@@ -485,17 +485,17 @@ def test_l2_regularization_auto_and_explicit():
     10 for symmetric trees and 100 for leaf-wise ones above; explicit values are candidates
     of the search (in each of its groups) and reach every tree of the final model."""
     est = SPLBoostClassifierCV()
-    small, _ = est._search_space(5000)
-    large, _ = est._search_space(5001)
-    leafwise, _ = SPLBoostClassifierCV(grow_policy="depthwise")._search_space(5001)
+    small = est._search_space(5000)
+    large = est._search_space(5001)
+    leafwise = SPLBoostClassifierCV(grow_policy="depthwise")._search_space(5001)
     assert {(c["grow_policy"], c["l2_regularization"]) for c in small} == {
         ("depthwise", 0.0), ("symmetric", 10.0)}
     assert {c["l2_regularization"] for c in large} == {10.0}
     assert {c["l2_regularization"] for c in leafwise} == {100.0}
-    grid, _ = SPLBoostClassifierCV(l2_regularization=(0.0, 7.0),
-                                   grow_policy="depthwise")._search_space(100)
+    grid = SPLBoostClassifierCV(l2_regularization=(0.0, 7.0),
+                                grow_policy="depthwise")._search_space(100)
     assert sorted(c["l2_regularization"] for c in grid) == [0.0, 0.0, 7.0, 7.0]  # x 2 depths
-    union, _ = SPLBoostClassifierCV(l2_regularization=(0.0, 7.0))._search_space(100)
+    union = SPLBoostClassifierCV(l2_regularization=(0.0, 7.0))._search_space(100)
     assert sorted(c["l2_regularization"] for c in union) == [0.0] * 3 + [7.0] * 3  # + depth 6
     with pytest.raises(ValueError, match="l2_regularization"):
         SPLBoostClassifierCV(l2_regularization=-1.0)._search_space(100)
@@ -548,12 +548,12 @@ def test_small_data_search_is_the_union_of_its_two_groups():
     assert {c["grow_policy"] for c in SPLBoostClassifierCV().fit(
         frame, y_noisy).cv_results_["params"]} == {"depthwise"}
     assert {c["grow_policy"] for c in SPLBoostClassifierCV(
-        max_depth=(1, 3))._search_space(400)[0]} == {"depthwise"}
+        max_depth=(1, 3))._search_space(400)} == {"depthwise"}
     # random_strength: "auto" is 0 above 5,000 rows; a value reaches the symmetric
     # candidates only, and is refused where the search has none
-    assert [c["random_strength"] for c in SPLBoostClassifierCV()._search_space(5001)[0]] == [0.0]
+    assert [c["random_strength"] for c in SPLBoostClassifierCV()._search_space(5001)] == [0.0]
     assert [c["random_strength"] for c in SPLBoostClassifierCV(
-        random_strength=0.5)._search_space(400)[0]] == [0.0, 0.0, 0.5]
+        random_strength=0.5)._search_space(400)] == [0.0, 0.0, 0.5]
     with pytest.raises(ValueError, match="random_strength"):
         SPLBoostClassifierCV(random_strength=1.0, grow_policy="depthwise")._search_space(400)
     with pytest.raises(ValueError, match="random_strength"):
@@ -570,18 +570,19 @@ def test_grow_policy_auto_and_explicit():
     from robust_boosting.splboost_cv import _AUTO_LARGE_LEAFWISE
 
     est = SPLBoostClassifierCV()
-    small, _ = est._search_space(5000)
-    large, rounds = est._search_space(5001)
+    small = est._search_space(5000)
+    large = est._search_space(5001)
+    rounds = max(c["n_estimators"] for c in large)
     assert {c["grow_policy"] for c in small} == {"depthwise", "symmetric"}
     assert {c["grow_policy"] for c in SPLBoostClassifierCV(
-        grow_policy="depthwise")._search_space(5000)[0]} == {"depthwise"}
+        grow_policy="depthwise")._search_space(5000)} == {"depthwise"}
     assert [(c["grow_policy"], c["max_depth"], c["max_leaf_nodes"], c["min_samples_leaf"],
              c["l2_regularization"]) for c in large] == [("symmetric", 6, None, 1, 10.0)]
     assert rounds == 300
-    assert [c["max_depth"] for c in est._search_space(49_999)[0]] == [6]
-    assert [c["max_depth"] for c in est._search_space(50_000)[0]] == [8]
+    assert [c["max_depth"] for c in est._search_space(49_999)] == [6]
+    assert [c["max_depth"] for c in est._search_space(50_000)] == [8]
     est.feature_schema_ = type("Schema", (), {"all_numeric": False})()  # categorical columns
-    leafwise, _ = est._search_space(5001)
+    leafwise = est._search_space(5001)
     depths, leaves, min_leaf, _, _, l2s = _AUTO_LARGE_LEAFWISE
     assert [(c["grow_policy"], c["max_depth"], c["max_leaf_nodes"], c["min_samples_leaf"],
              c["l2_regularization"]) for c in leafwise] == [

@@ -454,12 +454,11 @@ best_index_, cv_results_, oof_n_estimators_, noise_rate_
         """Depth-wise (or leaf-wise) trees at every size: XGBoost has no symmetric trees."""
         return "depthwise"
 
-    def _search_space(self, n: int) -> tuple[list[dict], int]:
+    def _search_space(self, n: int) -> list[dict]:
         """As the single-machine search, but above 5,000 rows ``learning_rate="auto"`` is 0.3
         and ``n_estimators="auto"`` is 160."""
-        candidates, n_estimators = super()._search_space(n)
+        candidates = super()._search_space(n)
         if n > _SMALL_N and isinstance(self.n_estimators, str) and self.n_estimators == "auto":
-            n_estimators = _DASK_ROUNDS
             candidates = [dict(c, n_estimators=_DASK_ROUNDS) for c in candidates]
         if n > _SMALL_N and isinstance(self.learning_rate, str) and self.learning_rate == "auto":
             candidates = list({tuple(sorted(dict(c, learning_rate=_DASK_RATE).items())): dict(
@@ -469,7 +468,7 @@ best_index_, cv_results_, oof_n_estimators_, noise_rate_
                              f"{self.collective_timeout!r}.")
         if self.device not in ("cpu", "cuda") and not str(self.device).startswith("cuda:"):
             raise ValueError(f"device must be 'cpu', 'cuda' or 'cuda:N'; got {self.device!r}.")
-        return candidates, n_estimators
+        return candidates
 
     # ------------------------------------------------------------ input
     def _client(self):
@@ -695,7 +694,9 @@ best_index_, cv_results_, oof_n_estimators_, noise_rate_
 
         X, y, sw, lengths = self._prepare(X, y, sample_weight)
         n = int(sum(lengths))
-        candidates, n_estimators = self._search_space(n)
+        candidates = self._search_space(n)
+        # the Dask search has one group (depth-wise trees): its candidates share their rounds
+        n_estimators = max(c["n_estimators"] for c in candidates)
         cv = self.cv if self.cv is not None else 3
         if isinstance(cv, bool) or not isinstance(cv, numbers.Integral) or cv < 2:
             raise ValueError(f"cv must be an integer >= 2 on Dask; got {self.cv!r}.")

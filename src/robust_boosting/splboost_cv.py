@@ -814,9 +814,9 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         self.random_state = random_state
 
     # ------------------------------------------------------------------ params
-    def _search_space(self, n: int) -> tuple[list[dict], int]:
+    def _search_space(self, n: int) -> list[dict]:
         """The candidates, each with its ``n_estimators`` (the most rounds it runs), with every
-        ``"auto"`` resolved for ``n`` rows, and the most rounds of any candidate."""
+        ``"auto"`` resolved for ``n`` rows."""
         def auto(value, default):
             return default if isinstance(value, str) and value == "auto" else value
 
@@ -826,8 +826,9 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         if strength_given:
             check_number("random_strength", self.random_strength, low=0, low_open=False)
         for grow_policy, space, strength in self._auto_groups(n):
-            if strength_given:
-                strength = float(self.random_strength) if grow_policy == "symmetric" else 0.0
+            # random split scores are the symmetric trees' (the other groups' is 0)
+            if grow_policy == "symmetric":
+                strength = float(auto(self.random_strength, strength))
             auto_depths, auto_leaves, auto_min_leaf, auto_rates, auto_rounds, auto_l2 = space
             depths = _as_tuple("max_depth", auto(self.max_depth, auto_depths),
                                lambda v: check_optional_int("max_depth", v, low=1))
@@ -868,7 +869,7 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         if not isinstance(self.remove_label_issues, (bool, np.bool_)):
             raise TypeError(f"remove_label_issues must be a bool, got {self.remove_label_issues!r}.")
         self._issue_weights()
-        return candidates, max(c["n_estimators"] for c in candidates)
+        return candidates
 
     def _auto_groups(self, n: int) -> list[tuple[str, tuple, float]]:
         """The groups of the search on ``n`` rows: each one's grow policy, the values its
@@ -949,7 +950,7 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         """
         X_in = X
         X, classes, y_idx, sw = validated_training_data(self, X, y, sample_weight, allow_nan=True)
-        candidates, _ = self._search_space(X.shape[0])
+        candidates = self._search_space(X.shape[0])
         # a frame with categorical columns goes to the boosters as it is, so that their
         # trees split those columns into sets of categories; anything else as validated
         X_fit = X_in if self._has_categorical() else X

@@ -392,6 +392,7 @@ class _BaseHistTree(BaseEstimator):
                 "grow_policy='symmetric' splits numeric features only; the data have "
                 f"categorical features {mapper.categorical_features_.tolist()} (by position). "
                 "Use grow_policy='depthwise'.")
+        strength = self._strength()
         grower = grower_cls(
             binned.codes_t, mapper.n_bins_, mapper.missing_bin_, idx, ow, oc, owy,
             self._is_reg, n_stat, self._criteria[self.criterion], self.max_depth,
@@ -399,11 +400,11 @@ class _BaseHistTree(BaseEstimator):
             self.min_weight_fraction_leaf * total_w, tol_scale, n_threads,
             cat_features=mapper.categorical_features_,
             count_by_weight=self.sample_count == "weight", lam=lam,
+            random_strength=strength,
+            # the seed of the random split scores, drawn only when they are random
+            rs_seed=int(check_random_state(self.random_state).randint(
+                np.iinfo(np.int64).max, dtype=np.int64)) if strength > 0 else 0,
         )
-        if self._strength() > 0:  # the seed of the random split scores
-            grower.random_strength = float(self._strength())
-            grower.rs_seed = int(check_random_state(self.random_state).randint(
-                np.iinfo(np.int64).max, dtype=np.int64))
         if (active is not None and 2 * n_active >= n_samples and self.min_samples_leaf == 1
                 and self.sample_count != "weight"):
             # Most rows have weight (SPLBoost drops a few): the root's histogram reads

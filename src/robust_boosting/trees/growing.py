@@ -115,7 +115,7 @@ class _Grower:
     def __init__(
         self, codes_t, n_bins, missing_bin, idx, ow, oc, owy, is_reg, n_stat, crit,
         max_depth, max_leaf_nodes, min_samples_leaf, min_weight, tol_scale, n_threads,
-        cat_features=None, count_by_weight=False, lam=0.0,
+        cat_features=None, count_by_weight=False, lam=0.0, random_strength=0.0, rs_seed=0,
     ):
         self.codes_t = codes_t
         # categorical features (int32 indices): split into sets of categories
@@ -138,8 +138,8 @@ class _Grower:
         # of the weights (a child's score S^2 / (W + lam), its value S / (W + lam))
         self.lam = float(lam)
         # symmetric trees: the strength and seed of the random split scores (0: none)
-        self.random_strength = 0.0
-        self.rs_seed = 0
+        self.random_strength = float(random_strength)
+        self.rs_seed = int(rs_seed)
         self.tol_scale = tol_scale
         self.n_threads = int(n_threads)
         # (ow, oc, owy) per row of the data, zero weight for inactive rows: see _fit

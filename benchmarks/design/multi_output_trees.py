@@ -47,32 +47,41 @@ def quantile_codes(X, X_test, n_bins=255):
     return codes, test
 
 
-def grow(codes, g, h, lam, depth):
-    """A symmetric tree: its levels' ``(feature, bin)`` and leaf values ``(2**depth, K)``."""
-    n, n_features = codes.shape
+def level_scores(codes, node, m, g, h, lam, n_bins):
+    """Every candidate split's score at a level of ``m`` nodes (``node``: each row's),
+    ``(n_features, n_bins - 1)``: the sum over the nodes and outputs of the children's
+    ``G^2 / (H + λ)``; ``g``, ``h`` of shape ``(n, K)``."""
     k = g.shape[1]
+    scores = np.empty((codes.shape[1], n_bins - 1))
+    for f in range(codes.shape[1]):
+        key = node * n_bins + codes[:, f]
+        G = np.stack([np.bincount(key, g[:, c], m * n_bins) for c in range(k)], -1)
+        H = np.stack([np.bincount(key, h[:, c], m * n_bins) for c in range(k)], -1)
+        G = G.reshape(m, n_bins, k).cumsum(1)
+        H = H.reshape(m, n_bins, k).cumsum(1)
+        Gt, Ht = G[:, -1:], H[:, -1:]
+        scores[f] = (G ** 2 / (H + lam) + (Gt - G) ** 2 / (Ht - H + lam)).sum(axis=(0, 2))[:-1]
+    return scores
+
+
+def best_split(scores):
+    """The highest-scoring ``(feature, bin)``: the first in feature, then bin, order."""
+    f, b = np.unravel_index(int(np.argmax(scores)), scores.shape)
+    return int(f), int(b)
+
+
+def grow(codes, g, h, lam, depth, choose=best_split):
+    """A symmetric tree: its levels' ``(feature, bin)``, each chosen by ``choose`` from
+    :func:`level_scores`, and its leaf values ``(2**depth, K)``."""
     n_bins = int(codes.max()) + 1
-    node = np.zeros(n, np.int64)
+    node = np.zeros(codes.shape[0], np.int64)
     splits = []
     for d in range(depth):
-        m = 2 ** d
-        best = (-np.inf, 0, 0)
-        for f in range(n_features):
-            key = node * n_bins + codes[:, f]
-            G = np.stack([np.bincount(key, g[:, c], m * n_bins) for c in range(k)], -1)
-            H = np.stack([np.bincount(key, h[:, c], m * n_bins) for c in range(k)], -1)
-            G = G.reshape(m, n_bins, k).cumsum(1)
-            H = H.reshape(m, n_bins, k).cumsum(1)
-            Gt, Ht = G[:, -1:], H[:, -1:]
-            score = (G ** 2 / (H + lam) + (Gt - G) ** 2 / (Ht - H + lam)).sum(axis=(0, 2))
-            b = int(np.argmax(score[:-1]))
-            if score[b] > best[0]:
-                best = (score[b], f, b)
-        _, f, b = best
+        f, b = choose(level_scores(codes, node, 2 ** d, g, h, lam, n_bins))
         splits.append((f, b))
         node = node * 2 + (codes[:, f] > b)
-    G = np.stack([np.bincount(node, g[:, c], 2 ** depth) for c in range(k)], -1)
-    H = np.stack([np.bincount(node, h[:, c], 2 ** depth) for c in range(k)], -1)
+    G = np.stack([np.bincount(node, g[:, c], 2 ** depth) for c in range(g.shape[1])], -1)
+    H = np.stack([np.bincount(node, h[:, c], 2 ** depth) for c in range(g.shape[1])], -1)
     return splits, G / (H + lam)
 
 

@@ -26,7 +26,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _noisy_tasks import noisy_tasks  # noqa: E402
-from multi_output_trees import leaves, quantile_codes  # noqa: E402
+from multi_output_trees import grow, leaves, quantile_codes  # noqa: E402
 
 DEPTH, RATE, L2, ROUNDS = 6, 0.2, 10.0, 300
 #: "all": noise on every (feature, bin) candidate; "feature": on each feature's best split
@@ -34,44 +34,30 @@ DEPTH, RATE, L2, ROUNDS = 6, 0.2, 10.0, 300
 MODE = "all"
 
 
-def grow(codes, g, h, lam, depth, strength, rng):
-    """A symmetric tree on one output with randomised split scores."""
-    n_bins = int(codes.max()) + 1
-    node = np.zeros(codes.shape[0], np.int64)
-    splits = []
-    for d in range(depth):
-        m = 2 ** d
-        scores = np.empty((codes.shape[1], n_bins - 1))
-        for f in range(codes.shape[1]):
-            key = node * n_bins + codes[:, f]
-            G = np.bincount(key, g, m * n_bins).reshape(m, n_bins).cumsum(1)
-            H = np.bincount(key, h, m * n_bins).reshape(m, n_bins).cumsum(1)
-            Gt, Ht = G[:, -1:], H[:, -1:]
-            s = (G ** 2 / (H + lam) + (Gt - G) ** 2 / (Ht - H + lam)).sum(axis=0)
-            scores[f] = s[:-1]
+def noisy_choice(strength, rng):
+    """A level's split chosen from :func:`multi_output_trees.level_scores` with random
+    split scores (``MODE``)."""
+    def choose(scores):
         if strength > 0 and MODE == "feature":  # noise on each feature's best split only
             best = scores.max(axis=1)
             noisy = best + rng.normal(0.0, strength * best.std(), best.shape)
             f = int(np.argmax(noisy))
-            b = int(np.argmax(scores[f]))
-        else:
-            if strength > 0:
-                scores = scores + rng.normal(0.0, strength * scores.std(), scores.shape)
-            f, b = np.unravel_index(int(np.argmax(scores)), scores.shape)
-        splits.append((int(f), int(b)))
-        node = node * 2 + (codes[:, f] > b)
-    G = np.bincount(node, g, 2 ** depth)
-    H = np.bincount(node, h, 2 ** depth)
-    return splits, G / (H + lam)
+            return f, int(np.argmax(scores[f]))
+        if strength > 0:
+            scores = scores + rng.normal(0.0, strength * scores.std(), scores.shape)
+        f, b = np.unravel_index(int(np.argmax(scores)), scores.shape)
+        return int(f), int(b)
+    return choose
 
 
 def boost(codes, y, test, strength, seed):
-    rng = np.random.default_rng(seed)
+    choose = noisy_choice(strength, np.random.default_rng(seed))
     F, Ft = np.zeros(codes.shape[0]), np.zeros(test.shape[0])
     for _ in range(ROUNDS):
         p = 1.0 / (1.0 + np.exp(-F))
         g, h = y - p, np.maximum(p * (1 - p), 2 * np.finfo(float).eps)
-        splits, values = grow(codes, g, h, L2 * h.mean(), DEPTH, strength, rng)
+        splits, values = grow(codes, g[:, None], h[:, None], L2 * h.mean(), DEPTH, choose)
+        values = values[:, 0]
         F += RATE * values[leaves(codes, splits)]
         Ft += RATE * values[leaves(test, splits)]
     return (Ft > 0).astype(int)

@@ -993,3 +993,22 @@ def test_random_split_scores_never_pick_a_split_that_divides_no_node():
     for seed in range(40):
         est = SPLBoostClassifierCV(n_estimators=10, random_state=seed).fit(X, y)
         assert np.isfinite(est.best_score_)
+
+
+def test_default_threads_respect_omp_num_threads(monkeypatch):
+    """By default the kernels use at most ``OMP_NUM_THREADS`` threads (joblib's workers set
+    it to their share of the cores); an explicit thread count is capped only by the cores,
+    and a value OpenMP would not read leaves every core."""
+    from robust_boosting.trees.binning import _max_threads, _n_threads, current_threads
+
+    cores = _max_threads()
+    monkeypatch.setenv("OMP_NUM_THREADS", "1")
+    assert current_threads() == 1 and _n_threads(None) == 1
+    assert _n_threads(cores) == cores and _n_threads(-1) == cores
+    monkeypatch.setenv("OMP_NUM_THREADS", "1,4")  # nested levels: the outer one counts
+    assert current_threads() == 1
+    for unread in ("", "0", "many"):
+        monkeypatch.setenv("OMP_NUM_THREADS", unread)
+        assert current_threads() == cores
+    monkeypatch.delenv("OMP_NUM_THREADS")
+    assert current_threads() == cores

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import numbers
+import os
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -38,11 +39,25 @@ def _max_threads() -> int:
     return max(1, int(joblib.cpu_count()))
 
 
+def _default_threads() -> int:
+    """Threads the kernels use when nothing sets them: every core this process may use, at
+    most ``OMP_NUM_THREADS`` when that is set. joblib's worker processes set it to their
+    share of the cores (1 for 2 workers on 2 cores); the kernels name their thread count
+    themselves, so without this each worker ran as many threads as the machine has cores,
+    and two such workers on 2 cores took 1.7x the time of one (an OpenMP team waits for
+    threads that are not running). An explicit ``n_jobs`` is not capped by it."""
+    n = _max_threads()
+    omp = os.environ.get("OMP_NUM_THREADS", "").split(",")[0].strip()
+    if omp.isdigit() and int(omp) > 0:
+        n = min(n, int(omp))
+    return n
+
+
 def current_threads() -> int:
     """Threads the compiled kernels use now: the innermost :func:`_kernel_threads`
-    block of this thread, else every core this process may use."""
+    block of this thread, else :func:`_default_threads`."""
     n = getattr(_THREADS, "n", None)
-    return _max_threads() if n is None else n
+    return _default_threads() if n is None else n
 
 
 def _n_threads(n_jobs: int | None) -> int:

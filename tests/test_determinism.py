@@ -24,6 +24,9 @@ from robust_boosting import (
                                  regularizer="linear", random_state=0),
     lambda n: LogitBoostClassifier(HistTreeRegressor(max_depth=3, n_jobs=n), n_estimators=15,
                                    random_state=0),
+    lambda n: LogitBoostClassifier(HistTreeRegressor(max_depth=4, grow_policy="symmetric",
+                                                     random_strength=1.0, n_jobs=n),
+                                   n_estimators=15, random_state=0, multiclass_trees="shared"),
 ])
 def test_boosters_bit_identical_across_n_jobs(make, k):
     X, y = make_classification(3000, 8, n_informative=5, n_classes=k, random_state=0)

@@ -19,6 +19,7 @@ from robust_boosting.classical import (
     SPLLogitBoostClassifier,
 )
 from robust_boosting.robust import RBoostClassifier, RobustBoostClassifier, SavageBoostClassifier
+from robust_boosting.trees import HistTreeRegressor
 
 ESTIMATORS = [
     AdaBoostClassifier(n_estimators=10),
@@ -27,6 +28,8 @@ ESTIMATORS = [
     RealBoostClassifier(n_estimators=10),
     GentleBoostClassifier(n_estimators=10),
     LogitBoostClassifier(n_estimators=10),
+    LogitBoostClassifier(HistTreeRegressor(grow_policy="symmetric", max_depth=3),
+                         n_estimators=10, multiclass_trees="shared"),
     SavageBoostClassifier(n_estimators=10),
     RBoostClassifier(n_estimators=10),
     # RobustBoost stops once its error goal is reachable; with MATLAB's default goal (10 %)

@@ -74,6 +74,7 @@ def _other_value(est, name, value):
         "l2_regularization": 5.0,
         "grow_policy": "depthwise" if value == "symmetric" else "symmetric",
         "random_strength": 0.5 if value != 0.5 else 1.0,
+        "multiclass_trees": "shared" if value == "per_class" else "per_class",
         "sample_count": "weight",
         "max_bins": 3,
         "n_jobs": 2,

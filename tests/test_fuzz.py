@@ -55,6 +55,9 @@ ESTIMATORS = {
     "RealBoost": lambda: RealBoostClassifier(n_estimators=N_ROUNDS),
     "GentleBoost": lambda: GentleBoostClassifier(n_estimators=N_ROUNDS),
     "LogitBoost": lambda: LogitBoostClassifier(n_estimators=N_ROUNDS),
+    "LogitBoost-shared": lambda: LogitBoostClassifier(
+        HistTreeRegressor(grow_policy="symmetric", max_depth=3), n_estimators=N_ROUNDS,
+        multiclass_trees="shared"),
     "SPLLogitBoost": lambda: SPLLogitBoostClassifier(n_estimators=N_ROUNDS, warm_start_rounds=1),
     "SPLGentleBoost": lambda: SPLGentleBoostClassifier(n_estimators=N_ROUNDS,
                                                        warm_start_rounds=1),

@@ -300,7 +300,7 @@ def _search(X, y, patience, n_jobs=None):
     folds = list(StratifiedKFold(3, shuffle=True, random_state=0).split(X, y))
     candidates = [dict(max_depth=d, max_leaf_nodes=None, min_samples_leaf=1, learning_rate=0.5,
                        drop_fraction=0.0, l2_regularization=lam, grow_policy="depthwise",
-                       random_strength=0.0, n_estimators=40)
+                       random_strength=0.0, multiclass_trees="per_class", n_estimators=40)
                   for d, lam in ((1, 0.0), (3, 2.0))]
     w = np.ones(len(y))
     return folds, _fit_candidates((X, X), y, w, folds, candidates, 7, n_jobs, 0.0, patience)
@@ -552,6 +552,13 @@ def test_small_data_search_is_the_union_of_its_two_groups():
     # random_strength: "auto" is 0 above 5,000 rows; a value reaches the symmetric
     # candidates only, and is refused where the search has none
     assert [c["random_strength"] for c in SPLBoostClassifierCV()._search_space(5001)] == [0.0]
+    # multiclass_trees likewise: shared for the small search's symmetric candidate only
+    assert [c["multiclass_trees"] for c in SPLBoostClassifierCV()._search_space(400)] == [
+        "per_class", "per_class", "shared"]
+    assert [c["multiclass_trees"] for c in SPLBoostClassifierCV()._search_space(5001)] == [
+        "per_class"]
+    assert [c["multiclass_trees"] for c in SPLBoostClassifierCV(
+        multiclass_trees="shared")._search_space(5001)] == ["shared"]
     assert [c["random_strength"] for c in SPLBoostClassifierCV(
         random_strength=0.5)._search_space(400)] == [0.0, 0.0, 0.5]
     with pytest.raises(ValueError, match="random_strength"):

@@ -42,6 +42,7 @@ MODEL_MODULES: tuple[str, ...] = (
     "robust_boosting.trees.binning",
     "robust_boosting.trees.estimators",
     "robust_boosting.trees.growing",
+    "robust_boosting.trees.shared",
 )
 
 

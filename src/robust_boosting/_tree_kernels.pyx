@@ -3178,3 +3178,303 @@ def grow_all(const uint8_t[:, ::1] codes, const int32_t[::1] n_bins, int missing
     for j in range(k):
         if n_nodes[j] == 0:
             raise MemoryError()
+
+
+# --------------------------------------------------------------------------
+# Multi-output symmetric trees: one tree per multiclass round, a value per class
+# --------------------------------------------------------------------------
+
+cdef inline double _mo_score(const double* s, int K, const double* lam) noexcept nogil:
+    """``sum_k G_k^2 / (H_k + lam_k)`` of a block ``(G_0 .. G_{K-1}, H_0 .. H_{K-1})``
+    (a class whose ``H_k + lam_k`` is not positive adds 0)."""
+    cdef double total = 0.0
+    cdef double d
+    cdef int k
+    for k in range(K):
+        d = s[K + k] + lam[k]
+        if d > 0.0:
+            total += s[k] * s[k] / d
+    return total
+
+
+cdef inline double _mo_split(const double* left, const double* miss, const double* tot,
+                             int64_t nl, int64_t nm, int64_t n, int K, const double* lam,
+                             double parent, double* buf, int* miss_left) noexcept nogil:
+    """A node's score when its non-missing rows at or below the threshold (sums ``left``,
+    ``nl`` rows) go left: the better of missing values right and missing values left
+    (``miss``: their sums, ``nm`` rows), each the two children's summed
+    :func:`_mo_score` when both have rows, else ``parent`` (the node's own score).
+    ``miss_left`` is set to 1 when the missing values go left (ties: right)."""
+    cdef int j
+    cdef int K2 = 2 * K
+    cdef double right_score, left_score
+    cdef double* rbuf = buf + K2
+    if nl > 0 and n - nl > 0:
+        for j in range(K2):
+            rbuf[j] = tot[j] - left[j]
+        right_score = _mo_score(left, K, lam) + _mo_score(rbuf, K, lam)
+    else:
+        right_score = parent
+    miss_left[0] = 0
+    if nm == 0:
+        return right_score
+    if n - nl - nm > 0:
+        for j in range(K2):
+            buf[j] = left[j] + miss[j]
+            rbuf[j] = tot[j] - buf[j]
+        left_score = _mo_score(buf, K, lam) + _mo_score(rbuf, K, lam)
+    else:
+        left_score = parent
+    if left_score > right_score:
+        miss_left[0] = 1
+        return left_score
+    return right_score
+
+
+cdef void _mo_feature(const uint8_t* col, const int32_t* idx, const double* gh,
+                      const int64_t* starts, Py_ssize_t m, const double* ntot,
+                      const double* nscore, int K, const double* lam, int nbf, int missing_bin,
+                      double* hist, int64_t* cnt, double* cum, double* buf, double* acc,
+                      double* base) noexcept nogil:
+    """One feature's level scan: for each of the ``m`` nodes (rows ``starts[nd]`` to
+    ``starts[nd + 1]`` of ``idx``/``gh``), its histogram of ``2K`` sums per bin, then its
+    :func:`_mo_split` score at each non-empty bin, added to ``acc`` as changes (so the
+    level's score at threshold ``b`` is ``base + acc[0] + ... + acc[b]``; ``base`` the sum
+    of the nodes' scores with no non-missing row left). ``hist`` and ``cnt`` come zeroed
+    and are left zeroed (only the touched bins are reset)."""
+    cdef Py_ssize_t nd, i
+    cdef int b, c, j, ml
+    cdef int K2 = 2 * K
+    cdef int64_t nl, nm, n
+    cdef double s, prev
+    cdef const double* row
+    cdef double* h
+    base[0] = 0.0
+    for nd in range(m):
+        n = starts[nd + 1] - starts[nd]
+        for i in range(starts[nd], starts[nd + 1]):
+            c = col[idx[i]]
+            cnt[c] += 1
+            h = hist + c * K2
+            row = gh + i * K2
+            for j in range(K2):
+                h[j] += row[j]
+        nm = cnt[missing_bin]
+        for j in range(K2):
+            cum[j] = 0.0
+        nl = 0
+        prev = _mo_split(cum, hist + missing_bin * K2, ntot + nd * K2, 0, nm, n, K, lam,
+                         nscore[nd], buf, &ml)
+        base[0] += prev
+        for b in range(nbf):
+            if cnt[b] == 0:
+                continue
+            nl += cnt[b]
+            h = hist + b * K2
+            for j in range(K2):
+                cum[j] += h[j]
+            s = _mo_split(cum, hist + missing_bin * K2, ntot + nd * K2, nl, nm, n, K, lam,
+                          nscore[nd], buf, &ml)
+            acc[b] += s - prev
+            prev = s
+        for i in range(starts[nd], starts[nd + 1]):
+            c = col[idx[i]]
+            if cnt[c] != 0:
+                cnt[c] = 0
+                h = hist + c * K2
+                for j in range(K2):
+                    h[j] = 0.0
+
+
+def grow_shared_symmetric(const uint8_t[:, ::1] codes_t, int32_t[::1] idx, double[:, ::1] gh,
+                          const double[::1] lam, const int32_t[::1] n_bins, int missing_bin,
+                          int max_depth, double strength, uint64_t seed, int n_threads,
+                          int32_t[::1] feature, int32_t[::1] split_bin,
+                          uint8_t[:, ::1] missing_left, double[::1] gain, int64_t[::1] starts,
+                          double[:, ::1] leaf_sums):
+    """Grow a multi-output symmetric (oblivious) tree; return its number of levels.
+
+    The rows ``idx`` (of positive weight) carry ``gh[i] = (G_0 .. G_{K-1}, H_0 ..
+    H_{K-1})``, class ``k``'s weighted response and weight (the Newton gradient and
+    Hessian of a multiclass round). Each level splits every node at the same ``(feature,
+    bin)``: the one maximising the sum over the nodes of their children's
+    ``sum_k G_k^2 / (H_k + lam_k)`` (a node the split leaves whole adds its own score),
+    among the candidates whose sum exceeds the level's score without a split (they
+    divide a node); with ``strength > 0`` each candidate's sum plus ``strength`` standard
+    deviations of the level's sums times :func:`_split_noise` ``(seed, level, f, b)``
+    (CatBoost's ``random_strength``). Each node sends its missing values to the better
+    side (the heavier child when it has none). Growth stops at ``max_depth`` levels or
+    at a level without a candidate. Rows and sums are partitioned in place, node by node
+    (``starts``: the ``2**levels`` leaves' row ranges, leaf ``j`` the binary number of its
+    path, right = 1, first level first); ``leaf_sums[j]`` the leaves' sums. Features
+    are scanned in parallel, each by one thread: the tree does not depend on
+    ``n_threads``.
+    """
+    cdef int nf = codes_t.shape[0]
+    cdef Py_ssize_t n_act = idx.shape[0]
+    cdef int K2 = gh.shape[1]
+    cdef int K = K2 // 2
+    cdef int nb = missing_bin + 1
+    cdef int n_work = max(1, n_threads)
+    cdef Py_ssize_t m, nd, i, j, s, e, w
+    cdef int d, f, b, c, ml, best_f, best_b, levels = 0
+    cdef int64_t nl, nm
+    cdef double no_split, limit, run, mean, sq, count, sigma, val, best, best_total
+    cdef double wl, wr
+    if gh.shape[0] != n_act or K2 % 2 or K < 1:
+        raise ValueError("gh must have one row of 2K sums per row of idx")
+    if (feature.shape[0] < max_depth or split_bin.shape[0] < max_depth
+            or gain.shape[0] < max_depth or starts.shape[0] < (1 << max_depth) + 1
+            or missing_left.shape[0] < max_depth
+            or missing_left.shape[1] < max(1, 1 << max(0, max_depth - 1))
+            or leaf_sums.shape[0] < (1 << max_depth) or leaf_sums.shape[1] != K2):
+        raise ValueError("output arrays too small for max_depth")
+    cdef double* acc = <double*>calloc(nf * nb + nf, sizeof(double))
+    cdef double* ntot = <double*>malloc((1 << max(0, max_depth - 1)) * K2 * sizeof(double))
+    cdef double* nscore = <double*>malloc((1 << max(0, max_depth - 1)) * sizeof(double))
+    cdef double* work = <double*>calloc(n_work * (nb * K2 + 7 * K2), sizeof(double))
+    cdef int64_t* cnts = <int64_t*>calloc(n_work * nb, sizeof(int64_t))
+    cdef int32_t* idx2 = <int32_t*>malloc(max(1, n_act) * sizeof(int32_t))
+    cdef double* gh2 = <double*>malloc(max(1, n_act) * K2 * sizeof(double))
+    cdef double* part = <double*>malloc(5 * K2 * sizeof(double))
+    cdef int64_t* mids = <int64_t*>malloc((1 << max(0, max_depth - 1)) * sizeof(int64_t))
+    cdef double* base = acc + nf * nb
+    cdef double* wk
+    cdef double* blk
+    if (acc == NULL or ntot == NULL or nscore == NULL or work == NULL or cnts == NULL
+            or idx2 == NULL or gh2 == NULL or part == NULL or mids == NULL):
+        free(acc); free(ntot); free(nscore); free(work); free(cnts); free(idx2); free(gh2)
+        free(part); free(mids)
+        raise MemoryError()
+    with nogil:
+        starts[0] = 0
+        starts[1] = n_act
+        for d in range(max_depth):
+            m = 1 << d
+            no_split = 0.0
+            for nd in range(m):
+                blk = ntot + nd * K2
+                for j in range(K2):
+                    blk[j] = 0.0
+                for i in range(starts[nd], starts[nd + 1]):
+                    for j in range(K2):
+                        blk[j] += gh[i, j]
+                nscore[nd] = _mo_score(blk, K, &lam[0])
+                no_split += nscore[nd]
+            for i in range(nf * nb):
+                acc[i] = 0.0
+            for f in prange(nf, num_threads=n_work, schedule="dynamic"):
+                w = threadid()
+                wk = work + w * (nb * K2 + 7 * K2)
+                _mo_feature(&codes_t[f, 0], &idx[0], &gh[0, 0], &starts[0], m, ntot, nscore,
+                            K, &lam[0], n_bins[f], missing_bin, wk, cnts + w * nb,
+                            wk + nb * K2, wk + nb * K2 + K2, acc + f * nb, base + f)
+            # each threshold's level score; the mean and spread of all of them
+            run = 0.0
+            count = 0.0
+            for f in range(nf):
+                run = base[f]
+                for b in range(n_bins[f]):
+                    run += acc[f * nb + b]
+                    acc[f * nb + b] = run
+            sigma = 0.0
+            if strength > 0:
+                mean = 0.0
+                for f in range(nf):
+                    for b in range(n_bins[f]):
+                        mean += acc[f * nb + b]
+                        count += 1.0
+                if count > 0:
+                    mean /= count
+                    sq = 0.0
+                    for f in range(nf):
+                        for b in range(n_bins[f]):
+                            sq += (acc[f * nb + b] - mean) * (acc[f * nb + b] - mean)
+                    sigma = strength * sqrt(sq / count)
+            limit = no_split + 1e-12 * fabs(no_split)
+            best = -INFINITY
+            best_f = -1
+            best_b = -1
+            best_total = 0.0
+            for f in range(nf):
+                for b in range(n_bins[f]):
+                    if not acc[f * nb + b] > limit:
+                        continue
+                    val = acc[f * nb + b]
+                    if sigma > 0:
+                        val = val + sigma * _split_noise(seed, d, f, b)
+                    if val > best:
+                        best = val
+                        best_f = f
+                        best_b = b
+                        best_total = acc[f * nb + b]
+            if best_f < 0:
+                break
+            feature[d] = best_f
+            split_bin[d] = best_b
+            gain[d] = best_total - no_split
+            levels = d + 1
+            # each node: its missing values' side, then its rows partitioned (stable)
+            wk = part
+            for nd in range(m):
+                s = starts[nd]
+                e = starts[nd + 1]
+                for j in range(2 * K2):
+                    wk[j] = 0.0  # the left rows' sums, the missing rows' sums
+                nl = 0
+                nm = 0
+                for i in range(s, e):
+                    c = codes_t[best_f, idx[i]]
+                    if c == missing_bin:
+                        nm += 1
+                        for j in range(K2):
+                            wk[K2 + j] += gh[i, j]
+                    elif c <= best_b:
+                        nl += 1
+                        for j in range(K2):
+                            wk[j] += gh[i, j]
+                if nm > 0:
+                    _mo_split(wk, wk + K2, ntot + nd * K2, nl, nm, e - s, K, &lam[0],
+                              nscore[nd], wk + 2 * K2, &ml)
+                else:
+                    wl = 0.0
+                    wr = 0.0
+                    for j in range(K):
+                        wl = wl + wk[K + j]
+                        wr = wr + ntot[nd * K2 + K + j] - wk[K + j]
+                    ml = 1 if wl >= wr else 0
+                missing_left[d, nd] = ml
+                # left rows first, then right, each in their order
+                j = s
+                for i in range(s, e):
+                    c = codes_t[best_f, idx[i]]
+                    if c <= best_b or (c == missing_bin and ml):
+                        idx2[j] = idx[i]
+                        memcpy(gh2 + j * K2, &gh[i, 0], K2 * sizeof(double))
+                        j += 1
+                mids[nd] = j  # the end of the left child's rows
+                for i in range(s, e):
+                    c = codes_t[best_f, idx[i]]
+                    if not (c <= best_b or (c == missing_bin and ml)):
+                        idx2[j] = idx[i]
+                        memcpy(gh2 + j * K2, &gh[i, 0], K2 * sizeof(double))
+                        j += 1
+            for i in range(n_act):
+                idx[i] = idx2[i]
+            memcpy(&gh[0, 0], gh2, n_act * K2 * sizeof(double))
+            # the children's ranges: node nd's left child is slot 2 nd of the next level,
+            # its right child 2 nd + 1 (written from the back: slot nd is read first)
+            starts[2 * m] = starts[m]
+            for nd in range(m - 1, -1, -1):
+                starts[2 * nd + 1] = mids[nd]
+                starts[2 * nd] = starts[nd]
+        m = 1 << levels
+        for nd in range(m):
+            for j in range(K2):
+                leaf_sums[nd, j] = 0.0
+            for i in range(starts[nd], starts[nd + 1]):
+                for j in range(K2):
+                    leaf_sums[nd, j] += gh[i, j]
+    free(acc); free(ntot); free(nscore); free(work); free(cnts); free(idx2); free(gh2)
+    free(part); free(mids)
+    return levels

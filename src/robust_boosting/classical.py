@@ -32,7 +32,7 @@ from ._estimator_parts import (
     GentleLossBooster,
     SelfPacedMixin,
 )
-from ._validation import check_number
+from ._validation import check_choice, check_number
 from .losses import MarginLoss
 from .self_paced import SPRegularizer
 from .steps import LogitStep
@@ -167,6 +167,15 @@ class LogitBoostClassifier(BaseBoostingClassifier):
         Clipping bound of the working response (Friedman suggests 2 to 4).
     weight_floor : float, default=2 * machine epsilon (about 4.4e-16)
         Lower bound of the weights ``p (1 - p)`` (FHT: "2 x machine zero").
+    multiclass_trees : {"per_class", "shared"}, default="per_class"
+        For K > 2 classes: ``"per_class"``, one regressor per class and round (a
+        copy of ``estimator``, Friedman's Algorithm 6); ``"shared"``, one symmetric
+        tree per round whose splits maximise the Newton gain summed over the
+        classes, with a value per class in each leaf
+        (:class:`~robust_boosting.trees.SharedSymmetricTree`, CatBoost's
+        multiclass trees; ``estimator`` must be a
+        :class:`~robust_boosting.trees.HistTreeRegressor` with
+        ``grow_policy="symmetric"``). Ignored for two classes.
     random_state : int, RandomState or None, default=None
 
     Attributes
@@ -177,22 +186,24 @@ class LogitBoostClassifier(BaseBoostingClassifier):
 
     def __init__(self, estimator=None, n_estimators: int = 100, learning_rate: float = 1.0,
                  z_max: float = 4.0, weight_floor: float = DEFAULT_WEIGHT_FLOOR,
-                 random_state=None):
+                 multiclass_trees: str = "per_class", random_state=None):
         self.estimator = estimator
         self.n_estimators = n_estimators
         self.learning_rate = learning_rate
         self.z_max = z_max
         self.weight_floor = weight_floor
+        self.multiclass_trees = multiclass_trees
         self.random_state = random_state
 
     def _validate_params(self):
         super()._validate_params()
         check_number("z_max", self.z_max, low=1.0, low_open=False)
         check_number("weight_floor", self.weight_floor, low=0, high=0.25)
+        check_choice("multiclass_trees", self.multiclass_trees, ["per_class", "shared"])
 
     def _make_step(self):
         return LogitStep(learning_rate=self.learning_rate, z_max=self.z_max,
-                         weight_floor=self.weight_floor)
+                         weight_floor=self.weight_floor, multiclass_trees=self.multiclass_trees)
 
 
 class SPLLogitBoostClassifier(SelfPacedMixin, LogitBoostClassifier):
@@ -211,7 +222,7 @@ class SPLLogitBoostClassifier(SelfPacedMixin, LogitBoostClassifier):
 
     Parameters
     ----------
-    estimator, n_estimators, learning_rate, z_max, weight_floor, random_state
+    estimator, n_estimators, learning_rate, z_max, weight_floor, multiclass_trees, random_state
         As for :class:`LogitBoostClassifier`.
     """ + SP_PARAMS_DOC + """
     Attributes
@@ -228,7 +239,8 @@ class SPLLogitBoostClassifier(SelfPacedMixin, LogitBoostClassifier):
                  regularizer_params: dict | None = None, warm_start_rounds: int = 3,
                  warm_start_age: float = 1e6, inner_iterations: int | str = 1,
                  learning_rate: float = 1.0, z_max: float = 4.0,
-                 weight_floor: float = DEFAULT_WEIGHT_FLOOR, random_state=None):
+                 weight_floor: float = DEFAULT_WEIGHT_FLOOR, multiclass_trees: str = "per_class",
+                 random_state=None):
         self.estimator = estimator
         self.n_estimators = n_estimators
         self.age = age
@@ -240,6 +252,7 @@ class SPLLogitBoostClassifier(SelfPacedMixin, LogitBoostClassifier):
         self.learning_rate = learning_rate
         self.z_max = z_max
         self.weight_floor = weight_floor
+        self.multiclass_trees = multiclass_trees
         self.random_state = random_state
 
 

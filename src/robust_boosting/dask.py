@@ -446,8 +446,10 @@ best_index_, cv_results_, oof_n_estimators_, noise_rate_
         self.collective_timeout = collective_timeout
         self.device = device
 
-    #: not a parameter here: XGBoost has no symmetric trees, whose split scores it randomises
+    #: not parameters here: XGBoost has no symmetric trees, whose split scores these
+    #: randomise and whose multiclass form these choose
     random_strength = "auto"
+    multiclass_trees = "auto"
 
     # ------------------------------------------------------------ params
     def _resolved_grow_policy(self, n: int) -> str:

@@ -32,6 +32,7 @@ from .losses import (
     softmax_rows,
 )
 from .trees.batched import fit_trees_batched
+from .trees.shared import SharedSymmetricTree
 
 __all__ = [
     "DiscreteStep",
@@ -317,16 +318,25 @@ class LogitStep(_RealValuedStep):
     row weights ``w_i`` are ``sample_weight`` (times a policy's factors); the
     per-sample loss a self-paced policy compares with ``age`` is ``-log p_y``.
     For two classes the binary form above is used.
+
+    ``multiclass_trees="shared"`` fits one
+    :class:`~robust_boosting.trees.SharedSymmetricTree` per round instead of the
+    ``K`` per-class regressors: a symmetric tree whose splits maximise the Newton
+    gain summed over the classes and whose leaves hold each class's step
+    ``G_k / (H_k + λ_k)`` (CatBoost's multiclass trees; the weak learner must then be
+    a symmetric :class:`~robust_boosting.trees.HistTreeRegressor`).
     """
 
     needs_classifier = False
     native_multiclass = True
 
     def __init__(self, learning_rate: float = 1.0, z_max: float = 4.0,
-                 weight_floor: float = 2.0 * np.finfo(np.float64).eps):
+                 weight_floor: float = 2.0 * np.finfo(np.float64).eps,
+                 multiclass_trees: str = "per_class"):
         super().__init__(LogisticLoss(), learning_rate)
         self.z_max = z_max
         self.weight_floor = weight_floor
+        self.multiclass_trees = multiclass_trees
         self._response = None  # (scores, class-major response) of the round, multiclass
 
     def log_weights(self, state: BoostingState) -> np.ndarray | None:
@@ -342,7 +352,13 @@ class LogitStep(_RealValuedStep):
                                  self.weight_floor, np.empty(state.raw.shape[0]))
 
     def learner_for(self, estimator, n_classes: int):
-        return estimator if n_classes == 2 else PerClassRegressor(estimator)
+        if n_classes == 2:
+            return estimator
+        if self.multiclass_trees == "shared":
+            shared = SharedSymmetricTree(estimator)
+            shared._check_estimator()  # a wrong weak learner fails before the first round
+            return shared
+        return PerClassRegressor(estimator)
 
     def _newton_terms(self, state: BoostingState, weights) -> tuple[np.ndarray, np.ndarray]:
         """Multiclass working response and regressor weights, class-major ``(K, n)``.

@@ -19,13 +19,16 @@ category partitioning), stored per node as a bitset.
 The package is split by job: :mod:`.binning` (:class:`BinMapper`,
 :class:`BinnedData`), :mod:`.growing` (:class:`HistTree` and the grower),
 :mod:`._base` (shared parameters, fit and prediction), :mod:`.estimators` and
-:mod:`.batched` (many trees on the same binned rows grown in one compiled call).
+:mod:`.batched` (many trees on the same binned rows grown in one compiled call) and
+:mod:`.shared` (:class:`SharedSymmetricTree`, one symmetric tree with a value per class
+for a multiclass Newton round).
 """
 
 from ._base import _check_sample_weight, _encode_classes  # noqa: F401 - used by tests
 from .binning import BinMapper, BinnedData
 from .estimators import HistTreeClassifier, HistTreeRegressor
 from .growing import HistTree
+from .shared import SharedSymmetricTree
 
 __all__ = [
     "BinMapper",
@@ -33,4 +36,5 @@ __all__ = [
     "HistTree",
     "HistTreeClassifier",
     "HistTreeRegressor",
+    "SharedSymmetricTree",
 ]

@@ -78,6 +78,11 @@ def test_levels_and_leaves_follow_their_definitions(n, n_features, k, depth, lam
     W[rng.random(n) < 0.2] = 0.0
     if not W.any():
         W[0] = 1.0
+    _check_against_reference(X, Y, W, depth, lam)
+
+
+def _check_against_reference(X, Y, W, depth, lam):
+    """The checks of :func:`test_levels_and_leaves_follow_their_definitions`."""
     est = _tree(max_depth=depth, l2_regularization=lam)
     Xb = est.prepare_data(X)
     tree = SharedSymmetricTree(est).fit(Xb, Y, W)
@@ -119,6 +124,21 @@ def test_levels_and_leaves_follow_their_definitions(n, n_features, k, depth, lam
     np.testing.assert_allclose(tree.value_, expected, rtol=1e-12, atol=1e-12)
     np.testing.assert_array_equal(tree.predict(X), tree.predict(Xb))
     np.testing.assert_array_equal(tree.apply(Xb)[active], node)
+
+
+def test_subtracted_histograms_follow_the_definitions():
+    """On enough rows per node the grower builds each smaller child's histogram from its
+    rows and the larger one's by subtraction (from the root to the last level, and
+    streamed at the last level); the levels and leaves still follow the definitions."""
+    rng = np.random.default_rng(3)
+    n = 3000
+    X = rng.integers(0, 5, size=(n, 3)).astype(float)
+    X[rng.random(X.shape) < 0.1] = np.nan
+    Y = rng.normal(size=(n, 3)) + np.nan_to_num(X[:, :1]) % 2
+    W = rng.uniform(0.05, 1.0, size=(n, 3))
+    W[rng.random(n) < 0.1] = 0.0
+    for lam in (0.0, 3.0):
+        _check_against_reference(X, Y, W, 5, lam)
 
 
 def test_missing_values_go_to_the_better_side():

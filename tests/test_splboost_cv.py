@@ -555,10 +555,15 @@ def test_small_data_search_is_the_union_of_its_two_groups():
     # multiclass_trees likewise: shared for the small search's symmetric candidate only
     assert [c["multiclass_trees"] for c in SPLBoostClassifierCV()._search_space(400)] == [
         "per_class", "per_class", "shared"]
+    # and for the depth-6 symmetric trees of 5,000-50,000 rows; per class at depth 8
     assert [c["multiclass_trees"] for c in SPLBoostClassifierCV()._search_space(5001)] == [
-        "per_class"]
+        "shared"]
+    assert [(c["max_depth"], c["multiclass_trees"])
+            for c in SPLBoostClassifierCV()._search_space(50_000)] == [(8, "per_class")]
     assert [c["multiclass_trees"] for c in SPLBoostClassifierCV(
-        multiclass_trees="shared")._search_space(5001)] == ["shared"]
+        multiclass_trees="shared")._search_space(50_000)] == ["shared"]
+    assert [c["multiclass_trees"] for c in SPLBoostClassifierCV(
+        grow_policy="depthwise")._search_space(10_000)] == ["per_class"]
     assert [c["random_strength"] for c in SPLBoostClassifierCV(
         random_strength=0.5)._search_space(400)] == [0.0, 0.0, 0.5]
     with pytest.raises(ValueError, match="random_strength"):

@@ -47,9 +47,12 @@ def _noisy_scores(model, X, y):
 
 
 def decide(X, y, seed):
-    """The nested check: summed held-out noisy accuracy and log-loss, keep and remove."""
+    """The nested check: summed held-out noisy accuracy and log-loss, keep and remove, and
+    ``z``, the mean over the rows of (keep right - remove right) over its standard error
+    (a paired comparison)."""
     acc = {"keep": 0.0, "remove": 0.0}
     loss = {"keep": 0.0, "remove": 0.0}
+    diff = np.zeros(len(y))
     folds = StratifiedKFold(3, shuffle=True, random_state=seed + 17).split(X, y)
     for train, test in folds:
         for name, remove in (("remove", True), ("keep", False)):
@@ -58,8 +61,12 @@ def decide(X, y, seed):
             a, ll = _noisy_scores(m, X[test], y[test])
             acc[name] += a * len(test)
             loss[name] += ll * len(test)
+            diff[test] += (1 if name == "keep" else -1) * (m.predict(X[test]) == y[test])
     n = len(y)
-    return {f"acc_{k}": v / n for k, v in acc.items()} | {f"ll_{k}": v / n for k, v in loss.items()}
+    se = diff.std() / np.sqrt(n)
+    z = float(diff.mean() / se) if se > 0 else 0.0
+    return ({f"acc_{k}": v / n for k, v in acc.items()} | {f"ll_{k}": v / n for k, v in loss.items()}
+            | {"z": z})
 
 
 def run(task_iter, keys):
@@ -76,19 +83,23 @@ def run(task_iter, keys):
         row.update(decide(X, y_fit, row.get("seed", 0)))
         row["err_acc"] = row["err_keep"] if row["acc_keep"] > row["acc_remove"] else row["err_remove"]
         row["err_ll"] = row["err_keep"] if row["ll_keep"] < row["ll_remove"] else row["err_remove"]
+        row["err_z1"] = row["err_keep"] if row["z"] > 1 else row["err_remove"]
+        row["err_z2"] = row["err_keep"] if row["z"] > 2 else row["err_remove"]
         row["err_best"] = min(row["err_keep"], row["err_remove"])
         row["s"] = time.perf_counter() - t
         rows.append(row)
         print(" ".join(f"{k}={v:.4f}" if isinstance(v, float) else f"{k}={v}"
                        for k, v in row.items()), flush=True)
     d = pd.DataFrame(rows)
-    cols = ["err_remove", "err_keep", "err_acc", "err_ll", "err_best"]
+    cols = ["err_remove", "err_keep", "err_acc", "err_ll", "err_z1", "err_z2", "err_best"]
     by = [k for k in ("K", "rate") if k in d]
     print("\nmean test error (%)\n" + d.groupby(by)[cols].mean().round(2).to_string())
     d["keep_acc"] = d.acc_keep > d.acc_remove
     d["keep_ll"] = d.ll_keep < d.ll_remove
-    print("\nfraction of tasks decided 'keep'\n"
-          + d.groupby(by)[["keep_acc", "keep_ll"]].mean().round(2).to_string())
+    d["keep_z1"] = d.z > 1
+    d["keep_z2"] = d.z > 2
+    print("\nfraction of tasks decided 'keep'\n" + d.groupby(by)[
+        ["keep_acc", "keep_ll", "keep_z1", "keep_z2"]].mean().round(2).to_string())
 
 
 def main(argv):

@@ -13,7 +13,7 @@ from robust_boosting import SPLBoostClassifierCV, SPLLogitBoostClassifier
 from robust_boosting.noise import flip_labels, flip_labels_class_conditional
 from robust_boosting.self_paced import DropFractionRegularizer, get_regularizer
 from robust_boosting.splboost_cv import confident_joint, estimate_noise_rate, find_label_issues
-from robust_boosting.trees import HistTreeRegressor
+from robust_boosting.trees import HistTreeRegressor, SharedSymmetricTree
 
 FAST = dict(n_estimators=40)
 
@@ -564,6 +564,8 @@ def test_small_data_search_is_the_union_of_its_two_groups():
         multiclass_trees="shared")._search_space(50_000)] == ["shared"]
     assert [c["multiclass_trees"] for c in SPLBoostClassifierCV(
         grow_policy="depthwise")._search_space(10_000)] == ["per_class"]
+    assert {c["multiclass_trees"] for c in SPLBoostClassifierCV(
+        grow_policy="symmetric")._search_space(400)} == {"shared"}
     assert [c["random_strength"] for c in SPLBoostClassifierCV(
         random_strength=0.5)._search_space(400)] == [0.0, 0.0, 0.5]
     with pytest.raises(ValueError, match="random_strength"):
@@ -613,9 +615,9 @@ def test_grow_policy_auto_and_explicit():
                                   random_state=0).fit(X, y)
     assert fitted.best_params_["grow_policy"] == "symmetric"
     assert list(fitted.cv_results_["param_grow_policy"]) == ["symmetric"]
-    for tree in fitted.best_estimator_.estimators_:
-        for t in getattr(tree, "estimators_", [tree]):  # one tree per class
-            assert t.grow_policy == "symmetric" and t.get_depth() <= 3
+    for tree in fitted.best_estimator_.estimators_:  # 3 classes: one shared tree per round
+        assert isinstance(tree, SharedSymmetricTree) and len(tree.feature_) <= 3
+        assert tree.estimator.grow_policy == "symmetric"
 
 
 @pytest.mark.parametrize("k", [2, 3])

@@ -232,9 +232,9 @@ _AUTO_LARGE_LEAFWISE = ((None,), 31, 20, (0.2,), 300, (100.0,))
 #: candidates choose their splits without randomness (docs/noisy-default-design.md, item 24)
 _SMALL_SYMMETRIC_STRENGTH = 1.0
 #: the multiclass trees (:class:`LogitBoostClassifier`'s ``multiclass_trees``) of the symmetric
-#: candidates of depth 6 (that one, and the large-data search below 50,000 rows): one shared
-#: symmetric tree per round, a value per class (docs/noisy-default-design.md, items 25-26);
-#: the depth-8 symmetric trees and the other candidates grow one tree per class
+#: candidates below 50,000 rows (that one, and the large-data search): one shared symmetric
+#: tree per round, a value per class (docs/noisy-default-design.md, items 25-26); from
+#: 50,000 rows (depth 8) and for the other candidates one tree per class
 _SHARED_TREES = "shared"
 #: from this many rows the symmetric trees have depth 8 (more leaves for more rows; at
 #: 10,000 rows depth 8 cost twice the time of depth 6)
@@ -658,9 +658,9 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
     default tree), since symmetric trees split numeric features only.
     Multiclass problems are boosted natively on the softmax loss
     (:class:`~robust_boosting.classical.LogitBoostClassifier`): the symmetric
-    trees of depth 6 grow one tree per round with a value per class in each
-    leaf (CatBoost's multiclass trees, ``multiclass_trees``), the other trees one
-    Newton tree per class and round.
+    trees on fewer than 50,000 rows grow one tree per round with a value per
+    class in each leaf (CatBoost's multiclass trees, ``multiclass_trees``), the
+    other trees one Newton tree per class and round.
 
     Parameters
     ----------
@@ -725,10 +725,10 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         ``"shared"``, one symmetric tree whose splits maximise the gain summed
         over the classes, with a value per class in each leaf
         (:class:`~robust_boosting.trees.SharedSymmetricTree`). It applies to
-        symmetric candidates only. ``"auto"``: shared for the symmetric trees of
-        depth 6 (the symmetric candidate of the small-data search, and the search
-        of 5,000-50,000 rows), per class for the depth-8 trees from 50,000 rows and
-        for the depth-wise candidates (on 1,000-10,000 rows of two synthetic
+        symmetric candidates only. ``"auto"``: shared for the symmetric trees on
+        fewer than 50,000 rows (the symmetric candidate of the small-data search,
+        the search of 5,000-50,000 rows, and ``grow_policy="symmetric"``), per class
+        for the depth-8 trees from 50,000 rows and for the depth-wise candidates (on 1,000-10,000 rows of two synthetic
         generators with 3, 5 and 10 classes at 0-35 % flips, a lower mean error at
         every rate: by 0.3-3.3 points with 5 classes at 1,000 rows over three
         seeds, up to 4.6 with 10 classes, 0.4-1.0 at 10,000 rows over two seeds;
@@ -912,14 +912,13 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         """The groups of the search on ``n`` rows: each one's grow policy, the values its
         ``"auto"`` parameters take (:func:`_auto_space`), its trees' random split scores
         (``random_strength``) and its multiclass trees (``multiclass_trees``: shared by the
-        symmetric trees of 5,000-50,000 rows and the small-data symmetric candidate). On at
-        most 5,000 rows with
+        symmetric trees below 50,000 rows). On at most 5,000 rows with
         ``grow_policy="auto"``, the small-data search is joined by the large-data symmetric
         candidate (numeric data, and ``max_depth`` and ``max_leaf_nodes`` left to
         ``"auto"``): the held-out score chooses between them."""
         policy = self._resolved_grow_policy(n)
         space = _auto_space(n, policy)
-        shared = policy == "symmetric" and _SMALL_N < n < _DEEP_N
+        shared = policy == "symmetric" and n < _DEEP_N
         groups = [(policy, space, 0.0, _SHARED_TREES if shared else "per_class")]
         if (n <= _SMALL_N and self.grow_policy == "auto"
                 and all(isinstance(v, str) and v == "auto"

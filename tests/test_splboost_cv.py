@@ -566,6 +566,13 @@ def test_small_data_search_is_the_union_of_its_two_groups():
         grow_policy="depthwise")._search_space(10_000)] == ["per_class"]
     assert {c["multiclass_trees"] for c in SPLBoostClassifierCV(
         grow_policy="symmetric")._search_space(400)} == {"shared"}
+    # the small search's symmetric candidate: rate 0.1 over 600 rounds with more than two
+    # classes on at most 2,000 rows, else 0.2 over 300
+    for n, k, rate, rounds in ((400, 2, 0.2, 300), (400, 3, 0.1, 600), (2000, 5, 0.1, 600),
+                               (2001, 5, 0.2, 300)):
+        sym = [c for c in SPLBoostClassifierCV()._search_space(n, k)
+               if c["grow_policy"] == "symmetric"]
+        assert [(c["learning_rate"], c["n_estimators"]) for c in sym] == [(rate, rounds)]
     assert [c["random_strength"] for c in SPLBoostClassifierCV(
         random_strength=0.5)._search_space(400)] == [0.0, 0.0, 0.5]
     with pytest.raises(ValueError, match="random_strength"):

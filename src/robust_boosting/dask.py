@@ -456,10 +456,10 @@ best_index_, cv_results_, oof_n_estimators_, noise_rate_
         """Depth-wise (or leaf-wise) trees at every size: XGBoost has no symmetric trees."""
         return "depthwise"
 
-    def _search_space(self, n: int) -> list[dict]:
+    def _search_space(self, n: int, n_classes: int = 2) -> list[dict]:
         """As the single-machine search, but above 5,000 rows ``learning_rate="auto"`` is 0.3
         and ``n_estimators="auto"`` is 160."""
-        candidates = super()._search_space(n)
+        candidates = super()._search_space(n, n_classes)
         if n > _SMALL_N and isinstance(self.n_estimators, str) and self.n_estimators == "auto":
             candidates = [dict(c, n_estimators=_DASK_ROUNDS) for c in candidates]
         if n > _SMALL_N and isinstance(self.learning_rate, str) and self.learning_rate == "auto":

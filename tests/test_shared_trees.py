@@ -193,6 +193,8 @@ def test_bad_learners_and_inputs_are_refused():
         tree.fit(X, np.zeros(60))
     with pytest.raises(ValueError, match="finite"):
         tree.fit(X, np.full((60, 3), np.nan))
+    with pytest.raises(ValueError, match="overflows"):
+        tree.fit(X, np.full((60, 3), 1e300), np.full((60, 3), 1e300))
     with pytest.raises(ValueError, match="zero for every sample"):
         tree.fit(X, np.zeros((60, 3)), np.zeros((60, 3)))
     fitted = tree.fit(X, np.ones((60, 3)))

@@ -132,8 +132,12 @@ class SharedSymmetricTree(BaseEstimator):
         if idx.size == 0:
             raise ValueError("sample_weight is zero for every sample; no sample weight to fit")
         gh = np.empty((idx.size, 2 * k))
-        np.multiply(W[idx], Y[idx], out=gh[:, :k])
+        with np.errstate(over="ignore", invalid="ignore"):  # refused just below
+            np.multiply(W[idx], Y[idx], out=gh[:, :k])
         gh[:, k:] = W[idx]
+        if not all_finite(gh):
+            raise ValueError("sample_weight times the response overflows (not finite); "
+                             "rescale the weights or the response")
         lam = est.l2_regularization * gh[:, k:].sum(axis=0) / idx.size
         depth = int(est.max_depth)
         seed = 0

@@ -1500,7 +1500,8 @@ cdef void _sym_noisy_choice(double* acc, Py_ssize_t stride, int nf, const int32_
     exceeds ``no_split`` (the level's score with no node divided, :func:`_sym_no_split`)
     compete: those divide a node, so the noise never picks a split that stops the tree.
     One thread, in feature and bin order: the result depends only on the scores and the
-    seed."""
+    seed. The shared multiclass trees (:func:`grow_shared_symmetric`) choose their levels'
+    splits by it too, with or without noise."""
     cdef double total = 0.0
     cdef double sq = 0.0
     cdef double count = 0.0
@@ -3424,9 +3425,9 @@ def grow_shared_symmetric(const uint8_t[:, ::1] codes_t, int32_t[::1] idx, doubl
     cdef int nb = missing_bin + 1
     cdef int n_work = max(1, n_threads)
     cdef Py_ssize_t m, nd, i, j, s, e, w
-    cdef int d, f, b, c, ml, best_f, best_b, levels = 0
+    cdef int d, f, c, ml, best_f, best_b, levels = 0
     cdef int64_t nl, nm
-    cdef double no_split, limit, run, mean, sq, count, sigma, val, best, best_total
+    cdef double no_split, best
     cdef double wl, wr
     if gh.shape[0] != n_act or K2 % 2 or K < 1:
         raise ValueError("gh must have one row of 2K sums per row of idx")
@@ -3467,11 +3468,14 @@ def grow_shared_symmetric(const uint8_t[:, ::1] codes_t, int32_t[::1] idx, doubl
     cdef const uint8_t* col
     cdef uint8_t* side = <uint8_t*>malloc(max(1, n_act) * sizeof(uint8_t))
     cdef double* ntot2 = <double*>malloc((1 << max_depth) * K2 * sizeof(double))
-    if (acc == NULL or ntot == NULL or nscore == NULL or work == NULL or cnts == NULL
+    cdef double* fscore = <double*>malloc(max(1, nf) * sizeof(double))
+    cdef int32_t* fbin = <int32_t*>malloc(max(1, nf) * sizeof(int32_t))
+    if (fscore == NULL or fbin == NULL or acc == NULL or ntot == NULL or nscore == NULL or work == NULL or cnts == NULL
             or idx2 == NULL or gh2 == NULL or part == NULL or mids == NULL or S == NULL
             or SC == NULL or side == NULL or ntot2 == NULL):
         free(acc); free(ntot); free(nscore); free(work); free(cnts); free(idx2); free(gh2)
-        free(part); free(mids); free(S); free(SC); free(side); free(ntot2)
+        free(part); free(mids); free(S); free(SC); free(side); free(ntot2); free(fscore)
+        free(fbin)
         raise MemoryError()
     with nogil:
         starts[0] = 0
@@ -3502,50 +3506,25 @@ def grow_shared_symmetric(const uint8_t[:, ::1] codes_t, int32_t[::1] idx, doubl
                                   SC + f * nb, stride, cstride, wk, cnts + w * 2 * nb,
                                   wk + nb * K2, cnts + w * 2 * nb + nb, wk + 2 * nb * K2,
                                   wk + 2 * nb * K2 + K2, acc + f * nb, base + f)
-            # each threshold's level score; the mean and spread of all of them
-            run = 0.0
-            count = 0.0
+            # each threshold's level score (the changes summed from the feature's base),
+            # and the level's split: the best candidate that divides a node, with its
+            # random split score when strength > 0 (the single-output trees' choice)
             for f in range(nf):
-                run = base[f]
-                for b in range(n_bins[f]):
-                    run += acc[f * nb + b]
-                    acc[f * nb + b] = run
-            sigma = 0.0
-            if strength > 0:
-                mean = 0.0
-                for f in range(nf):
-                    for b in range(n_bins[f]):
-                        mean += acc[f * nb + b]
-                        count += 1.0
-                if count > 0:
-                    mean /= count
-                    sq = 0.0
-                    for f in range(nf):
-                        for b in range(n_bins[f]):
-                            sq += (acc[f * nb + b] - mean) * (acc[f * nb + b] - mean)
-                    sigma = strength * sqrt(sq / count)
-            limit = no_split + 1e-12 * fabs(no_split)
-            best = -INFINITY
+                acc[f * nb] += base[f]
+            _sym_noisy_choice(acc, nb, nf, &n_bins[0], strength, seed, d, no_split, fscore,
+                              fbin)
             best_f = -1
-            best_b = -1
-            best_total = 0.0
+            best = -INFINITY
             for f in range(nf):
-                for b in range(n_bins[f]):
-                    if not acc[f * nb + b] > limit:
-                        continue
-                    val = acc[f * nb + b]
-                    if sigma > 0:
-                        val = val + sigma * _split_noise(seed, d, f, b)
-                    if val > best:
-                        best = val
-                        best_f = f
-                        best_b = b
-                        best_total = acc[f * nb + b]
-            if best_f < 0:
+                if fscore[f] > best:
+                    best = fscore[f]
+                    best_f = f
+            if best_f < 0 or fbin[best_f] < 0:
                 break
+            best_b = fbin[best_f]
             feature[d] = best_f
             split_bin[d] = best_b
-            gain[d] = best_total - no_split
+            gain[d] = acc[best_f * nb + best_b] - no_split
             levels = d + 1
             col = &codes_t[best_f, 0]
             # each node: its rows' sides (0 left, 1 right, 2 missing) and sums, its missing
@@ -3630,5 +3609,6 @@ def grow_shared_symmetric(const uint8_t[:, ::1] codes_t, int32_t[::1] idx, doubl
                 for j in range(K2):
                     leaf_sums[nd, j] += gh[i, j]
     free(acc); free(ntot); free(nscore); free(work); free(cnts); free(idx2); free(gh2)
-    free(part); free(mids); free(S); free(SC); free(side); free(ntot2)
+    free(part); free(mids); free(S); free(SC); free(side); free(ntot2); free(fscore)
+    free(fbin)
     return levels

@@ -214,6 +214,14 @@ class _BaseHistTree(BaseEstimator):
         """The regression trees' ``l2_regularization`` (0 for the classification trees)."""
         return self.l2_regularization if self._is_reg else 0.0
 
+    def _split_noise_seed(self) -> int:
+        """The seed of the random split scores, from ``random_state``: drawn only when they
+        are random (``random_strength > 0``), else 0."""
+        if not self._strength() > 0:
+            return 0
+        return int(check_random_state(self.random_state).randint(
+            np.iinfo(np.int64).max, dtype=np.int64))
+
     # -- data -------------------------------------------------------------
     def prepare_data(self, X: Any, *, n_categories: Any = None) -> BinnedData:
         """Bin ``X`` once so that many trees can be fitted on it.
@@ -400,10 +408,7 @@ class _BaseHistTree(BaseEstimator):
             self.min_weight_fraction_leaf * total_w, tol_scale, n_threads,
             cat_features=mapper.categorical_features_,
             count_by_weight=self.sample_count == "weight", lam=lam,
-            random_strength=strength,
-            # the seed of the random split scores, drawn only when they are random
-            rs_seed=int(check_random_state(self.random_state).randint(
-                np.iinfo(np.int64).max, dtype=np.int64)) if strength > 0 else 0,
+            random_strength=strength, rs_seed=self._split_noise_seed(),
         )
         if (active is not None and 2 * n_active >= n_samples and self.min_samples_leaf == 1
                 and self.sample_count != "weight"):

@@ -6,7 +6,6 @@ from typing import Any
 
 import numpy as np
 from sklearn.base import BaseEstimator
-from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
 from .. import _tree_kernels as _k
@@ -140,10 +139,6 @@ class SharedSymmetricTree(BaseEstimator):
                              "rescale the weights or the response")
         lam = est.l2_regularization * gh[:, k:].sum(axis=0) / idx.size
         depth = int(est.max_depth)
-        seed = 0
-        if est.random_strength > 0:
-            seed = int(check_random_state(est.random_state).randint(
-                np.iinfo(np.int64).max, dtype=np.int64))
         feature = np.full(depth, -1, dtype=np.int32)
         split_bin = np.full(depth, -1, dtype=np.int32)
         missing_left = np.zeros((depth, max(1, 2 ** (depth - 1))), dtype=np.uint8)
@@ -153,7 +148,7 @@ class SharedSymmetricTree(BaseEstimator):
         with _kernel_threads(est.n_jobs) as n_threads:
             levels = _k.grow_shared_symmetric(
                 X.codes_t, idx, gh, lam, mapper.n_bins_, mapper.missing_bin_, depth,
-                float(est.random_strength), seed, n_threads, feature, split_bin,
+                float(est.random_strength), est._split_noise_seed(), n_threads, feature, split_bin,
                 missing_left, gain, starts, leaf_sums)
         self.bin_mapper_ = mapper
         self.n_features_in_ = X.n_features

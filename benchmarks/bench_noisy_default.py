@@ -124,6 +124,13 @@ def _excluded(est, n):
     return np.asarray(exc)
 
 
+def _label_issues(est, n):
+    """``label_issues_`` of an ``SPLBoostClassifierCV``: its suspect list, whether or not
+    its final fit left them out (``remove_label_issues_``; with the removal and no drop
+    fraction, the same rows as ``excluded_samples_``)."""
+    return np.asarray(est.label_issues_)
+
+
 def _spl(kind: str, depth: int, **params):
     """A self-paced booster of histogram trees: ``kind`` in {"discrete", "logit", "gentle"}."""
     from robust_boosting import (
@@ -175,7 +182,7 @@ def _splcv(**params):
 
 CANDIDATES = {
     # the library's robust default
-    "splcv": Model("SPLBoostClassifierCV()", _splcv(), _excluded),
+    "splcv": Model("SPLBoostClassifierCV()", _splcv(), _label_issues),
     # the library's defaults (stumps, age 2)
     "spl_default": Model("SPLBoost default (stumps, age 2)", lambda s: _spl("discrete", 1, random_state=s),
                          _excluded),

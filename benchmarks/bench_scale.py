@@ -95,7 +95,8 @@ def _ours_300(seed, threads):
 
 
 def _ours_suspects(est):
-    return np.asarray(est.excluded_samples_)
+    # its suspect list, whether or not the final fit left them out (remove_label_issues_)
+    return np.asarray(est.label_issues_)
 
 
 def _lgbm(seed, threads):

@@ -170,9 +170,21 @@ def test_noisy_binary_beats_plain_xgboost_and_finds_the_flips(client):
         value = getattr(model, attr)
         assert isinstance(value, da.Array) and value.chunks[0] == Xd.chunks[0], attr
     assert 0.1 < model.noise_rate_ < 0.3
+    assert model.remove_label_issues_ and model.anchor_noise_rate_ > 0.05
+    np.testing.assert_array_equal(model.excluded_samples_.compute(), s)
     # dask input predicts on the cluster, the same as local input
     on_cluster = model.predict_proba(da.from_array(Xt, chunks=500)).compute()
     np.testing.assert_allclose(on_cluster, model.predict_proba(Xt), rtol=0, atol=1e-5)
+
+
+def test_clean_labels_on_few_rows_keep_every_row(client):
+    # remove_label_issues="auto", as on one machine: the anchor statistic reads clean labels
+    X, y, _, _, _ = _noisy(flip=0.0)
+    model = _small(client=client).fit(da.from_array(X, chunks=(700, 10)),
+                                      da.from_array(y, chunks=700))
+    assert model.anchor_noise_rate_ < 0.01 and not model.remove_label_issues_
+    assert not model.excluded_samples_.compute().any()
+    assert model.label_issues_.compute().any()  # still reported
 
 
 def test_same_model_on_one_or_several_partitions(client):

@@ -12,7 +12,13 @@ from sklearn.metrics import roc_auc_score
 from robust_boosting import SPLBoostClassifierCV, SPLLogitBoostClassifier
 from robust_boosting.noise import flip_labels, flip_labels_class_conditional
 from robust_boosting.self_paced import DropFractionRegularizer, get_regularizer
-from robust_boosting.splboost_cv import confident_joint, estimate_noise_rate, find_label_issues
+from robust_boosting.splboost_cv import (
+    _clean_anchor_threshold,
+    anchor_noise_rate,
+    confident_joint,
+    estimate_noise_rate,
+    find_label_issues,
+)
 from robust_boosting.trees import HistTreeRegressor, SharedSymmetricTree
 
 FAST = dict(n_estimators=40)
@@ -72,6 +78,70 @@ def test_confident_joint_recovers_a_known_noise_rate():
     assert estimate_noise_rate(proba, given_) == pytest.approx(np.mean(flipped), abs=1e-12)
     assert estimate_noise_rate(proba, true) == 0.0
     np.testing.assert_array_equal(find_label_issues(proba, given_), flipped)
+
+
+# --------------------------------------------------------------------- anchor statistic
+@settings(max_examples=40, deadline=None)
+@given(st.integers(2, 6), st.floats(0.0, 0.5), st.integers(0, 2**31 - 1))
+def test_anchor_noise_rate_is_one_minus_the_top_probability_of_the_most_confident_rows(
+        k, rho, seed):
+    # rows whose top probability is at most 1 - rho, some exactly: the statistic at
+    # quantile 1 is rho for every class, and at a lower quantile it is at least rho
+    rng = np.random.default_rng(seed)
+    n = 40 * k
+    guess = np.arange(n) % k
+    top = (1.0 - rho) - rng.uniform(0.0, 0.3, n) * (1.0 - rho - 1.0 / k)
+    top[:k] = 1.0 - rho  # one row per class exactly at the bound
+    proba = np.zeros((n, k))
+    proba[np.arange(n), guess] = top
+    rest = (1.0 - top) / (k - 1)
+    proba += np.where(proba == 0, rest[:, None], 0.0)
+    assert anchor_noise_rate(proba, quantile=1.0) == pytest.approx(rho, abs=1e-12)
+    assert anchor_noise_rate(proba) >= rho - 1e-12
+
+
+def test_anchor_noise_rate_averages_the_predicted_classes_only():
+    # class 2 is nobody's most probable class: the mean is over classes 0 and 1
+    proba = np.array([[0.9, 0.05, 0.05], [0.7, 0.2, 0.1], [0.1, 0.6, 0.3], [0.2, 0.5, 0.3]])
+    expected = np.mean([1 - 0.9, 1 - 0.6])
+    assert anchor_noise_rate(proba, quantile=1.0) == pytest.approx(expected)
+
+
+def test_removal_decision_auto_and_forced():
+    est = SPLBoostClassifierCV()
+    at_1k = _clean_anchor_threshold(1000)
+    assert at_1k == pytest.approx(0.015) == _clean_anchor_threshold(300)
+    assert _clean_anchor_threshold(4000) == pytest.approx(0.015 * 0.25 ** 0.8)
+    assert not est._removes(1000, 2, 0.99 * at_1k)
+    assert est._removes(1000, 2, at_1k)
+    assert not est._removes(1000, 5, 3.9 * at_1k)  # divided by K - 1
+    assert est._removes(1000, 5, 4.0 * at_1k)
+    assert est._removes(5001, 2, 0.0)  # above 5,000 rows: always
+    assert not est._removes(5000, 2, 0.0)
+    assert SPLBoostClassifierCV(remove_label_issues=True)._removes(1000, 2, 0.0)
+    assert not SPLBoostClassifierCV(remove_label_issues=False)._removes(10**6, 2, 1.0)
+    # a self-paced winner's out-of-fold model is confident whatever the labels
+    assert est._removes(1000, 2, 0.0, drop_fraction=0.1)
+
+
+def test_auto_removal_keeps_every_row_of_clean_labels_and_removes_under_flips():
+    # overlapping blobs (not split by one stump): on clean labels the most confident
+    # out-of-fold probabilities reach 1 within 0.01, under 20 % flips they stay 0.1 below
+    X, y = make_blobs(300, centers=[[-3, 0], [3, 0]], cluster_std=2.0, random_state=0)
+    clean = SPLBoostClassifierCV(random_state=0, **FAST).fit(X, y)
+    assert clean.anchor_noise_rate_ < 0.01 and not clean.remove_label_issues_
+    assert clean.excluded_samples_.size == 0
+    assert clean.label_issues_.size > 0  # still reported
+    kept = SPLBoostClassifierCV(remove_label_issues=False, random_state=0, **FAST).fit(X, y)
+    np.testing.assert_array_equal(clean.predict_proba(X), kept.predict_proba(X))
+    forced = SPLBoostClassifierCV(remove_label_issues=True, random_state=0, **FAST).fit(X, y)
+    assert forced.remove_label_issues_
+    np.testing.assert_array_equal(forced.excluded_samples_, forced.label_issues_)
+    assert not np.array_equal(forced.predict_proba(X), kept.predict_proba(X))
+    y_noisy, _ = flip_labels(y, 0.2, random_state=1)
+    noisy = SPLBoostClassifierCV(random_state=0, **FAST).fit(X, y_noisy)
+    assert noisy.anchor_noise_rate_ > 0.05 and noisy.remove_label_issues_
+    np.testing.assert_array_equal(noisy.excluded_samples_, noisy.label_issues_)
 
 
 # --------------------------------------------------------------------- estimator
@@ -401,6 +471,7 @@ def test_models_in_flight_budget():
 @pytest.mark.parametrize("params, match", [
     (dict(drop_fraction="bogus"), "drop_fraction"),
     (dict(remove_label_issues="yes"), "remove_label_issues"),
+    (dict(remove_label_issues=1), "remove_label_issues"),
     (dict(label_issue_weight=1.5), "label_issue_weight"),
     (dict(label_issue_weight=(0.5, 0.5, 0.5)), "label_issue_weight"),
     (dict(label_issue_weight=(0.5, -0.1)), "label_issue_weight"),

@@ -57,6 +57,7 @@ from .splboost_cv import (
     _SMALL_N,
     SPLBoostClassifierCV,
     _label_retention,
+    anchor_noise_rate,
     calibrated_joint,
     class_sums,
     class_thresholds,
@@ -404,8 +405,11 @@ remove_label_issues, label_issue_weight, random_state
     Attributes
     ----------
     classes_, n_features_in_, feature_names_in_, best_params_, best_score_, \
-best_index_, cv_results_, oof_n_estimators_, noise_rate_
+best_index_, cv_results_, oof_n_estimators_, noise_rate_, remove_label_issues_
         As in :class:`~robust_boosting.SPLBoostClassifierCV`.
+    anchor_noise_rate_ : float
+        As in :class:`~robust_boosting.SPLBoostClassifierCV` on at most 5,000 rows
+        (where ``remove_label_issues="auto"`` reads it); NaN on more.
     best_estimator_ : xgboost.Booster
         The final model (XGBoost's booster, on the client; it predicts locally with
         ``inplace_predict`` or on the cluster with ``xgboost.dask.predict``).
@@ -433,7 +437,7 @@ best_index_, cv_results_, oof_n_estimators_, noise_rate_
     def __init__(self, max_depth="auto", learning_rate="auto", drop_fraction=0.0,
                  n_estimators="auto", max_leaf_nodes="auto", min_samples_leaf="auto",
                  l2_regularization="auto", cv=3,
-                 remove_label_issues: bool = True, label_issue_weight=(0.0, 0.8),
+                 remove_label_issues: bool | str = "auto", label_issue_weight=(0.0, 0.8),
                  n_jobs: int | None = None, random_state=None, client=None,
                  collective_timeout: int = 600, device: str = "cpu"):
         super().__init__(max_depth=max_depth, learning_rate=learning_rate,
@@ -786,6 +790,12 @@ best_index_, cv_results_, oof_n_estimators_, noise_rate_
         raw = _reduce_blocks(joint_block, oof, yi)
         joint = calibrated_joint(raw.reshape(k, k), counts)
         self.noise_rate_ = noise_rate_of(joint)
+        # the removal decision reads the anchor statistic on at most 5,000 rows only, where
+        # the out-of-fold probabilities are small enough to gather
+        self.anchor_noise_rate_ = (anchor_noise_rate(oof.compute()) if n <= _SMALL_N
+                                   else float("nan"))
+        self.remove_label_issues_ = self._removes(n, k, self.anchor_noise_rate_,
+                                                  candidates[best]["drop_fraction"])
         suspect = self._suspects(oof, yi, joint, lengths)
         self.oof_proba_ = oof
         self.oof_n_estimators_ = oof_round + 1
@@ -803,7 +813,7 @@ best_index_, cv_results_, oof_n_estimators_, noise_rate_
         # 3. the final fit
         p = candidates[best]
         final_w, removed = w, da.zeros(n, chunks=(lengths,), dtype=bool)
-        if self.remove_label_issues:
+        if self.remove_label_issues_:
             retention = _label_retention(joint)
             pair = self._issue_weights()
             final_w = _rowwise(

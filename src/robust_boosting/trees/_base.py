@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import numbers
 import types
 import weakref
 from typing import Any
@@ -92,6 +94,15 @@ def _encode_classes(y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 #: a fitted tree's arrays that prediction does not read (:meth:`_BaseHistTree._drop_fit_statistics`)
 _FIT_STATISTICS = ("gain", "weighted_n_node_samples", "n_node_samples", "depth")
+
+
+@functools.lru_cache(maxsize=4096)
+def _noise_seed_of(seed: int) -> int:
+    """The split-noise seed a tree of integer ``random_state`` ``seed`` draws: the first
+    ``randint(2**63 - 1)`` of ``RandomState(seed)``. Cached: a booster seeds its trees
+    from one sequence, which the search's fold models and the final model share, and
+    seeding a ``RandomState`` costs more than growing a small tree's level."""
+    return int(np.random.RandomState(seed).randint(np.iinfo(np.int64).max, dtype=np.int64))
 
 
 class _BaseHistTree(BaseEstimator):
@@ -219,8 +230,10 @@ class _BaseHistTree(BaseEstimator):
         are random (``random_strength > 0``), else 0."""
         if not self._strength() > 0:
             return 0
-        return int(check_random_state(self.random_state).randint(
-            np.iinfo(np.int64).max, dtype=np.int64))
+        seed = self.random_state
+        if isinstance(seed, numbers.Integral) and not isinstance(seed, bool):
+            return _noise_seed_of(int(seed))
+        return int(check_random_state(seed).randint(np.iinfo(np.int64).max, dtype=np.int64))
 
     # -- data -------------------------------------------------------------
     def prepare_data(self, X: Any, *, n_categories: Any = None) -> BinnedData:

@@ -1,0 +1,74 @@
+"""Design experiment: the final fit of the large-data search at a higher learning rate over
+fewer rounds (the search unchanged).
+
+Above 5,000 rows the final model runs 300 rounds at rate 0.2 and takes more than half of a
+fit's time at 100,000 rows with 5 classes (item 29). Each variant ``name=rate:rounds`` fits the
+final model at that rate for that many rounds (``base=0.2:300`` is the default); prints per
+task the test error (%) after the variant's last round and after some earlier rounds (the
+staged predictions), the label-issue F1 (the search is the same, so it is too) and the fit
+seconds.
+
+Usage (from the repository root)::
+
+    PYTHONPATH=src python benchmarks/design/final_rate.py 0 10000 mc,hard 2,5 \\
+        0,0.1,0.2,0.35 base=0.2:300 fast=0.3:200
+
+Results: ``docs/noisy-default-design.md``, evidence item 33.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+import warnings
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _noisy_tasks import noisy_tasks, scores, task_args  # noqa: E402
+
+from robust_boosting import SPLBoostClassifierCV, splboost_cv  # noqa: E402
+
+_original = splboost_cv._make_booster
+
+
+def _final_at(rate: float, rounds: int):
+    def make(tree, learning_rate, drop_fraction, n_estimators, *args, **kwargs):
+        if n_estimators > 1:  # the final fit (the search's template has one round)
+            learning_rate, n_estimators = rate, rounds
+        return _original(tree, learning_rate, drop_fraction, n_estimators, *args, **kwargs)
+    return make
+
+
+def main(argv: list[str]) -> None:
+    warnings.simplefilter("ignore")
+    seed, n, gens, ks, rates = task_args(argv[:5])
+    variants = {}
+    for arg in argv[5:]:
+        name, _, spec = arg.partition("=")
+        rate, _, rounds = spec.partition(":")
+        variants[name] = (float(rate), int(rounds))
+    for gen, k, flip, X, y_fit, Xt, yt, flipped in noisy_tasks(seed, n, gens, ks, rates):
+        out = [f"{gen} n={n} K={k} flips={flip:.2f}"]
+        for name, (rate, rounds) in variants.items():
+            splboost_cv._make_booster = _final_at(rate, rounds)
+            try:
+                est = SPLBoostClassifierCV(random_state=seed)
+                t = time.perf_counter()
+                est.fit(X, y_fit)
+                seconds = time.perf_counter() - t
+            finally:
+                splboost_cv._make_booster = _original
+            err, f1 = scores(est, Xt, yt, flipped)
+            staged = [100 * float(np.mean(p != yt)) for p in est.staged_predict(Xt)]
+            marks = " ".join(f"@{r}={staged[r - 1]:.2f}" for r in (100, 150, 200, 250)
+                             if r < len(staged))
+            f1_text = "" if not flip else f" f1={f1:.3f}"
+            out.append(f"{name}: err={err:.2f} {marks}{f1_text} s={seconds:.1f}")
+        print(" | ".join(out), flush=True)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

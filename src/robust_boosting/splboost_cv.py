@@ -154,9 +154,10 @@ def anchor_noise_rate(proba: ArrayLike, quantile: float = 0.99) -> float:
     mean over the classes that are some sample's most probable one. Where labels
     are flipped independently of the features at rate ``rho_k`` out of class
     ``k``, no sample's probability of its given label exceeds ``1 - rho_k``, so its
-    most confident samples (the "anchor points" of Liu & Tao 2016, Sec. 3) stay at
-    ``rho_k`` below 1; on clean labels they approach 1 wherever the classes do not
-    overlap. A fitted model's probabilities only estimate the bound (boosted models
+    most confident samples stay at ``rho_k`` below 1 (the flip rates are the extremes
+    of the noisy class posterior, Liu & Tao 2016; its samples of a certain class are the
+    "anchor points" of Patrini et al. 2017); on clean labels they approach 1 wherever
+    the classes do not overlap. A fitted model's probabilities only estimate the bound (boosted models
     grow more confident with more rows), so the estimate is used as a signal, not
     as a noise rate.
 
@@ -175,6 +176,8 @@ def anchor_noise_rate(proba: ArrayLike, quantile: float = 0.99) -> float:
     ----------
     T. Liu, D. Tao, "Classification with noisy labels by importance reweighting",
     IEEE Trans. Pattern Analysis and Machine Intelligence 38(3), 2016.
+    G. Patrini, A. Rozza, A. K. Menon, R. Nock, L. Qu, "Making deep neural networks
+    robust to label noise: a loss correction approach", CVPR 2017.
     """
     proba = np.asarray(proba, dtype=np.float64)
     guess = np.argmax(proba, axis=1)

@@ -177,14 +177,6 @@ def test_noisy_binary_beats_plain_xgboost_and_finds_the_flips(client):
     np.testing.assert_allclose(on_cluster, model.predict_proba(Xt), rtol=0, atol=1e-5)
 
 
-def test_auto_removal_above_5000_rows_always_removes_on_dask():
-    # the anchor statistic would need every row's out-of-fold probabilities gathered
-    model = DaskSPLBoostClassifierCV()
-    assert model._removes(10**6, 2, 0.0) and model._removes(5001, 5, 0.0)
-    assert not model._removes(5000, 2, 0.0)
-    assert not DaskSPLBoostClassifierCV(remove_label_issues=False)._removes(10**6, 2, 1.0)
-
-
 def test_clean_labels_on_few_rows_keep_every_row(client):
     # remove_label_issues="auto", as on one machine: the anchor statistic reads clean labels
     X, y, _, _, _ = _noisy(flip=0.0)

@@ -382,9 +382,6 @@ remove_label_issues, label_issue_weight, random_state
         ``learning_rate="auto"`` is 0.3 and ``n_estimators="auto"`` is 160, where one
         machine uses 0.2 and 300: a product of the two close to one machine's, at a
         cost that stays within eight plain fits). ``cv`` must be an integer.
-        ``remove_label_issues="auto"`` reads the out-of-fold probabilities on at most
-        5,000 rows only: above, the suspects are always removed (one machine keeps every
-        row from 50,000 rows unless the labels look noisy enough).
     min_samples_leaf : int or "auto", default="auto"
         XGBoost's ``min_child_weight`` (see above).
     l2_regularization : float, sequence of float or "auto", default="auto"
@@ -459,14 +456,6 @@ best_index_, cv_results_, oof_n_estimators_, noise_rate_, remove_label_issues_
     multiclass_trees = "auto"
 
     # ------------------------------------------------------------ params
-    def _removes(self, n: int, n_classes: int, anchor: float,
-                 drop_fraction: float = 0.0) -> bool:
-        """As one machine's, except above 5,000 rows, where the anchor statistic would need
-        every row's out-of-fold probabilities gathered: ``"auto"`` removes there."""
-        if isinstance(self.remove_label_issues, str) and n > _SMALL_N:
-            return True
-        return super()._removes(n, n_classes, anchor, drop_fraction)
-
     def _resolved_grow_policy(self, n: int) -> str:
         """Depth-wise (or leaf-wise) trees at every size: XGBoost has no symmetric trees."""
         return "depthwise"

@@ -271,14 +271,6 @@ _CLEAN_ANCHOR = 0.015
 _CLEAN_ANCHOR_POWER = 0.8
 
 
-#: from _DEEP_N rows, ``remove_label_issues="auto"`` keeps every row unless
-#: ``anchor_noise_rate(oof) / (K - 1)`` reaches this: with that many rows a model fitted to
-#: labels flipped at a moderate rate learns their argmax, which such flips leave where the
-#: clean labels' is, and the removal takes rows near the class boundaries with the flips
-#: (docs/noisy-default-design.md, item 36)
-_LARGE_KEEP_ANCHOR = 0.02
-
-
 def _clean_anchor_threshold(n: int) -> float:
     """The largest ``anchor_noise_rate / (K - 1)`` that reads as clean labels on ``n`` rows."""
     return _CLEAN_ANCHOR * min(1.0, (1000.0 / n) ** _CLEAN_ANCHOR_POWER)
@@ -704,10 +696,7 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
        look noisy (``remove_label_issues="auto"``): when the out-of-fold
        model's most confident probabilities stay below 1
        (:func:`anchor_noise_rate`), as they do where labels are flipped;
-       otherwise every row is fitted on its given weight. From 50,000 rows
-       they are removed only when the labels look heavily flipped (the same
-       statistic, a higher threshold): with that many rows a model fitted to
-       moderately flipped labels already learns where the clean classes lie.
+       otherwise every row is fitted on its given weight.
 
     The final model runs its ``n_estimators`` rounds rather than the early-stopped
     count: the held-out loss on noisy labels stops boosting after a few rounds,
@@ -831,25 +820,21 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
     remove_label_issues : bool or "auto", default="auto"
         Whether the final model down-weights the suspected label errors (and
         reweights the classes, step 4 above); ``False``: the final model is
-        fitted on the given weights. ``"auto"``: True when the winner has a
-        drop fraction, and on 5,000-50,000 rows; on at most 5,000 rows True when
-        the labels look noisy, that is when
+        fitted on the given weights. ``"auto"``: above 5,000 rows, or when the
+        winner has a drop fraction, True; else True when the labels look noisy,
+        that is when
         :func:`anchor_noise_rate` of the out-of-fold probabilities, divided by
         ``n_classes - 1``, is at least ``0.015 * min(1, (1000 / n) ** 0.8)`` for
         ``n`` rows (below it, the most confident out-of-fold probabilities reach
-        1 as closely as clean labels let them); from 50,000 rows True when that
-        ratio is at least 0.02 (in the measurements, binary labels with 20 %
-        flips or more and five classes with 35 %: with fewer flips, on
-        40,000-100,000 rows of two synthetic generators, fitting every row was
-        more accurate in 32 of 36 tasks, by up to 0.86 points, and at most 0.27
-        less accurate in the others; ``docs/noisy-default-design.md``, item 36). Leaving the suspects out of a
+        1 as closely as clean labels let them). Leaving the suspects out of a
         clean data set removes the rows where the classes overlap: on 1,000-5,000
         rows of two synthetic generators with 2-10 classes, the rule kept every
         row in 33 of 34 clean tasks (a lower error by 0.2-4.1 points in 32, 0.4
         points higher in one) and the removal in 85 of 86 tasks with 10-35 %
-        flipped labels (the other one's error was lower without it); on the
-        bundled tables it changed little (``docs/noisy-default-design.md``, item
-        30). The decision is :attr:`remove_label_issues_`.
+        flipped labels (the other one's error was lower without it), and in all
+        36 tasks with class-conditional flips at 10-35 %; on the bundled tables
+        it changed little (``docs/noisy-default-design.md``, items 30 and 36).
+        The decision is :attr:`remove_label_issues_`.
     label_issue_weight : float or pair of floats, default=(0.0, 0.8)
         Factors in ``[0, 1]`` on the suspects' sample weights in the final fit:
         the first for the suspects that the out-of-fold model assigns to
@@ -1066,14 +1051,8 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         confident whatever the labels: the suspects are then removed)."""
         if not isinstance(self.remove_label_issues, str):
             return bool(self.remove_label_issues)
-        if drop_fraction > 0:
-            return True
-        per_class = anchor / (n_classes - 1)
-        if n <= _SMALL_N:
-            return per_class >= _clean_anchor_threshold(n)
-        if n >= _DEEP_N:
-            return per_class >= _LARGE_KEEP_ANCHOR
-        return True
+        return (n > _SMALL_N or drop_fraction > 0
+                or anchor / (n_classes - 1) >= _clean_anchor_threshold(n))
 
     def _issue_weights(self) -> tuple[float, float]:
         """``label_issue_weight`` as (misclassified suspects, suspects classified as their label)."""

@@ -27,6 +27,17 @@ def task_args(argv: list[str]) -> tuple:
             [int(v) for v in argv[3].split(",")], [float(v) for v in argv[4].split(",")])
 
 
+def rate_variants(args: list[str]) -> dict[str, tuple[float, int]]:
+    """``{name: (rate, count)}`` from command-line variants ``name=rate:count`` (a learning
+    rate and a number of rounds), as the design scripts take them."""
+    variants = {}
+    for arg in args:
+        name, _, spec = arg.partition("=")
+        rate, _, count = spec.partition(":")
+        variants[name] = (float(rate), int(count))
+    return variants
+
+
 def noisy_tasks(seed: int, n: int, generators, class_counts, rates) -> Iterator[tuple]:
     """``(generator, K, rate, X, y_fit, X_test, y_test, flipped)`` for every task: ``n``
     training rows whose labels ``y_fit`` have the fraction ``rate`` flipped (``flipped``:

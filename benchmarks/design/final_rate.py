@@ -19,15 +19,15 @@ Results: ``docs/noisy-default-design.md``, evidence item 33.
 from __future__ import annotations
 
 import sys
-import time
 import warnings
 from pathlib import Path
+from unittest import mock
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _noisy_tasks import noisy_tasks, scores, task_args  # noqa: E402
+from _noisy_tasks import fit_and_score, noisy_tasks, rate_variants, task_args  # noqa: E402
 
 from robust_boosting import SPLBoostClassifierCV, splboost_cv  # noqa: E402
 
@@ -45,30 +45,19 @@ def _final_at(rate: float, rounds: int):
 def main(argv: list[str]) -> None:
     warnings.simplefilter("ignore")
     seed, n, gens, ks, rates = task_args(argv[:5])
-    variants = {}
-    for arg in argv[5:]:
-        name, _, spec = arg.partition("=")
-        rate, _, rounds = spec.partition(":")
-        variants[name] = (float(rate), int(rounds))
+    variants = rate_variants(argv[5:])
     for gen, k, flip, X, y_fit, Xt, yt, flipped in noisy_tasks(seed, n, gens, ks, rates):
         out = [f"{gen} n={n} K={k} flips={flip:.2f}"]
         for name, (rate, rounds) in variants.items():
-            splboost_cv._make_booster = _final_at(rate, rounds)
-            try:
-                est = SPLBoostClassifierCV(random_state=seed)
-                t = time.perf_counter()
-                est.fit(X, y_fit)
-                seconds = time.perf_counter() - t
-            finally:
-                splboost_cv._make_booster = _original
-            err, f1 = scores(est, Xt, yt, flipped)
+            est = SPLBoostClassifierCV(random_state=seed)
+            with mock.patch.object(splboost_cv, "_make_booster", _final_at(rate, rounds)):
+                err, f1, seconds = fit_and_score(est, X, y_fit, Xt, yt, flipped)
             staged = [100 * float(np.mean(p != yt)) for p in est.staged_predict(Xt)]
             marks = " ".join(f"@{r}={staged[r - 1]:.2f}" for r in (100, 150, 200, 250)
                              if r < len(staged))
             f1_text = "" if not flip else f" f1={f1:.3f}"
             out.append(f"{name}: err={err:.2f} {marks}{f1_text} s={seconds:.1f}")
         print(" | ".join(out), flush=True)
-
 
 if __name__ == "__main__":
     main(sys.argv[1:])

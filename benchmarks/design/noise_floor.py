@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import json
 import sys
-import time
 import warnings
 from pathlib import Path
 
@@ -46,7 +45,7 @@ def floors(proba: np.ndarray) -> dict:
 
 
 def run(tasks) -> None:
-    from _noisy_tasks import scores
+    from _noisy_tasks import fit_and_score
 
     from robust_boosting import SPLBoostClassifierCV
 
@@ -54,10 +53,8 @@ def run(tasks) -> None:
         row = dict(task=name, seed=seed, kind=kind, rate=rate, K=int(np.unique(y).size))
         for remove in (True, False):
             est = SPLBoostClassifierCV(random_state=seed, remove_label_issues=remove)
-            t = time.perf_counter()
-            est.fit(X, y)
-            row[f"s_{remove}"] = time.perf_counter() - t
-            row[f"err_{remove}"] = scores(est, Xt, yt, flipped)[0]
+            row[f"err_{remove}"], _, row[f"s_{remove}"] = fit_and_score(est, X, y, Xt, yt,
+                                                                        flipped)
             if remove:
                 row.update(floors(est.oof_proba_), noise_rate=est.noise_rate_,
                            removed=len(est.label_issues_) / len(y))

@@ -19,13 +19,13 @@ Results: ``docs/noisy-default-design.md``, evidence item 31.
 from __future__ import annotations
 
 import sys
-import time
 import warnings
 from pathlib import Path
+from unittest import mock
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _noisy_tasks import noisy_tasks, scores, task_args  # noqa: E402
+from _noisy_tasks import fit_and_score, noisy_tasks, rate_variants, task_args  # noqa: E402
 
 from robust_boosting import (
     SPLBoostClassifierCV,  # noqa: E402
@@ -46,29 +46,18 @@ def _searching_with(rate: float, cap: int):
 def main(argv: list[str]) -> None:
     warnings.simplefilter("ignore")
     seed, n, gens, ks, rates = task_args(argv[:5])
-    variants = {}
-    for arg in argv[5:]:
-        name, _, spec = arg.partition("=")
-        rate, _, cap = spec.partition(":")
-        variants[name] = (float(rate), int(cap))
+    variants = rate_variants(argv[5:])
     for gen, k, flip, X, y_fit, Xt, yt, flipped in noisy_tasks(seed, n, gens, ks, rates):
         out = [f"{gen} n={n} K={k} flips={flip:.2f}"]
         for name, (rate, cap) in variants.items():
-            splboost_cv._fit_candidates = _searching_with(rate, cap)
-            try:
-                est = SPLBoostClassifierCV(random_state=seed)
-                t = time.perf_counter()
-                est.fit(X, y_fit)
-                seconds = time.perf_counter() - t
-            finally:
-                splboost_cv._fit_candidates = _original
-            err, f1 = scores(est, Xt, yt, flipped)
+            est = SPLBoostClassifierCV(random_state=seed)
+            with mock.patch.object(splboost_cv, "_fit_candidates", _searching_with(rate, cap)):
+                err, f1, seconds = fit_and_score(est, X, y_fit, Xt, yt, flipped)
             f1_text = "" if not flip else f" f1={f1:.3f}"
             out.append(f"{name}: err={err:.2f}{f1_text} s={seconds:.1f} "
                        f"best={est.best_params_['cv_n_estimators']} "
                        f"removed={len(est.label_issues_)}")
         print(" | ".join(out), flush=True)
-
 
 if __name__ == "__main__":
     main(sys.argv[1:])

@@ -157,9 +157,9 @@ def anchor_noise_rate(proba: ArrayLike, quantile: float = 0.99) -> float:
     most confident samples stay at ``rho_k`` below 1 (the flip rates are the extremes
     of the noisy class posterior, Liu & Tao 2016; its samples of a certain class are the
     "anchor points" of Patrini et al. 2017); on clean labels they approach 1 wherever
-    the classes do not overlap. A fitted model's probabilities only estimate the bound (boosted models
-    grow more confident with more rows), so the estimate is used as a signal, not
-    as a noise rate.
+    the classes do not overlap. A fitted model's probabilities only estimate the
+    bound (boosted models grow more confident with more rows), so the estimate is
+    used as a signal, not as a noise rate.
 
     Parameters
     ----------
@@ -274,6 +274,7 @@ _CLEAN_ANCHOR_POWER = 0.8
 def _clean_anchor_threshold(n: int) -> float:
     """The largest ``anchor_noise_rate / (K - 1)`` that reads as clean labels on ``n`` rows."""
     return _CLEAN_ANCHOR * min(1.0, (1000.0 / n) ** _CLEAN_ANCHOR_POWER)
+
 
 #: the ``"auto"`` search: (max_depth values, max_leaf_nodes, min_samples_leaf, learning
 #: rates, n_estimators, l2_regularization values) for small data, for large data with

@@ -3,7 +3,9 @@ fewer rounds (the search unchanged).
 
 Above 5,000 rows the final model runs 300 rounds at rate 0.2 and takes more than half of a
 fit's time at 100,000 rows with 5 classes (item 29). Each variant ``name=rate:rounds`` fits the
-final model at that rate for that many rounds (``base=0.2:300`` is the default); prints per
+final model at that rate for that many rounds (``base=0.2:300`` is the default); with
+``rounds`` 0, ``rate`` is a factor on the winner's own rate and its rounds are divided by it
+(``half=0.5:0``: half the rate over twice the rounds, whichever candidate won); prints per
 task the test error (%) after the variant's last round and after some earlier rounds (the
 staged predictions), the label-issue F1 (the search is the same, so it is too) and the fit
 seconds.
@@ -13,7 +15,10 @@ Usage (from the repository root)::
     PYTHONPATH=src python benchmarks/design/final_rate.py 0 10000 mc,hard 2,5 \\
         0,0.1,0.2,0.35 base=0.2:300 fast=0.3:200
 
-Results: ``docs/noisy-default-design.md``, evidence item 33.
+    PYTHONPATH=src python benchmarks/design/final_rate.py 0 1000 mc,hard 2,5 \\
+        0,0.1,0.2,0.35 base=1:0 half=0.5:0
+
+Results: ``docs/noisy-default-design.md``, evidence items 33 and 39.
 """
 
 from __future__ import annotations
@@ -36,8 +41,10 @@ _original = splboost_cv._make_booster
 
 def _final_at(rate: float, rounds: int):
     def make(tree, learning_rate, drop_fraction, n_estimators, *args, **kwargs):
-        if n_estimators > 1:  # the final fit (the search's template has one round)
+        if n_estimators > 1 and rounds:  # the final fit (the search's template has one round)
             learning_rate, n_estimators = rate, rounds
+        elif n_estimators > 1:
+            learning_rate, n_estimators = learning_rate * rate, int(round(n_estimators / rate))
         return _original(tree, learning_rate, drop_fraction, n_estimators, *args, **kwargs)
     return make
 
@@ -54,7 +61,7 @@ def main(argv: list[str]) -> None:
                 err, f1, seconds = fit_and_score(est, X, y_fit, Xt, yt, flipped)
             staged = [100 * float(np.mean(p != yt)) for p in est.staged_predict(Xt)]
             marks = " ".join(f"@{r}={staged[r - 1]:.2f}" for r in (100, 150, 200, 250)
-                             if r < len(staged))
+                             if r < len(staged)) if rounds else f"@half={staged[len(staged) // 2 - 1]:.2f}"
             f1_text = "" if not flip else f" f1={f1:.3f}"
             out.append(f"{name}: err={err:.2f} {marks}{f1_text} s={seconds:.1f}")
         print(" | ".join(out), flush=True)

@@ -63,7 +63,6 @@ from .splboost_cv import (
     class_thresholds,
     confident_guess,
     final_weights,
-    flip_asymmetry_of,
     noise_rate_of,
     prune_counts,
 )
@@ -383,10 +382,6 @@ remove_label_issues, label_issue_weight, random_state
         ``learning_rate="auto"`` is 0.3 and ``n_estimators="auto"`` is 160, where one
         machine uses 0.2 and 300: a product of the two close to one machine's, at a
         cost that stays within eight plain fits). ``cv`` must be an integer.
-        ``remove_label_issues="auto"`` reads the out-of-fold probabilities on at most
-        5,000 rows only: above, the suspects are always removed (one machine keeps every
-        row from 100,000 rows unless the labels look heavily flipped or their flips
-        concentrated on some classes).
     min_samples_leaf : int or "auto", default="auto"
         XGBoost's ``min_child_weight`` (see above).
     l2_regularization : float, sequence of float or "auto", default="auto"
@@ -410,8 +405,7 @@ remove_label_issues, label_issue_weight, random_state
     Attributes
     ----------
     classes_, n_features_in_, feature_names_in_, best_params_, best_score_, \
-best_index_, cv_results_, oof_n_estimators_, noise_rate_, remove_label_issues_, \
-flip_asymmetry_
+best_index_, cv_results_, oof_n_estimators_, noise_rate_, remove_label_issues_
         As in :class:`~robust_boosting.SPLBoostClassifierCV`.
     anchor_noise_rate_ : float
         As in :class:`~robust_boosting.SPLBoostClassifierCV` on at most 5,000 rows
@@ -462,14 +456,6 @@ flip_asymmetry_
     multiclass_trees = "auto"
 
     # ------------------------------------------------------------ params
-    def _removes(self, n: int, n_classes: int, anchor: float,
-                 drop_fraction: float = 0.0, asymmetry: float = 0.0) -> bool:
-        """As one machine's, except above 5,000 rows, where the anchor statistic would need
-        every row's out-of-fold probabilities gathered: ``"auto"`` removes there."""
-        if isinstance(self.remove_label_issues, str) and n > _SMALL_N:
-            return True
-        return super()._removes(n, n_classes, anchor, drop_fraction, asymmetry)
-
     def _resolved_grow_policy(self, n: int) -> str:
         """Depth-wise (or leaf-wise) trees at every size: XGBoost has no symmetric trees."""
         return "depthwise"
@@ -808,10 +794,8 @@ flip_asymmetry_
         # the out-of-fold probabilities are small enough to gather
         self.anchor_noise_rate_ = (anchor_noise_rate(oof.compute()) if n <= _SMALL_N
                                    else float("nan"))
-        self.flip_asymmetry_ = flip_asymmetry_of(joint)
         self.remove_label_issues_ = self._removes(n, k, self.anchor_noise_rate_,
-                                                  candidates[best]["drop_fraction"],
-                                                  self.flip_asymmetry_)
+                                                  candidates[best]["drop_fraction"])
         suspect = self._suspects(oof, yi, joint, lengths)
         self.oof_proba_ = oof
         self.oof_n_estimators_ = oof_round + 1

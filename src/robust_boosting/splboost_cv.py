@@ -55,7 +55,7 @@ from .trees import HistTreeRegressor
 from .trees.binning import _kernel_threads
 
 __all__ = ["SPLBoostClassifierCV", "anchor_noise_rate", "confident_joint", "estimate_noise_rate",
-           "find_label_issues", "flip_asymmetry"]
+           "find_label_issues"]
 
 #: probabilities are clipped to [_EPS, 1] inside the held-out log-loss
 _EPS = 1e-12
@@ -187,52 +187,6 @@ def anchor_noise_rate(proba: ArrayLike, quantile: float = 0.99) -> float:
     return float(np.clip(np.mean(floors), 0.0, 1.0)) if floors else 0.0
 
 
-def flip_asymmetry(proba: ArrayLike, y: ArrayLike) -> float:
-    """How unevenly the estimated label flips are spread: 0 for flips spread evenly, about
-    the rate for flips into one class.
-
-    From the flip matrix ``T[j, i]``, the estimated probability that a sample of class
-    ``j`` carries label ``i`` (the columns of the :func:`confident_joint` divided by
-    their sums, as confident learning estimates the noise matrix, Northcutt et al.
-    2021, Sec. 3): with more than two classes, the mean over the classes ``j`` of
-    ``max_{i != j} T[j, i] - mean_{i != j} T[j, i]``, times ``(K - 1) / (K - 2)``; with
-    two classes ``|T[0, 1] - T[1, 0]|``. Symmetric flips (every wrong label equally
-    likely, whatever the class) leave the most probable class where the clean labels
-    have it; flips concentrated on one other class, or out of one class more than
-    the other, move the class boundaries (Patrini et al. 2017), and the value is then
-    their rate: ``r`` when each class's labels go to the next class at rate ``r``,
-    ``|r_0 - r_1|`` with two classes flipped at rates ``r_0`` and ``r_1``. The
-    confident joint also counts the overlap of the classes, which is seldom spread
-    evenly, so clean labels read above 0.
-
-    Parameters
-    ----------
-    proba : array-like of shape (n_samples, n_classes)
-        Out-of-sample class probabilities.
-    y : array-like of shape (n_samples,)
-        Given labels as class indices ``0 .. n_classes - 1``.
-
-    Returns
-    -------
-    float in ``[0, 1]``
-    """
-    return flip_asymmetry_of(confident_joint(proba, y))
-
-
-def flip_asymmetry_of(joint: NDArray) -> float:
-    """:func:`flip_asymmetry` of a confident joint ``C[given, true]``."""
-    true_counts = joint.sum(axis=0)
-    flips = np.divide(joint, true_counts, out=np.zeros_like(joint),
-                      where=true_counts > 0).T  # flips[j, i]: P(label i | class j)
-    k = flips.shape[0]
-    if k == 2:
-        return float(abs(flips[0, 1] - flips[1, 0]))
-    off = flips[~np.eye(k, dtype=bool)].reshape(k, k - 1)
-    present = true_counts > 0
-    excess = (off.max(axis=1) - off.mean(axis=1))[present]
-    return float(np.clip(excess.mean() * (k - 1) / (k - 2), 0.0, 1.0)) if excess.size else 0.0
-
-
 def prune_counts(joint: NDArray) -> list[tuple[int, int, int]]:
     """``(i, j, count)`` for every pair of classes ``i != j`` with ``count = round(C[i, j]) > 0``:
     how many samples labelled ``i`` "prune by noise rate" takes as suspects of class ``j``."""
@@ -315,19 +269,6 @@ _SMALL_N = 5000
 #: (docs/noisy-default-design.md, item 30)
 _CLEAN_ANCHOR = 0.015
 _CLEAN_ANCHOR_POWER = 0.8
-
-
-#: from _LARGE_KEEP_N rows, ``remove_label_issues="auto"`` keeps every row unless
-#: ``anchor_noise_rate(oof) / (K - 1)`` reaches _LARGE_KEEP_ANCHOR or
-#: :func:`flip_asymmetry` reaches _LARGE_KEEP_ASYMMETRY: with that many rows a model
-#: fitted to labels flipped at a moderate rate learns their argmax, which symmetric flips
-#: leave where the clean labels' is, and the removal takes rows near the class boundaries
-#: with the flips; flips concentrated on one other class move the boundaries, and a model
-#: of every row learns the moved ones (five classes each flipped into the next at 20 %:
-#: keeping every row cost 1.6-3.4 points) (docs/noisy-default-design.md, items 36-37)
-_LARGE_KEEP_N = 100_000
-_LARGE_KEEP_ANCHOR = 0.02
-_LARGE_KEEP_ASYMMETRY = 0.12
 
 
 def _clean_anchor_threshold(n: int) -> float:
@@ -756,12 +697,7 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
        look noisy (``remove_label_issues="auto"``): when the out-of-fold
        model's most confident probabilities stay below 1
        (:func:`anchor_noise_rate`), as they do where labels are flipped;
-       otherwise every row is fitted on its given weight. From 100,000 rows
-       they are removed only when the labels look heavily flipped (the same
-       statistic, a higher threshold) or their flips concentrated on some
-       classes (:func:`flip_asymmetry`): with that many rows a model fitted to
-       moderately and evenly flipped labels already learns where the clean
-       classes lie.
+       otherwise every row is fitted on its given weight.
 
     The final model runs its ``n_estimators`` rounds rather than the early-stopped
     count: the held-out loss on noisy labels stops boosting after a few rounds,
@@ -885,30 +821,21 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
     remove_label_issues : bool or "auto", default="auto"
         Whether the final model down-weights the suspected label errors (and
         reweights the classes, step 4 above); ``False``: the final model is
-        fitted on the given weights. ``"auto"``: True when the winner has a
-        drop fraction, and on 5,000-100,000 rows; on at most 5,000 rows True when
-        the labels look noisy, that is when
+        fitted on the given weights. ``"auto"``: above 5,000 rows, or when the
+        winner has a drop fraction, True; else True when the labels look noisy,
+        that is when
         :func:`anchor_noise_rate` of the out-of-fold probabilities, divided by
         ``n_classes - 1``, is at least ``0.015 * min(1, (1000 / n) ** 0.8)`` for
         ``n`` rows (below it, the most confident out-of-fold probabilities reach
-        1 as closely as clean labels let them); from 100,000 rows True when that
-        ratio is at least 0.02 (heavy flips) or the :func:`flip_asymmetry` of
-        the out-of-fold model is at least 0.12 (flips concentrated on some
-        classes, which move the class boundaries). With that many rows a model
-        fitted to moderately flipped labels already learns where the clean
-        classes lie: on 100,000 rows of two synthetic generators with 2, 3 and 5
-        classes and 10-20 % flips, symmetric or concentrated, the rule kept
-        every row in 13 of 24 tasks, each then more accurate than with the
-        removal (by 0.02-0.99 points), and kept the removal in all six tasks
-        with 20 % concentrated flips, where fitting every row cost 1.2-2.9
-        points (``docs/noisy-default-design.md``, items 36-37). Leaving the
-        suspects out of a clean data set removes the rows where the classes
-        overlap: on 1,000-5,000 rows of two synthetic generators with 2-10
-        classes, the rule kept every row in 33 of 34 clean tasks (a lower error by 0.2-4.1 points in 32, 0.4
+        1 as closely as clean labels let them). Leaving the suspects out of a
+        clean data set removes the rows where the classes overlap: on 1,000-5,000
+        rows of two synthetic generators with 2-10 classes, the rule kept every
+        row in 33 of 34 clean tasks (a lower error by 0.2-4.1 points in 32, 0.4
         points higher in one) and the removal in 85 of 86 tasks with 10-35 %
-        flipped labels (the other one's error was lower without it); on the
-        bundled tables it changed little (``docs/noisy-default-design.md``, item
-        30). The decision is :attr:`remove_label_issues_`.
+        flipped labels (the other one's error was lower without it), and in all
+        36 tasks with class-conditional flips at 10-35 %; on the bundled tables
+        it changed little (``docs/noisy-default-design.md``, items 30 and 36).
+        The decision is :attr:`remove_label_issues_`.
     label_issue_weight : float or pair of floats, default=(0.0, 0.8)
         Factors in ``[0, 1]`` on the suspects' sample weights in the final fit:
         the first for the suspects that the out-of-fold model assigns to
@@ -962,9 +889,6 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
     anchor_noise_rate_ : float
         :func:`anchor_noise_rate` of ``oof_proba_``: how far the most confident
         out-of-fold probabilities stay below 1.
-    flip_asymmetry_ : float
-        :func:`flip_asymmetry` of ``oof_proba_`` and the given labels: how unevenly
-        the estimated flips are spread over the wrong labels.
     remove_label_issues_ : bool
         Whether the final fit left out (or down-weighted) the suspects:
         ``remove_label_issues`` with ``"auto"`` resolved.
@@ -1120,23 +1044,16 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
             raise TypeError(f"remove_label_issues must be a bool or 'auto', got {value!r}.")
 
     def _removes(self, n: int, n_classes: int, anchor: float,
-                 drop_fraction: float = 0.0, asymmetry: float = 0.0) -> bool:
+                 drop_fraction: float = 0.0) -> bool:
         """Whether the final fit leaves out the suspects: ``remove_label_issues``, with
         ``"auto"`` resolved for ``n`` rows of ``n_classes`` classes, the out-of-fold
-        :func:`anchor_noise_rate` ``anchor`` and :func:`flip_asymmetry` ``asymmetry``, and
-        the winner's ``drop_fraction`` (a self-paced winner's out-of-fold model ignored its
-        largest losses, which makes it confident whatever the labels: the suspects are
-        then removed)."""
+        :func:`anchor_noise_rate` ``anchor`` and the winner's ``drop_fraction`` (a
+        self-paced winner's out-of-fold model ignored its largest losses, which makes it
+        confident whatever the labels: the suspects are then removed)."""
         if not isinstance(self.remove_label_issues, str):
             return bool(self.remove_label_issues)
-        if drop_fraction > 0:
-            return True
-        per_class = anchor / (n_classes - 1)
-        if n <= _SMALL_N:
-            return per_class >= _clean_anchor_threshold(n)
-        if n >= _LARGE_KEEP_N:
-            return per_class >= _LARGE_KEEP_ANCHOR or asymmetry >= _LARGE_KEEP_ASYMMETRY
-        return True
+        return (n > _SMALL_N or drop_fraction > 0
+                or anchor / (n_classes - 1) >= _clean_anchor_threshold(n))
 
     def _issue_weights(self) -> tuple[float, float]:
         """``label_issue_weight`` as (misclassified suspects, suspects classified as their label)."""
@@ -1224,9 +1141,8 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         self.label_issues_ = np.flatnonzero(find_label_issues(oof, y_idx, only_misclassified=False))
         self.suggested_labels_ = classes[np.argmax(oof, axis=1)]
         self.anchor_noise_rate_ = anchor_noise_rate(oof)
-        self.flip_asymmetry_ = flip_asymmetry(oof, y_idx)
         self.remove_label_issues_ = self._removes(n, n_classes, self.anchor_noise_rate_,
-                                                  p["drop_fraction"], self.flip_asymmetry_)
+                                                  p["drop_fraction"])
 
         self.cv_results_ = self._results_table(candidates, scores, best_round)
         self.best_index_ = best

@@ -26,15 +26,14 @@ from __future__ import annotations
 import sys
 import warnings
 from pathlib import Path
-from unittest import mock
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _noisy_tasks import fit_and_score, noisy_tasks, rate_variants, task_args  # noqa: E402
+from _noisy_tasks import print_patched_variants  # noqa: E402
 
-from robust_boosting import SPLBoostClassifierCV, splboost_cv  # noqa: E402
+from robust_boosting import splboost_cv  # noqa: E402
 
 _original = splboost_cv._make_booster
 
@@ -49,22 +48,19 @@ def _final_at(rate: float, rounds: int):
     return make
 
 
+def _staged_marks(est, rate, rounds, X_test, y_test) -> str:
+    """The test error after some earlier rounds (half-way for a factor variant)."""
+    staged = [100 * float(np.mean(p != y_test)) for p in est.staged_predict(X_test)]
+    if not rounds:
+        return f"@half={staged[len(staged) // 2 - 1]:.2f}"
+    return " ".join(f"@{r}={staged[r - 1]:.2f}" for r in (100, 150, 200, 250)
+                    if r < len(staged))
+
+
 def main(argv: list[str]) -> None:
     warnings.simplefilter("ignore")
-    seed, n, gens, ks, rates = task_args(argv[:5])
-    variants = rate_variants(argv[5:])
-    for gen, k, flip, X, y_fit, Xt, yt, flipped in noisy_tasks(seed, n, gens, ks, rates):
-        out = [f"{gen} n={n} K={k} flips={flip:.2f}"]
-        for name, (rate, rounds) in variants.items():
-            est = SPLBoostClassifierCV(random_state=seed)
-            with mock.patch.object(splboost_cv, "_make_booster", _final_at(rate, rounds)):
-                err, f1, seconds = fit_and_score(est, X, y_fit, Xt, yt, flipped)
-            staged = [100 * float(np.mean(p != yt)) for p in est.staged_predict(Xt)]
-            marks = " ".join(f"@{r}={staged[r - 1]:.2f}" for r in (100, 150, 200, 250)
-                             if r < len(staged)) if rounds else f"@half={staged[len(staged) // 2 - 1]:.2f}"
-            f1_text = "" if not flip else f" f1={f1:.3f}"
-            out.append(f"{name}: err={err:.2f} {marks}{f1_text} s={seconds:.1f}")
-        print(" | ".join(out), flush=True)
+    print_patched_variants(argv, "_make_booster", _final_at, _staged_marks)
+
 
 if __name__ == "__main__":
     main(sys.argv[1:])

@@ -33,12 +33,11 @@ QUANTILES = (0.8, 0.9, 0.95, 0.99)
 
 
 def floors(proba: np.ndarray) -> dict:
-    guess = np.argmax(proba, axis=1)
-    top = proba[np.arange(proba.shape[0]), guess]
+    from robust_boosting.splboost_cv import _anchor_floors
+
     out = {}
     for q in QUANTILES:
-        per_class = [1.0 - float(np.quantile(top[guess == k], q))
-                     for k in range(proba.shape[1]) if np.any(guess == k)]
+        per_class = _anchor_floors(proba, q)
         out[f"floor{q}"] = float(np.mean(per_class))
         out[f"floormax{q}"] = float(np.max(per_class))
     return out

@@ -21,16 +21,12 @@ from __future__ import annotations
 import sys
 import warnings
 from pathlib import Path
-from unittest import mock
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _noisy_tasks import fit_and_score, noisy_tasks, rate_variants, task_args  # noqa: E402
+from _noisy_tasks import print_patched_variants  # noqa: E402
 
-from robust_boosting import (
-    SPLBoostClassifierCV,  # noqa: E402
-    splboost_cv,  # noqa: E402
-)
+from robust_boosting import splboost_cv  # noqa: E402
 
 _original = splboost_cv._fit_candidates
 
@@ -43,21 +39,15 @@ def _searching_with(rate: float, cap: int):
     return fit_candidates
 
 
+def _describe(est, rate, cap, X_test, y_test) -> str:
+    return (f"best={est.best_params_['cv_n_estimators']} "
+            f"removed={len(est.label_issues_)}")
+
+
 def main(argv: list[str]) -> None:
     warnings.simplefilter("ignore")
-    seed, n, gens, ks, rates = task_args(argv[:5])
-    variants = rate_variants(argv[5:])
-    for gen, k, flip, X, y_fit, Xt, yt, flipped in noisy_tasks(seed, n, gens, ks, rates):
-        out = [f"{gen} n={n} K={k} flips={flip:.2f}"]
-        for name, (rate, cap) in variants.items():
-            est = SPLBoostClassifierCV(random_state=seed)
-            with mock.patch.object(splboost_cv, "_fit_candidates", _searching_with(rate, cap)):
-                err, f1, seconds = fit_and_score(est, X, y_fit, Xt, yt, flipped)
-            f1_text = "" if not flip else f" f1={f1:.3f}"
-            out.append(f"{name}: err={err:.2f}{f1_text} s={seconds:.1f} "
-                       f"best={est.best_params_['cv_n_estimators']} "
-                       f"removed={len(est.label_issues_)}")
-        print(" | ".join(out), flush=True)
+    print_patched_variants(argv, "_fit_candidates", _searching_with, _describe)
+
 
 if __name__ == "__main__":
     main(sys.argv[1:])

@@ -179,12 +179,18 @@ def anchor_noise_rate(proba: ArrayLike, quantile: float = 0.99) -> float:
     G. Patrini, A. Rozza, A. K. Menon, R. Nock, L. Qu, "Making deep neural networks
     robust to label noise: a loss correction approach", CVPR 2017.
     """
+    floors = _anchor_floors(proba, quantile)
+    return float(np.clip(np.mean(floors), 0.0, 1.0)) if floors else 0.0
+
+
+def _anchor_floors(proba: ArrayLike, quantile: float = 0.99) -> list[float]:
+    """The per-class terms of :func:`anchor_noise_rate`: ``1 - q_k`` for each class ``k``
+    that is some sample's most probable one, in class order."""
     proba = np.asarray(proba, dtype=np.float64)
     guess = np.argmax(proba, axis=1)
     top = proba[np.arange(proba.shape[0]), guess]
-    floors = [1.0 - float(np.quantile(top[guess == k], quantile))
-              for k in range(proba.shape[1]) if np.any(guess == k)]
-    return float(np.clip(np.mean(floors), 0.0, 1.0)) if floors else 0.0
+    return [1.0 - float(np.quantile(top[guess == k], quantile))
+            for k in range(proba.shape[1]) if np.any(guess == k)]
 
 
 def prune_counts(joint: NDArray) -> list[tuple[int, int, int]]:

@@ -8,7 +8,8 @@ final model at that rate for that many rounds (``base=0.2:300`` is the default);
 (``half=0.5:0``: half the rate over twice the rounds, whichever candidate won); prints per
 task the test error (%) after the variant's last round and after some earlier rounds (the
 staged predictions), the label-issue F1 (the search is the same, so it is too) and the fit
-seconds.
+seconds. With ``--depth=D`` every variant's final trees have depth ``D`` (the search's keep
+theirs).
 
 Usage (from the repository root)::
 
@@ -18,7 +19,10 @@ Usage (from the repository root)::
     PYTHONPATH=src python benchmarks/design/final_rate.py 0 1000 mc,hard 2,5 \\
         0,0.1,0.2,0.35 base=1:0 half=0.5:0
 
-Results: ``docs/noisy-default-design.md``, evidence items 33 and 39.
+    PYTHONPATH=src python benchmarks/design/final_rate.py 0 100000 hard,mc 5 0.1,0.35 \\
+        d6=0.2:300 d6r1=0.1:600 --depth=6
+
+Results: ``docs/noisy-default-design.md``, evidence items 33, 39 and 41.
 """
 
 from __future__ import annotations
@@ -38,8 +42,10 @@ from robust_boosting import splboost_cv  # noqa: E402
 _original = splboost_cv._make_booster
 
 
-def _final_at(rate: float, rounds: int):
+def _final_at(rate: float, rounds: int, depth: int | None = None):
     def make(tree, learning_rate, drop_fraction, n_estimators, *args, **kwargs):
+        if n_estimators > 1 and depth is not None:
+            tree = dict(tree, max_depth=depth)
         if n_estimators > 1 and rounds:  # the final fit (the search's template has one round)
             learning_rate, n_estimators = rate, rounds
         elif n_estimators > 1:
@@ -59,7 +65,13 @@ def _staged_marks(est, rate, rounds, X_test, y_test) -> str:
 
 def main(argv: list[str]) -> None:
     warnings.simplefilter("ignore")
-    print_patched_variants(argv, "_make_booster", _final_at, _staged_marks)
+    depth = [int(a.split("=", 1)[1]) for a in argv if a.startswith("--depth=")]
+    argv = [a for a in argv if not a.startswith("--depth=")]
+
+    def final_at(rate: float, rounds: int):
+        return _final_at(rate, rounds, depth[-1] if depth else None)
+
+    print_patched_variants(argv, "_make_booster", final_at, _staged_marks)
 
 
 if __name__ == "__main__":

@@ -1,5 +1,5 @@
 """Design experiment: a cheaper large-data search (the fold models at a higher learning
-rate, or with fewer rounds), the final fit unchanged.
+rate, or with fewer rounds), the final fit unchanged (unless ``--final``).
 
 Above 5,000 rows the search has one candidate: its fold models only give the out-of-fold
 probabilities (the suspects) and the final model runs its own 300 rounds whatever the
@@ -7,13 +7,18 @@ search's best round. On clean labels the fold models' early stopping runs 200-30
 most of the fit's time. Each variant ``name=rate:cap`` fits the fold models at learning rate
 ``rate`` for at most ``cap`` rounds (the final model keeps the default's rate and rounds);
 prints per task the test error (%), label-issue F1, fit seconds and the search's best round.
+With ``--final=rate:rounds`` the final model runs that many rounds at that rate in every
+variant (``final_rate.py``'s patch), for a search and a final fit cut together.
 
 Usage (from the repository root)::
 
     PYTHONPATH=src python benchmarks/design/search_rounds.py 0 100000 mc,hard 2,5 \\
         0,0.1,0.2,0.35 base=0.2:300 fast=0.4:150
 
-Results: ``docs/noisy-default-design.md``, evidence item 31.
+    PYTHONPATH=src python benchmarks/design/search_rounds.py 0 100000 mc,hard 5,2 \\
+        0,0.1,0.35 c60=0.2:60 --final=0.2:150
+
+Results: ``docs/noisy-default-design.md``, evidence items 31 and 41.
 """
 
 from __future__ import annotations
@@ -46,7 +51,15 @@ def _describe(est, rate, cap, X_test, y_test) -> str:
 
 def main(argv: list[str]) -> None:
     warnings.simplefilter("ignore")
-    print_patched_variants(argv, "_fit_candidates", _searching_with, _describe)
+    final = [a.split("=", 1)[1] for a in argv if a.startswith("--final=")]
+    argv = [a for a in argv if not a.startswith("--final=")]
+    extra = None
+    if final:
+        from final_rate import _final_at
+
+        rate, _, rounds = final[-1].partition(":")
+        extra = {"_make_booster": _final_at(float(rate), int(rounds))}
+    print_patched_variants(argv, "_fit_candidates", _searching_with, _describe, extra)
 
 
 if __name__ == "__main__":

@@ -38,6 +38,14 @@ def rate_variants(args: list[str]) -> dict[str, tuple[float, int]]:
     return variants
 
 
+def pop_option(argv: list[str], name: str) -> tuple[str | None, list[str]]:
+    """The value of ``--name=value`` in ``argv`` (the last one; None if absent) and ``argv``
+    without it, for the design scripts' options beside their positional arguments."""
+    flag = f"--{name}="
+    values = [a[len(flag):] for a in argv if a.startswith(flag)]
+    return (values[-1] if values else None), [a for a in argv if not a.startswith(flag)]
+
+
 def noisy_tasks(seed: int, n: int, generators, class_counts, rates) -> Iterator[tuple]:
     """``(generator, K, rate, X, y_fit, X_test, y_test, flipped)`` for every task: ``n``
     training rows whose labels ``y_fit`` have the fraction ``rate`` flipped (``flipped``:

@@ -25,7 +25,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _noisy_tasks import noisy_tasks, task_args  # noqa: E402
+from _noisy_tasks import fit_and_score, noisy_tasks, task_args  # noqa: E402
 
 from robust_boosting import SPLBoostClassifierCV  # noqa: E402
 
@@ -39,11 +39,11 @@ def main(argv: list[str]) -> None:
 
     warnings.simplefilter("ignore")
     seed, n, gens, ks, rates = task_args(argv)
-    for gen, k, flip, X, y, Xt, yt, _ in noisy_tasks(seed, n, gens, ks, rates):
-        est = SPLBoostClassifierCV(random_state=seed).fit(X, y)
+    for gen, k, flip, X, y, Xt, yt, flipped in noisy_tasks(seed, n, gens, ks, rates):
+        est = SPLBoostClassifierCV(random_state=seed)
+        err, _, _ = fit_and_score(est, X, y, Xt, yt, flipped)
         kept = np.setdiff1d(np.arange(len(y)), est.excluded_samples_)
-        out = [f"{gen} n={n} K={k} flips={flip:.2f} ours={100 * np.mean(est.predict(Xt) != yt):.2f}"
-               f" kept={kept.size}"]
+        out = [f"{gen} n={n} K={k} flips={flip:.2f} ours={err:.2f} kept={kept.size}"]
         for name, params in CATBOOST.items():
             t = time.perf_counter()
             cb = CatBoostClassifier(verbose=0, thread_count=2, random_seed=seed,

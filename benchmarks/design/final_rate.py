@@ -35,7 +35,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _noisy_tasks import print_patched_variants  # noqa: E402
+from _noisy_tasks import pop_option, print_patched_variants  # noqa: E402
 
 from robust_boosting import splboost_cv  # noqa: E402
 
@@ -44,12 +44,14 @@ _original = splboost_cv._make_booster
 
 def _final_at(rate: float, rounds: int, depth: int | None = None):
     def make(tree, learning_rate, drop_fraction, n_estimators, *args, **kwargs):
-        if n_estimators > 1 and depth is not None:
-            tree = dict(tree, max_depth=depth)
-        if n_estimators > 1 and rounds:  # the final fit (the search's template has one round)
-            learning_rate, n_estimators = rate, rounds
-        elif n_estimators > 1:
-            learning_rate, n_estimators = learning_rate * rate, int(round(n_estimators / rate))
+        if n_estimators > 1:  # the final fit (the search's template has one round)
+            if depth is not None:
+                tree = dict(tree, max_depth=depth)
+            if rounds:
+                learning_rate, n_estimators = rate, rounds
+            else:
+                learning_rate, n_estimators = (learning_rate * rate,
+                                               int(round(n_estimators / rate)))
         return _original(tree, learning_rate, drop_fraction, n_estimators, *args, **kwargs)
     return make
 
@@ -65,11 +67,10 @@ def _staged_marks(est, rate, rounds, X_test, y_test) -> str:
 
 def main(argv: list[str]) -> None:
     warnings.simplefilter("ignore")
-    depth = [int(a.split("=", 1)[1]) for a in argv if a.startswith("--depth=")]
-    argv = [a for a in argv if not a.startswith("--depth=")]
+    depth, argv = pop_option(argv, "depth")
 
     def final_at(rate: float, rounds: int):
-        return _final_at(rate, rounds, depth[-1] if depth else None)
+        return _final_at(rate, rounds, None if depth is None else int(depth))
 
     print_patched_variants(argv, "_make_booster", final_at, _staged_marks)
 

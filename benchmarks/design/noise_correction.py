@@ -35,7 +35,9 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from _noisy_tasks import pop_option  # noqa: E402
 from bench_noisy_default import add_noise  # noqa: E402
 from bench_scale import make_data  # noqa: E402
 
@@ -106,8 +108,7 @@ def concentration(T: np.ndarray) -> float:
 def main(argv: list[str]) -> None:
     warnings.simplefilter("ignore")
     keep_only = "--keep-only" in argv
-    save = next((a.split("=", 1)[1] for a in argv if a.startswith("--save=")), None)
-    argv = [a for a in argv if a != "--keep-only" and not a.startswith("--save=")]
+    save, argv = pop_option([a for a in argv if a != "--keep-only"], "save")
     n, seed = int(argv[0]), int(argv[2])
     class_counts = [int(v) for v in argv[1].split(",")]
     kinds = argv[3].split(",")

@@ -29,7 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _noisy_tasks import print_patched_variants  # noqa: E402
+from _noisy_tasks import pop_option, print_patched_variants  # noqa: E402
 
 from robust_boosting import splboost_cv  # noqa: E402
 
@@ -51,13 +51,12 @@ def _describe(est, rate, cap, X_test, y_test) -> str:
 
 def main(argv: list[str]) -> None:
     warnings.simplefilter("ignore")
-    final = [a.split("=", 1)[1] for a in argv if a.startswith("--final=")]
-    argv = [a for a in argv if not a.startswith("--final=")]
+    final, argv = pop_option(argv, "final")
     extra = None
     if final:
         from final_rate import _final_at
 
-        rate, _, rounds = final[-1].partition(":")
+        rate, _, rounds = final.partition(":")
         extra = {"_make_booster": _final_at(float(rate), int(rounds))}
     print_patched_variants(argv, "_fit_candidates", _searching_with, _describe, extra)
 

@@ -37,6 +37,7 @@ The peers need the ``bench`` extra (lightgbm, xgboost, catboost, cleanlab).
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 import warnings
@@ -512,8 +513,9 @@ def main(argv=None):
         return rows
     from threadpoolctl import threadpool_limits
 
-    from robust_boosting.trees.binning import _kernel_threads
-    _kernel_threads(1).__enter__()  # one kernel thread for the whole run
+    # one kernel thread for the whole run: the kernels' default thread count is at most
+    # OMP_NUM_THREADS (an explicit n_jobs still wins)
+    os.environ["OMP_NUM_THREADS"] = "1"
     run_id = time.strftime("%Y-%m-%dT%H:%M:%S")  # pairs the time ratios in merged tables
     with threadpool_limits(1):
         rows = run(models, datasets, rates, kinds, splits, a.test_size, a.seed)

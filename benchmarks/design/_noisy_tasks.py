@@ -118,34 +118,3 @@ def fitted_variants(seed: int, n: int, generators, class_counts, rates, variants
             yield (gen, k, rate, variant, est,
                    *fit_and_score(est, X, y_fit, Xt, yt, flipped))
 
-
-def print_patched_variants(argv: list[str], attribute: str, patch, describe,
-                           extra: dict | None = None) -> None:
-    """One line per task of ``argv[:5]`` (:func:`task_args`), one column per variant
-    ``name=rate:count`` of ``argv[5:]`` (:func:`rate_variants`): ``SPLBoostClassifierCV``
-    seeded with the task's seed, fitted while ``robust_boosting.splboost_cv.<attribute>`` is
-    ``patch(rate, count)`` (and each ``extra`` attribute its value, for every variant); its
-    test error (%), label-issue F1, fit seconds and ``describe(est, rate, count, X_test,
-    y_test)``, the variant's own text. The design scripts that swap one internal of the
-    estimator share it."""
-    from contextlib import ExitStack
-    from unittest import mock
-
-    from robust_boosting import SPLBoostClassifierCV, splboost_cv
-
-    seed, n, gens, ks, rates = task_args(argv[:5])
-    variants = rate_variants(argv[5:])
-    for gen, k, flip, X, y_fit, Xt, yt, flipped in noisy_tasks(seed, n, gens, ks, rates):
-        out = [f"{gen} n={n} K={k} flips={flip:.2f}"]
-        for name, (rate, count) in variants.items():
-            est = SPLBoostClassifierCV(random_state=seed)
-            with ExitStack() as stack:
-                stack.enter_context(mock.patch.object(splboost_cv, attribute,
-                                                      patch(rate, count)))
-                for other, value in (extra or {}).items():
-                    stack.enter_context(mock.patch.object(splboost_cv, other, value))
-                err, f1, seconds = fit_and_score(est, X, y_fit, Xt, yt, flipped)
-            f1_text = "" if not flip else f" f1={f1:.3f}"
-            out.append(f"{name}: err={err:.2f}{f1_text} s={seconds:.1f} "
-                       f"{describe(est, rate, count, Xt, yt)}")
-        print(" | ".join(out), flush=True)

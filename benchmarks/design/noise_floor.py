@@ -33,14 +33,9 @@ QUANTILES = (0.8, 0.9, 0.95, 0.99)
 
 
 def floors(proba: np.ndarray) -> dict:
-    from robust_boosting.splboost_cv import _anchor_floors
+    from robust_boosting.splboost_cv import anchor_noise_rate
 
-    out = {}
-    for q in QUANTILES:
-        per_class = _anchor_floors(proba, q)
-        out[f"floor{q}"] = float(np.mean(per_class))
-        out[f"floormax{q}"] = float(np.max(per_class))
-    return out
+    return {f"floor{q}": float(anchor_noise_rate(proba, q)) for q in QUANTILES}
 
 
 def run(tasks) -> None:

@@ -122,7 +122,7 @@ def test_native_is_no_worse_than_one_vs_rest(name, k):
     step against one-vs-rest binary LogitBoost with the same trees, rounds and learning
     rate, at 0 and 20 % flipped training labels. Measured: the native log-loss is 0.01-0.025
     above one-vs-rest's on these 1,800-row synthetic sets and below it on 4,000 rows
-    (docs/noisy-default-design.md); the margins allow for that and for the noise of the
+    (docs/design/0008-native-multiclass.md); the margins allow for that and for the noise of the
     test rows (72 for wine, 1,200 for the synthetic sets)."""
     if name == "wine":
         X, y = load_wine(return_X_y=True)

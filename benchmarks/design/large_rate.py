@@ -9,7 +9,7 @@ clean test rows after 50 ... 1,000 rounds (its staged predictions)::
 
     PYTHONPATH=src python benchmarks/design/large_rate.py mc 100000 2 0.2 0 0.1:3 0.2:3 0.2:2
 
-Results: ``docs/noisy-default-design.md``, evidence item 14.
+Results: ``docs/design/0009-large-data-rate-and-rounds.md``.
 """
 
 from __future__ import annotations

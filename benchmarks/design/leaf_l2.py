@@ -11,7 +11,7 @@ flip rates (comma-separated lists), for example::
     PYTHONPATH=src python benchmarks/design/leaf_l2.py 1 10000 0,100 mc,hard 2,5 0.1,0.35
     PYTHONPATH=src python benchmarks/design/leaf_l2.py 0 100000 0,100 mc,hard 2,5 0,0.1,0.2,0.35
 
-Results: ``docs/noisy-default-design.md``, evidence item 18.
+Results: ``docs/design/0011-leaf-l2-penalty.md``.
 """
 
 from __future__ import annotations

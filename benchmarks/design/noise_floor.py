@@ -15,7 +15,7 @@ Usage (from the repository root)::
     PYTHONPATH=src python benchmarks/design/noise_floor.py bundled 0 0,1
     python benchmarks/design/noise_floor.py --analyse FILE [FILE ...]
 
-Results: ``docs/noisy-default-design.md``, evidence item 30.
+Results: ``docs/design/0019-keep-rows-when-labels-look-clean.md``.
 """
 
 from __future__ import annotations

@@ -15,7 +15,8 @@ Usage (from the repository root)::
         small='{}' large='{"max_depth": 6, "learning_rate": 0.2, "n_estimators": 300, \\
         "l2_regularization": 10, "grow_policy": "symmetric"}'
 
-Results: ``docs/noisy-default-design.md``, evidence item 23.
+Results: ``docs/design/0016-random-split-scores.md``, ``0017-shared-multiclass-trees.md``,
+``0018-small-multiclass-schedule.md``.
 """
 
 from __future__ import annotations

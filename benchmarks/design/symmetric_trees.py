@@ -14,7 +14,7 @@ example::
     PYTHONPATH=src python benchmarks/design/symmetric_trees.py 0 100000 mc,hard 2,5 0.2 \\
         leafwise,d7l10,d8l10
 
-Results: ``docs/noisy-default-design.md``, evidence item 19.
+Results: ``docs/design/0012-symmetric-trees.md``.
 """
 
 from __future__ import annotations

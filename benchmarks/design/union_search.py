@@ -18,6 +18,8 @@ Usage (from the repository root)::
     PYTHONPATH=src python benchmarks/design/union_search.py synth 0 1000 mc,hard 2,5 0,0.1,0.2,0.35
     # the bundled sets, as bench_noisy_default.py makes its tasks: seed, splits
     PYTHONPATH=src python benchmarks/design/union_search.py bundled 0 0,1
+
+Results: ``docs/design/0015-union-search.md``.
 """
 
 from __future__ import annotations

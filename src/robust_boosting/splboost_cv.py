@@ -272,7 +272,7 @@ _SMALL_N = 5000
 #: out-of-fold model shows no sign of flipped labels: when ``anchor_noise_rate(oof) / (K -
 #: 1)`` is below _CLEAN_ANCHOR at 1,000 rows or fewer, and below _CLEAN_ANCHOR * (1,000 /
 #: n) ** _CLEAN_ANCHOR_POWER on more (the models grow more confident with more rows)
-#: (docs/noisy-default-design.md, item 30)
+#: (docs/design/0019-keep-rows-when-labels-look-clean.md)
 _CLEAN_ANCHOR = 0.015
 _CLEAN_ANCHOR_POWER = 0.8
 
@@ -285,23 +285,25 @@ def _clean_anchor_threshold(n: int) -> float:
 #: the ``"auto"`` search: (max_depth values, max_leaf_nodes, min_samples_leaf, learning
 #: rates, n_estimators, l2_regularization values) for small data, for large data with
 #: symmetric trees (numeric features), and for large data with trees grown leaf-wise
-#: (categorical features, or ``grow_policy="depthwise"``) (docs/noisy-default-design.md)
+#: (categorical features, or ``grow_policy="depthwise"``) (docs/design/:
+#: 0006-small-data-rate-and-rounds.md, 0009-large-data-rate-and-rounds.md,
+#: 0011-leaf-l2-penalty.md, 0012-symmetric-trees.md)
 _AUTO_SMALL = ((1, 3), None, 1, (0.3,), 100, (0.0,))
 _AUTO_LARGE = ((6,), None, 1, (0.2,), 300, (10.0,))
 _AUTO_LARGE_LEAFWISE = ((None,), 31, 20, (0.2,), 300, (100.0,))
 #: the symmetric candidate that joins the small-data search, with more than two classes on
 #: at most _SLOW_RATE_N rows: its trees are shared (one per round, cheaper than one per
-#: class), at half the rate over twice the rounds (docs/noisy-default-design.md, item 28;
+#: class), at half the rate over twice the rounds (docs/design/0018-small-multiclass-schedule.md;
 #: on 3,000-5,000 rows the clean fits then took 1.3-2.2x cleanlab's time)
 _AUTO_SMALL_MULTICLASS = ((6,), None, 1, (0.1,), 600, (10.0,))
 _SLOW_RATE_N = 2000
 #: the random split scores (:class:`HistTreeRegressor`'s ``random_strength``, CatBoost's
 #: default of 1) of the symmetric candidate that joins the small-data search; the other
-#: candidates choose their splits without randomness (docs/noisy-default-design.md, item 24)
+#: candidates choose their splits without randomness (docs/design/0016-random-split-scores.md)
 _SMALL_SYMMETRIC_STRENGTH = 1.0
 #: the multiclass trees (:class:`LogitBoostClassifier`'s ``multiclass_trees``) of the symmetric
 #: candidates below 50,000 rows (that one, and the large-data search): one shared symmetric
-#: tree per round, a value per class (docs/noisy-default-design.md, items 25-26); from
+#: tree per round, a value per class (docs/design/0017-shared-multiclass-trees.md); from
 #: 50,000 rows (depth 8) and for the other candidates one tree per class
 _SHARED_TREES = "shared"
 #: from this many rows the symmetric trees have depth 8 (more leaves for more rows; at
@@ -708,8 +710,8 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
     The final model runs its ``n_estimators`` rounds rather than the early-stopped
     count: the held-out loss on noisy labels stops boosting after a few rounds,
     when the model starts to fit the flipped labels, which the final model
-    mostly no longer sees (``docs/noisy-default-design.md`` has the
-    measurements, items 2 and 9).
+    mostly no longer sees (the measurements: ``docs/design/0003-remove-out-of-fold-suspects.md``
+    and ``docs/design/0007-label-issue-step.md``).
 
     The search grows with the data (the ``"auto"`` parameters): on at most
     5,000 training rows, depth-1 and depth-3 trees at learning rate 0.3 and
@@ -840,7 +842,8 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         points higher in one) and the removal in 85 of 86 tasks with 10-35 %
         flipped labels (the other one's error was lower without it), and in all
         36 tasks with class-conditional flips at 10-35 %; on the bundled tables
-        it changed little (``docs/noisy-default-design.md``, items 30 and 36).
+        it changed little (``docs/design/0019-keep-rows-when-labels-look-clean.md``;
+        old item 36 in ``docs/design/README.md``).
         The decision is :attr:`remove_label_issues_`.
     label_issue_weight : float or pair of floats, default=(0.0, 0.8)
         Factors in ``[0, 1]`` on the suspects' sample weights in the final fit:

@@ -842,8 +842,8 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         points higher in one) and the removal in 85 of 86 tasks with 10-35 %
         flipped labels (the other one's error was lower without it), and in all
         36 tasks with class-conditional flips at 10-35 %; on the bundled tables
-        it changed little (``docs/design/0019-keep-rows-when-labels-look-clean.md``;
-        old item 36 in ``docs/design/README.md``).
+        it changed little (``docs/design/0019-keep-rows-when-labels-look-clean.md``; the
+        class-conditional check is indexed in ``docs/design/README.md``).
         The decision is :attr:`remove_label_issues_`.
     label_issue_weight : float or pair of floats, default=(0.0, 0.8)
         Factors in ``[0, 1]`` on the suspects' sample weights in the final fit:

@@ -31,6 +31,7 @@ MODEL_MODULES: tuple[str, ...] = (
     "robust_boosting.classical",
     "robust_boosting.experiments.savage_readings",
     "robust_boosting.imprecise",
+    "robust_boosting.learners",
     "robust_boosting.losses",
     "robust_boosting.rilboost",
     "robust_boosting.robust",
@@ -46,6 +47,16 @@ MODEL_MODULES: tuple[str, ...] = (
 )
 
 
+#: Classes that moved after release 0.1.0, by the ``module.QualName`` its model files and
+#: pickles name them with (the old module still resolves the name): trusted as well as
+#: their new paths, so that those files load.
+MOVED_TYPES: tuple[str, ...] = (
+    "robust_boosting.steps.PerClassRegressor",
+    "robust_boosting.steps.RobustBoostState",
+    "robust_boosting.steps.RobustBoostStep",
+)
+
+
 def _model_types() -> tuple[str, ...]:
     import importlib
     import inspect
@@ -56,12 +67,12 @@ def _model_types() -> tuple[str, ...]:
         for _, cls in inspect.getmembers(module, inspect.isclass):
             if cls.__module__ == modname:
                 names.add(f"{modname}.{cls.__qualname__}")
-    return tuple(sorted(names))
+    return tuple(sorted(names | set(MOVED_TYPES)))
 
 
 #: Types besides skops' defaults (numpy, builtins, scikit-learn) that a model file of
 #: this package may hold, as ``module.QualName`` strings: every class of
-#: :data:`MODEL_MODULES`, plus ``builtins.object``.
+#: :data:`MODEL_MODULES`, the old paths of :data:`MOVED_TYPES`, plus ``builtins.object``.
 TRUSTED_TYPES: tuple[str, ...] = _model_types()
 
 _PICKLE_HINT = (

@@ -25,6 +25,7 @@ __all__ = ["TRUSTED_TYPES", "load_bundle", "load_model", "save_model"]
 #: state, trees). Every class *defined* in them is trusted; nothing else of ours is.
 MODEL_MODULES: tuple[str, ...] = (
     "robust_boosting._boosting",
+    "robust_boosting._cv_search",
     "robust_boosting._estimator_parts",
     "robust_boosting._schema",
     "robust_boosting.adaboost",
@@ -54,6 +55,7 @@ MOVED_TYPES: tuple[str, ...] = (
     "robust_boosting.steps.PerClassRegressor",
     "robust_boosting.steps.RobustBoostState",
     "robust_boosting.steps.RobustBoostStep",
+    "robust_boosting.splboost_cv._PatienceMonitor",
 )
 
 

@@ -18,15 +18,15 @@ dd = pytest.importorskip("dask.dataframe")
 distributed = pytest.importorskip("distributed")
 
 from robust_boosting.dask import (  # noqa: E402
-    _BINS,
     DaskSPLBoostClassifierCV,
     HeldOutLogLoss,
     SelfPacedObjective,
     WorkerFailedError,
-    _bin_counts,
     fold_of_rows,
     top_threshold,
 )
+from robust_boosting.dask.objective import BINS as _BINS  # noqa: E402
+from robust_boosting.dask.objective import bin_counts as _bin_counts  # noqa: E402
 from robust_boosting.self_paced import DropFractionRegularizer  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore")
@@ -351,3 +351,29 @@ def test_grow_policy_is_depthwise_on_dask():
     candidates = DaskSPLBoostClassifierCV()._search_space(100_000)
     assert {(c["grow_policy"], c["max_depth"], c["max_leaf_nodes"]) for c in candidates} == {
         ("depthwise", None, 31)}
+
+
+def test_dask_takes_the_single_machine_parameters():
+    """The Dask estimator has every parameter of the single-machine one (and its engine's
+    own); the values XGBoost's engine cannot honour raise, and the "auto" values are in
+    XGBoost's units (its defaults of 1 for min_child_weight and reg_lambda)."""
+    from sklearn.model_selection import KFold
+
+    from robust_boosting import SPLBoostClassifierCV
+
+    single = set(SPLBoostClassifierCV().get_params())
+    on_dask = set(DaskSPLBoostClassifierCV().get_params())
+    assert on_dask - single == {"client", "collective_timeout", "device"} and single <= on_dask
+    with pytest.raises(ValueError, match="no symmetric trees"):
+        DaskSPLBoostClassifierCV(grow_policy="symmetric")._search_space(10_000)
+    with pytest.raises(ValueError, match="random_strength"):
+        DaskSPLBoostClassifierCV(random_strength=1.0)._search_space(10_000)
+    with pytest.raises(ValueError, match="shared"):
+        DaskSPLBoostClassifierCV(multiclass_trees="shared")._search_space(10_000, 3)
+    with pytest.raises(ValueError, match="cv must be an integer"):
+        DaskSPLBoostClassifierCV(cv=KFold(3))._check_engine_params()
+    assert DaskSPLBoostClassifierCV(random_strength=0.0, multiclass_trees="per_class",
+                                    grow_policy="depthwise")._search_space(10_000)
+    large = DaskSPLBoostClassifierCV()._search_space(100_000)
+    assert [(c["min_samples_leaf"], c["l2_regularization"], c["learning_rate"],
+             c["n_estimators"]) for c in large] == [(1, 1.0, 0.3, 160)]

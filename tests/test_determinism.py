@@ -53,7 +53,7 @@ def test_weak_learner_copies_are_clones_with_sklearn_seeds():
     from sklearn.tree import DecisionTreeClassifier
 
     from robust_boosting._boosting import _random_state_keys, _seeded_copy
-    from robust_boosting.steps import PerClassRegressor
+    from robust_boosting.learners import PerClassRegressor
     from robust_boosting.trees import HistTreeRegressor
 
     for template in (PerClassRegressor(HistTreeRegressor(max_depth=2)),

@@ -93,3 +93,22 @@ def test_trusted_pickles_of_an_estimator_load_and_other_shapes_are_named(tmp_pat
     joblib.dump(rb.AdaBoostClassifier(), tmp_path / "unfitted.joblib")
     with pytest.raises(ValueError, match="unfitted AdaBoostClassifier"):
         rb.load_model(tmp_path / "unfitted.joblib", trust_pickle=True)
+
+
+def test_moved_classes_resolve_by_their_old_paths():
+    """Classes moved after 0.1.0 still load by the path its pickles and files name."""
+    import pickle
+
+    from robust_boosting import learners, robust, steps
+    from robust_boosting._model_io import TRUSTED_TYPES
+
+    assert steps.RobustBoostStep is robust.RobustBoostStep
+    assert steps.RobustBoostState is robust.RobustBoostState
+    assert steps.robustboost_rho is robust.robustboost_rho
+    assert steps.PerClassRegressor is learners.PerClassRegressor
+    for old, new in [("steps\nRobustBoostStep", robust.RobustBoostStep),
+                     ("steps\nPerClassRegressor", learners.PerClassRegressor)]:
+        assert pickle.loads(f"crobust_boosting.{old}\n.".encode()) is new
+    for name in ("steps.RobustBoostStep", "steps.RobustBoostState", "steps.PerClassRegressor",
+                 "robust.RobustBoostStep", "learners.PerClassRegressor"):
+        assert f"robust_boosting.{name}" in TRUSTED_TYPES

@@ -13,8 +13,8 @@ from sklearn.model_selection import train_test_split
 
 from robust_boosting import LogitBoostClassifier, SPLLogitBoostClassifier
 from robust_boosting.datasets import load_dataset
+from robust_boosting.learners import PerClassRegressor
 from robust_boosting.noise import flip_labels
-from robust_boosting.steps import PerClassRegressor
 from robust_boosting.trees import HistTreeRegressor
 
 

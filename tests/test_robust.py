@@ -13,8 +13,12 @@ from sklearn.tree import DecisionTreeClassifier
 from robust_boosting import AdaBoostClassifier, BoostingStoppedWarning
 from robust_boosting.losses import SavageLoss
 from robust_boosting.noise import flip_labels
-from robust_boosting.robust import RobustBoostClassifier, SavageBoostClassifier
-from robust_boosting.steps import RobustBoostStep, robustboost_rho
+from robust_boosting.robust import (
+    RobustBoostClassifier,
+    RobustBoostStep,
+    SavageBoostClassifier,
+    robustboost_rho,
+)
 
 E = np.e
 

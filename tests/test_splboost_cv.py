@@ -10,15 +10,15 @@ from sklearn.datasets import make_blobs, make_classification
 from sklearn.metrics import roc_auc_score
 
 from robust_boosting import SPLBoostClassifierCV, SPLLogitBoostClassifier
-from robust_boosting.noise import flip_labels, flip_labels_class_conditional
-from robust_boosting.self_paced import DropFractionRegularizer, get_regularizer
-from robust_boosting.splboost_cv import (
-    _clean_anchor_threshold,
+from robust_boosting._auto_rules import clean_anchor_threshold
+from robust_boosting.label_issues import (
     anchor_noise_rate,
     confident_joint,
     estimate_noise_rate,
     find_label_issues,
 )
+from robust_boosting.noise import flip_labels, flip_labels_class_conditional
+from robust_boosting.self_paced import DropFractionRegularizer, get_regularizer
 from robust_boosting.trees import HistTreeRegressor, SharedSymmetricTree
 
 FAST = dict(n_estimators=40)
@@ -109,9 +109,9 @@ def test_anchor_noise_rate_averages_the_predicted_classes_only():
 
 def test_removal_decision_auto_and_forced():
     est = SPLBoostClassifierCV()
-    at_1k = _clean_anchor_threshold(1000)
-    assert at_1k == pytest.approx(0.015) == _clean_anchor_threshold(300)
-    assert _clean_anchor_threshold(4000) == pytest.approx(0.015 * 0.25 ** 0.8)
+    at_1k = clean_anchor_threshold(1000)
+    assert at_1k == pytest.approx(0.015) == clean_anchor_threshold(300)
+    assert clean_anchor_threshold(4000) == pytest.approx(0.015 * 0.25 ** 0.8)
     assert not est._removes(1000, 2, 0.99 * at_1k)
     assert est._removes(1000, 2, at_1k)
     assert not est._removes(1000, 5, 3.9 * at_1k)  # divided by K - 1
@@ -272,7 +272,8 @@ def test_out_of_fold_probabilities_come_from_patience_rounds_past_the_best_round
     from sklearn.model_selection import StratifiedKFold
     from sklearn.utils import check_random_state
 
-    from robust_boosting.splboost_cv import _PATIENCE, _fit_candidates
+    from robust_boosting._auto_rules import PATIENCE as _PATIENCE
+    from robust_boosting._cv_search import fit_candidates as _fit_candidates
     X, _, y_noisy, _, _ = noisy_fit
     folds = list(StratifiedKFold(3, shuffle=True, random_state=5).split(X, y_noisy))
     est = SPLBoostClassifierCV(cv=folds, random_state=0, n_estimators=60).fit(X, y_noisy)
@@ -359,14 +360,14 @@ def test_deterministic_whatever_n_jobs(noisy_fit):
 
 def _staged(model, X):
     """Every stage's held-out probabilities of a search model, as the search computes them."""
-    from robust_boosting.splboost_cv import _staged_proba
+    from robust_boosting._cv_search import staged_proba as _staged_proba
     return np.asarray(list(_staged_proba(model, X)))
 
 
 def _search(X, y, patience, n_jobs=None):
     from sklearn.model_selection import StratifiedKFold
 
-    from robust_boosting.splboost_cv import _fit_candidates
+    from robust_boosting._cv_search import fit_candidates as _fit_candidates
     folds = list(StratifiedKFold(3, shuffle=True, random_state=0).split(X, y))
     candidates = [dict(max_depth=d, max_leaf_nodes=None, min_samples_leaf=1, learning_rate=0.5,
                        drop_fraction=0.0, l2_regularization=lam, grow_policy="depthwise",
@@ -383,7 +384,7 @@ def test_search_early_stopping_cuts_the_full_search_after_patience_rounds(noisy_
     the staged scores (the monitor's, in float64), within float32 rounding of the loss
     of the staged probabilities."""
     from robust_boosting._batched import staged_raw_binned_once
-    from robust_boosting.splboost_cv import _trimmed_losses
+    from robust_boosting._cv_search import _trimmed_losses
     X, _, y_noisy, _, _ = noisy_fit
     y = (y_noisy == y_noisy.max()).astype(np.intp)
     patience = 5
@@ -437,7 +438,7 @@ def test_search_early_stopping_does_not_depend_on_n_jobs_multiclass():
 def test_search_in_successive_groups_is_the_same_search(monkeypatch):
     """Fitting the search's models a few at a time (large data: _IN_FLIGHT_BYTES) gives
     the same models, curves and suspects as fitting them all in one pass."""
-    import robust_boosting.splboost_cv as cv
+    import robust_boosting._cv_search as cv
     X, y = make_blobs(240, centers=3, cluster_std=2.5, random_state=5)
     y_noisy = np.asarray(flip_labels(y, 0.2, random_state=1)[0])
     folds, (one_pass, curves) = _search(X, y_noisy, 5)
@@ -460,7 +461,7 @@ def test_search_in_successive_groups_is_the_same_search(monkeypatch):
 
 
 def test_models_in_flight_budget():
-    from robust_boosting.splboost_cv import _IN_FLIGHT_BYTES, _models_in_flight
+    from robust_boosting._cv_search import _IN_FLIGHT_BYTES, _models_in_flight
     assert _models_in_flight(1_000, 2) == _IN_FLIGHT_BYTES // 32_000
     assert _models_in_flight(10_000, 5) >= 6  # the small-data search: one batched pass
     assert _models_in_flight(100_000, 2) >= 3  # binary folds together
@@ -535,7 +536,7 @@ def test_drop_fraction_zero_is_self_paced_logitboost_at_infinite_age(k):
     self-paced bookkeeping); with the same trees, rate and seed that is self-paced
     LogitBoost with the hard regularizer at infinite age bit for bit, the model the
     estimator documents."""
-    from robust_boosting.splboost_cv import _make_booster
+    from robust_boosting._cv_search import make_booster as _make_booster
 
     X, y = make_blobs(600, 5, centers=k, cluster_std=4.0, random_state=k)
     tree = dict(max_depth=None, max_leaf_nodes=7, min_samples_leaf=5, l2_regularization=3.0,
@@ -659,7 +660,7 @@ def test_grow_policy_auto_and_explicit():
     split. An explicit policy reaches every tree of the final model."""
     import pandas as pd
 
-    from robust_boosting.splboost_cv import _AUTO_LARGE_LEAFWISE
+    from robust_boosting._auto_rules import SINGLE_MACHINE
 
     est = SPLBoostClassifierCV()
     small = est._search_space(5000)
@@ -675,7 +676,10 @@ def test_grow_policy_auto_and_explicit():
     assert [c["max_depth"] for c in est._search_space(50_000)] == [8]
     est.feature_schema_ = type("Schema", (), {"all_numeric": False})()  # categorical columns
     leafwise = est._search_space(5001)
-    depths, leaves, min_leaf, _, _, l2s = _AUTO_LARGE_LEAFWISE
+    leafwise_rules = SINGLE_MACHINE.large_leafwise
+    depths, leaves, min_leaf, l2s = (leafwise_rules.max_depth, leafwise_rules.max_leaf_nodes,
+                                     leafwise_rules.min_samples_leaf,
+                                     leafwise_rules.l2_regularization)
     assert [(c["grow_policy"], c["max_depth"], c["max_leaf_nodes"], c["min_samples_leaf"],
              c["l2_regularization"]) for c in leafwise] == [
         ("depthwise", depths[0], leaves, min_leaf, l2s[0])]

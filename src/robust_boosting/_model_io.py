@@ -25,12 +25,14 @@ __all__ = ["TRUSTED_TYPES", "load_bundle", "load_model", "save_model"]
 #: state, trees). Every class *defined* in them is trusted; nothing else of ours is.
 MODEL_MODULES: tuple[str, ...] = (
     "robust_boosting._boosting",
+    "robust_boosting._cv_search",
     "robust_boosting._estimator_parts",
     "robust_boosting._schema",
     "robust_boosting.adaboost",
     "robust_boosting.classical",
     "robust_boosting.experiments.savage_readings",
     "robust_boosting.imprecise",
+    "robust_boosting.learners",
     "robust_boosting.losses",
     "robust_boosting.rilboost",
     "robust_boosting.robust",
@@ -46,6 +48,17 @@ MODEL_MODULES: tuple[str, ...] = (
 )
 
 
+#: Classes that moved after release 0.1.0, by the ``module.QualName`` its model files and
+#: pickles name them with (the old module still resolves the name): trusted as well as
+#: their new paths, so that those files load.
+MOVED_TYPES: tuple[str, ...] = (
+    "robust_boosting.steps.PerClassRegressor",
+    "robust_boosting.steps.RobustBoostState",
+    "robust_boosting.steps.RobustBoostStep",
+    "robust_boosting.splboost_cv._PatienceMonitor",
+)
+
+
 def _model_types() -> tuple[str, ...]:
     import importlib
     import inspect
@@ -56,12 +69,12 @@ def _model_types() -> tuple[str, ...]:
         for _, cls in inspect.getmembers(module, inspect.isclass):
             if cls.__module__ == modname:
                 names.add(f"{modname}.{cls.__qualname__}")
-    return tuple(sorted(names))
+    return tuple(sorted(names | set(MOVED_TYPES)))
 
 
 #: Types besides skops' defaults (numpy, builtins, scikit-learn) that a model file of
 #: this package may hold, as ``module.QualName`` strings: every class of
-#: :data:`MODEL_MODULES`, plus ``builtins.object``.
+#: :data:`MODEL_MODULES`, the old paths of :data:`MOVED_TYPES`, plus ``builtins.object``.
 TRUSTED_TYPES: tuple[str, ...] = _model_types()
 
 _PICKLE_HINT = (

@@ -154,7 +154,7 @@ class LogitBoostClassifier(BaseBoostingClassifier):
     to ``(1[y = k] - p_k) / (p_k (1 - p_k))`` with weights ``p_k (1 - p_k)``
     and the round adds ``(K - 1)/K × learning_rate`` times it to ``F_k`` (see
     :class:`~robust_boosting.steps.LogitStep`); ``estimators_`` then holds one
-    :class:`~robust_boosting.steps.PerClassRegressor` (K trees) per round.
+    :class:`~robust_boosting.learners.PerClassRegressor` (K trees) per round.
 
     Parameters
     ----------

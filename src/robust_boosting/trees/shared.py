@@ -17,7 +17,7 @@ class SharedSymmetricTree(BaseEstimator):
     """A symmetric (oblivious) regression tree with one value per output in each leaf.
 
     The multiclass trees of CatBoost (Prokhorenkova et al. 2018; Dorogush et al.
-    2018): where :class:`~robust_boosting.steps.PerClassRegressor` grows ``K``
+    2018): where :class:`~robust_boosting.learners.PerClassRegressor` grows ``K``
     trees per multiclass Newton round, one per class, this grows one tree whose
     splits serve every class. ``fit(X, Y, sample_weight=W)`` takes the round's
     working response ``Y`` and weights ``W``, both of shape ``(n, K)`` (class

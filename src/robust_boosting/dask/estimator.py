@@ -1,4 +1,4 @@
-"""The robust default on a Dask cluster: :class:`DaskSPLBoostClassifierCV`.
+"""The estimator of the Dask package: :class:`DaskSPLBoostClassifierCV`.
 
 The trees and the boosting loop are XGBoost's distributed engine
 (``xgboost.dask``); this module adds the library's robust parts on top of it:
@@ -9,12 +9,12 @@ The trees and the boosting loop are XGBoost's distributed engine
   current loss on the worker that holds the row. The age is a *global* quantile
   of the losses: the workers sum a fixed-width histogram of their losses with
   XGBoost's collective ``allreduce`` (twice, the second time within the first
-  one's bin), never gathering rows (:func:`top_threshold`);
+  one's bin), never gathering rows (:func:`~robust_boosting.dask.objective.top_threshold`);
 - **confident learning** ([CL]_): out-of-fold probabilities from ``cv``
   distributed fits (a fold's held-out rows weighted 0), the confident joint, the
   noise rate and the prune-by-noise-rate suspects as Dask reductions over the
   partitions, with the same functions as the single-machine estimator
-  (:mod:`robust_boosting.splboost_cv`);
+  (:mod:`robust_boosting.label_issues`);
 - the **final fit** with the suspects removed or down-weighted and classes
   reweighted exactly as :class:`~robust_boosting.SPLBoostClassifierCV` does.
 
@@ -40,287 +40,46 @@ from __future__ import annotations
 import asyncio
 import gc
 import numbers
-import uuid
-from collections.abc import Callable
 
 import numpy as np
-from numpy.typing import NDArray
-from scipy.special import expit, softmax
 from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
-from ._boosting import check_two_classes
-from .losses import softmax_loss
-from .splboost_cv import (
-    _PATIENCE,
-    _SMALL_N,
-    SPLBoostClassifierCV,
-    _label_retention,
+from .._auto_rules import DASK, PATIENCE
+from .._boosting import check_two_classes
+from ..label_issues import (
     anchor_noise_rate,
     calibrated_joint,
     class_sums,
     class_thresholds,
     confident_guess,
     final_weights,
+    label_retention,
     noise_rate_of,
     prune_counts,
 )
+from ..splboost_cv import SPLBoostClassifierCV
+from .data import (
+    coded_frame,
+    encode_block,
+    fold_block,
+    frame_codes,
+    held_out_proba,
+    losses_at,
+    reduce_blocks,
+    require,
+    rowwise,
+)
+from .objective import (
+    HeldOutLogLoss,
+    SelfPacedObjective,
+    bin_counts,
+    class_proba,
+    top_threshold,
+)
 
-__all__ = ["DaskSPLBoostClassifierCV", "HeldOutLogLoss", "SelfPacedObjective", "WorkerFailedError",
-           "top_threshold", "fold_of_rows"]
-
-#: ``learning_rate="auto"`` and ``n_estimators="auto"`` above 5,000 rows on Dask (0.2 and
-#: 300 on one machine; 0.1 and 500 when these were chosen): about the same product of the
-#: two (48 against 50) at a cost that stays within eight plain fits; at 10^7 rows a search
-#: of 500 rounds at 0.3 ran to its cap and cost 16.8 plain fits, one of 200 rounds 8.6
-#: (docs/results/dask.md)
-_DASK_RATE = 0.3
-_DASK_ROUNDS = 160
-
-#: bins of each level of the histogram behind :func:`top_threshold`
-_BINS = 2048
-
-
-def _require():
-    """The optional dependencies, imported on use, with a clear error when missing."""
-    try:
-        import dask.array as da
-        import distributed  # noqa: F401
-        import xgboost
-        import xgboost.dask  # noqa: F401
-    except ImportError as exc:  # pragma: no cover - the extra is installed in CI
-        raise ImportError(
-            "robust_boosting.dask needs the optional extra: pip install 'robust-boosting[dask]' "
-            f"(dask[array,dataframe], distributed, xgboost); {exc}") from exc
-    return da, xgboost
-
-
-# ---------------------------------------------------------------------------
-# global quantiles from mergeable histograms
-
-
-def _edges(lo: float, hi: float) -> NDArray[np.float64]:
-    """The ``_BINS + 1`` edges of equal bins of ``[lo, hi)``: exactly ``lo`` and ``hi`` at the
-    ends, so that a level of :func:`top_threshold` and the next agree on every value's bin."""
-    edges = lo + np.arange(_BINS + 1) * ((hi - lo) / _BINS)
-    edges[0], edges[-1] = lo, hi
-    return edges
-
-
-def _bin_counts(values: NDArray, lo: NDArray, hi: NDArray) -> NDArray[np.float64]:
-    """Counts of ``values[p]`` in ``_BINS`` equal bins of ``[lo[p], hi[p])`` per row ``p``.
-
-    ``values`` is a list (one array per ``p``); values outside the range are not counted.
-    A value's bin is found by comparison with the edges (:func:`_edges`), not by
-    division, so rounding cannot put it in a neighbouring bin.
-    """
-    out = np.zeros((len(values), _BINS))
-    for p, v in enumerate(values):
-        width = hi[p] - lo[p]
-        if not np.isfinite(width) or width <= 0 or v.size == 0:
-            continue
-        idx = np.searchsorted(_edges(lo[p], hi[p]), v, side="right") - 1
-        idx = idx[(idx >= 0) & (idx < _BINS)]
-        out[p] = np.bincount(idx, minlength=_BINS)
-    return out
-
-
-def top_threshold(histogram: Callable[[NDArray, NDArray], NDArray], m: NDArray,
-                  lo: NDArray, hi: NDArray, levels: int = 2) -> NDArray[np.float64]:
-    """Per problem ``p``, a threshold ``t`` such that about ``m[p]`` values are ``>= t``.
-
-    ``histogram(lo, hi)`` returns the global counts ``(P, _BINS)`` of each
-    problem's values in the bins of ``[lo[p], hi[p])`` given by :func:`_edges`:
-    sums of per-partition histograms, so no value leaves its worker. Every value
-    must lie in ``[lo, hi)``. Each level narrows the range to the bin in which the
-    count from the top reaches ``m``; the result is that bin's lower edge after
-    ``levels`` levels, so the values ``>= t`` number at least ``m`` and exceed it
-    only by the values within ``(hi - lo) / 2048**levels`` of the exact ``m``-th
-    largest (ties). ``m[p] <= 0`` gives ``inf`` (nothing at or above).
-    """
-    m = np.asarray(m, dtype=np.float64)
-    lo = np.array(lo, dtype=np.float64)
-    hi = np.array(hi, dtype=np.float64)
-    above = np.zeros_like(m)  # values >= hi, counted at the levels before
-    active = m > 0
-    rows = np.arange(m.shape[0])
-    for _ in range(levels):
-        counts = histogram(lo, hi)
-        from_top = above[:, None] + np.cumsum(counts[:, ::-1], axis=1)[:, ::-1]
-        enough = from_top >= m[:, None]
-        b = np.where(enough.any(axis=1), _BINS - 1 - np.argmax(enough[:, ::-1], axis=1), 0)
-        above = np.where(b + 1 < _BINS, from_top[rows, np.minimum(b + 1, _BINS - 1)], above)
-        edges = [_edges(lo_p, hi_p) for lo_p, hi_p in zip(lo, hi, strict=True)]
-        lo = np.array([e[bp] for e, bp in zip(edges, b, strict=True)])
-        hi = np.array([e[bp + 1] for e, bp in zip(edges, b, strict=True)])
-    return np.where(active, lo, np.inf)
-
-
-# ---------------------------------------------------------------------------
-# per-row pieces that do not depend on the partitioning
-
-
-def fold_of_rows(start: int, stop: int, n_folds: int, seed: int) -> NDArray[np.int8]:
-    """The fold of rows ``start .. stop - 1`` (global positions): a seeded hash of the position.
-
-    A row's fold depends only on its position and the seed, so the same data in
-    one partition or in many get the same folds (splitmix64 finaliser).
-    """
-    with np.errstate(over="ignore"):
-        z = np.arange(start, stop, dtype=np.uint64) + np.uint64(seed) * np.uint64(
-            0x9E3779B97F4A7C15)
-        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-        z ^= z >> np.uint64(31)
-    return (z % np.uint64(n_folds)).astype(np.int8)
-
-
-def _fold_block(y_block, n_folds, seed, block_info=None):
-    start, stop = block_info[0]["array-location"][0]
-    return fold_of_rows(start, stop, n_folds, seed)
-
-
-def _encode_block(y_block, classes):
-    idx = np.searchsorted(classes, y_block)
-    idx = np.minimum(idx, classes.shape[0] - 1)
-    if not np.array_equal(classes[idx], y_block):
-        raise ValueError("y has a value that is not one of the classes found at fit.")
-    return idx.astype(np.float32)
-
-
-def _row_losses(margin: NDArray, y: NDArray, n_classes: int) -> NDArray:
-    """Per row, the logistic (softmax) loss of the given label from XGBoost's margins:
-    ``-log p_y`` (binary: in the margins' dtype; multiclass: float64)."""
-    if n_classes == 2:
-        return np.logaddexp(0.0, np.where(y == 1, -margin, margin))
-    return softmax_loss(margin, np.asarray(y, dtype=np.intp))
-
-
-def _proba(margin: NDArray, n_classes: int) -> NDArray[np.float64]:
-    """Class probabilities from XGBoost's margins: the log-odds, or per-class scores."""
-    if n_classes == 2:
-        p = expit(margin)
-        return np.column_stack([1.0 - p, p])
-    return softmax(margin, axis=1)
-
-
-# ---------------------------------------------------------------------------
-# the self-paced objective
-
-
-class SelfPacedObjective:
-    """XGBoost custom objective: the logistic (softmax) loss with self-paced weights.
-
-    Gradient and Hessian of the binary logistic loss (``p - y``, ``p (1 - p)``)
-    or of the softmax loss (``p_k - 1[y = k]``, ``2 p_k (1 - p_k)``, XGBoost's
-    own multiclass Hessian), times the row's sample weight and its self-paced
-    weight ``v``. After ``warm_start_rounds`` rounds (3, as
-    :class:`~robust_boosting.SPLLogitBoostClassifier`), ``v = 0`` for the
-    ``drop_fraction`` of the weighted rows (weight > 0) with the largest loss
-    ``-log p_y``, found by :func:`top_threshold` on histograms summed over the
-    workers by XGBoost's collective ``allreduce``; ``v = 1`` for the others (the
-    hard regularizer, [SPL]_ eqs. (1)-(2), at the age of that rank).
-
-    Every worker holds its own copy and counts its own rounds; XGBoost calls
-    the objective once per round on every worker.
-    """
-
-    def __init__(self, n_classes: int, drop_fraction: float, warm_start_rounds: int = 3):
-        self.n_classes = n_classes
-        self.drop_fraction = drop_fraction
-        self.warm_start_rounds = warm_start_rounds
-        self.round = 0
-
-    def weights(self, margin: NDArray, y: NDArray, w: NDArray, reduce) -> NDArray:
-        """The self-paced weights ``v`` of this worker's rows; ``reduce`` sums over workers."""
-        v = np.ones(y.shape[0])
-        if self.drop_fraction <= 0 or self.round < self.warm_start_rounds:
-            return v
-        loss = _row_losses(margin, y, self.n_classes)
-        counted = w > 0
-        stats = reduce(np.array([counted.sum(), loss[counted].max(initial=0.0)]), "stats")
-        total, top = stats
-        m = np.floor(self.drop_fraction * total)
-        hi = np.nextafter(top, np.inf)
-        t = top_threshold(lambda lo_, hi_: reduce(_bin_counts([loss[counted]], lo_, hi_), "sum"),
-                          np.array([m]), np.array([0.0]), np.array([hi]))[0]
-        v[loss >= t] = 0.0
-        return v
-
-    def __call__(self, predt, dtrain):
-        from xgboost import collective
-
-        def reduce(arr, kind):
-            if kind == "stats":  # the count sums, the maximum is a maximum
-                count = collective.allreduce(arr[:1].copy(), collective.Op.SUM)
-                top = collective.allreduce(arr[1:].copy(), collective.Op.MAX)
-                return np.concatenate([count, top])
-            return collective.allreduce(np.ascontiguousarray(arr), collective.Op.SUM).reshape(
-                arr.shape)
-
-        y = dtrain.get_label().astype(np.intp)
-        w = dtrain.get_weight()
-        w = np.ones(y.shape[0]) if w.size == 0 else w.astype(np.float64)
-        margin = np.asarray(predt, dtype=np.float64).reshape(y.shape[0], -1)
-        if self.n_classes == 2:
-            margin = margin[:, 0]
-        scale = w * self.weights(margin, y, w, reduce)
-        self.round += 1
-        p = _proba(margin, self.n_classes)
-        if self.n_classes == 2:
-            q = p[:, 1]
-            return (q - y) * scale, np.maximum(q * (1.0 - q), 1e-16) * scale
-        onehot = np.zeros_like(p)
-        onehot[np.arange(y.shape[0]), y] = 1.0
-        return ((p - onehot) * scale[:, None],
-                np.maximum(2.0 * p * (1.0 - p), 1e-16) * scale[:, None])
-
-
-class HeldOutLogLoss:
-    """XGBoost custom metric: the weighted log-loss of a fold's held-out rows.
-
-    Evaluated on the *training* matrix, whose held-out rows have weight 0 and
-    carry their own weight in ``label_upper_bound`` (a field only XGBoost's
-    survival objectives read): XGBoost's cached training predictions then
-    give the held-out score, with no second matrix and no second prediction
-    per round. The sums are added over the workers with the collective
-    ``allreduce``, so every worker sees the global value (early stopping
-    agrees everywhere).
-
-    Parameters
-    ----------
-    n_classes : int
-    margin : bool
-        Whether XGBoost passes margins (it does with a custom objective) or
-        probabilities (a built-in objective).
-    """
-
-    def __init__(self, n_classes: int, margin: bool):
-        self.n_classes = n_classes
-        self.margin = margin
-
-    def __call__(self, predt, dmat):
-        from xgboost import collective
-
-        held = dmat.get_float_info("label_upper_bound")
-        y = dmat.get_label()
-        pr = np.asarray(predt, dtype=np.float32).reshape(y.shape[0], -1)
-        # float32 per row where it can be (a partition may be large); the sums in float64
-        if self.margin:
-            loss = _row_losses(pr[:, 0] if self.n_classes == 2 else pr, y, self.n_classes)
-        else:
-            p_y = (np.where(y == 1, pr[:, 0], 1.0 - pr[:, 0]) if self.n_classes == 2
-                   else pr[np.arange(y.shape[0]), y.astype(np.intp)])
-            loss = -np.log(np.maximum(p_y, np.float32(1e-16)))
-        sums = np.array([np.sum(held * loss, dtype=np.float64), np.sum(held, dtype=np.float64)])
-        if collective.is_distributed():
-            sums = collective.allreduce(sums, collective.Op.SUM)
-        return "held_out_logloss", float(sums[0] / sums[1]) if sums[1] > 0 else 0.0
-
-
-# ---------------------------------------------------------------------------
-# the estimator
+__all__ = ["DaskSPLBoostClassifierCV", "WorkerFailedError"]
 
 
 class WorkerFailedError(RuntimeError):
@@ -372,23 +131,37 @@ class DaskSPLBoostClassifierCV(SPLBoostClassifierCV):
       XGBoost has no symmetric trees, so the trees are depth-wise (or leaf-wise)
       at every size, and on at most 5,000 rows the search is the depth-wise one
       only (one machine adds its symmetric candidate there).
+    - no staged predictions (``staged_predict`` raises ``NotImplementedError``).
 
     Parameters
     ----------
-    max_depth, learning_rate, drop_fraction, n_estimators, max_leaf_nodes, cv, \
+    max_depth, learning_rate, drop_fraction, n_estimators, max_leaf_nodes, \
 remove_label_issues, label_issue_weight, random_state
-        As in :class:`~robust_boosting.SPLBoostClassifierCV` (``"auto"`` resolved
-        from the number of rows in the same way, except above 5,000 rows
-        ``learning_rate="auto"`` is 0.3 and ``n_estimators="auto"`` is 160, where one
-        machine uses 0.2 and 300: a product of the two close to one machine's, at a
-        cost that stays within eight plain fits). ``cv`` must be an integer.
+        As in :class:`~robust_boosting.SPLBoostClassifierCV`, with ``"auto"``
+        resolved from the number of rows by the Dask rules
+        (``robust_boosting._auto_rules.DASK``): as one machine's depth-wise search,
+        but above 5,000 rows ``learning_rate="auto"`` is 0.3 and
+        ``n_estimators="auto"`` 160 (one machine: 0.2 and 300, about the same product
+        of the two, at a cost that stays within eight plain fits).
     min_samples_leaf : int or "auto", default="auto"
-        XGBoost's ``min_child_weight`` (see above).
+        XGBoost's ``min_child_weight`` (see above); ``"auto"``: XGBoost's default of 1.
     l2_regularization : float, sequence of float or "auto", default="auto"
         XGBoost's ``reg_lambda``, the L2 penalty on the leaf values in its own
         units (a Hessian sum: each row contributes at most 1/4 with the logistic
         loss, weights rescaled to mean 1), not the single machine's rows of
-        average Hessian; ``"auto"`` keeps XGBoost's default of 1.
+        average Hessian; ``"auto"``: XGBoost's default of 1.
+    grow_policy : {"auto", "depthwise"}, default="auto"
+        Depth-wise (or, with ``max_depth=None``, leaf-wise) trees at every size:
+        XGBoost has no symmetric trees, and ``"symmetric"`` raises ``ValueError``.
+    random_strength : 0 or "auto", default="auto"
+        Random split scores of symmetric trees, which this engine does not grow: a
+        positive value raises ``ValueError``.
+    multiclass_trees : {"auto", "per_class"}, default="auto"
+        XGBoost grows one tree per class and round; ``"shared"`` (one symmetric
+        tree for every class) raises ``ValueError``.
+    cv : int, default=3
+        The number of folds (at least 2). Splitters and index lists raise
+        ``ValueError``: the folds are a hash of each row's position.
     n_jobs : int, optional
         Threads per worker for XGBoost (default: the worker's thread count).
     client : distributed.Client, optional
@@ -404,9 +177,18 @@ remove_label_issues, label_issue_weight, random_state
 
     Attributes
     ----------
-    classes_, n_features_in_, feature_names_in_, best_params_, best_score_, \
-best_index_, cv_results_, oof_n_estimators_, noise_rate_, remove_label_issues_
-        As in :class:`~robust_boosting.SPLBoostClassifierCV`.
+    classes_, n_features_in_, feature_names_in_, best_score_, best_index_, \
+oof_n_estimators_, noise_rate_, remove_label_issues_
+        As in :class:`~robust_boosting.SPLBoostClassifierCV`, of the same types.
+    best_params_, cv_results_
+        As in :class:`~robust_boosting.SPLBoostClassifierCV`; ``min_samples_leaf``
+        and ``l2_regularization`` are the values XGBoost trained with, in its units,
+        and the scores are minus the untrimmed held-out log-loss.
+
+    The per-row attributes below are dask arrays aligned with the input's
+    partitions, where one machine has NumPy arrays: they stay on the workers,
+    and a mask needs no gather.
+
     anchor_noise_rate_ : float
         As in :class:`~robust_boosting.SPLBoostClassifierCV` on at most 5,000 rows
         (where ``remove_label_issues="auto"`` reads it); NaN on more.
@@ -423,8 +205,11 @@ best_index_, cv_results_, oof_n_estimators_, noise_rate_, remove_label_issues_
         (the single-machine estimator returns indices; a mask needs no gather).
     suggested_labels_ : dask.array of shape (n_samples,)
         The class the out-of-fold model prefers for each row.
+    feature_importances_ : ndarray of shape (n_features,)
+        The final booster's total gain per feature, normalised to sum 1 (one
+        machine: the trees' impurity decrease).
     feature_categories_ : dict
-        For a DataFrame with category columns: each such column's categories.
+        Only on Dask. For a DataFrame with category columns: each such column's categories.
         XGBoost receives the columns as category codes (with ``feature_types``
         ``"c"``), so a worker may hold no rows; at predict a frame is coded with
         these categories, and a category not among them is a missing value.
@@ -436,45 +221,37 @@ best_index_, cv_results_, oof_n_estimators_, noise_rate_, remove_label_issues_
 
     def __init__(self, max_depth="auto", learning_rate="auto", drop_fraction=0.0,
                  n_estimators="auto", max_leaf_nodes="auto", min_samples_leaf="auto",
-                 l2_regularization="auto", cv=3,
+                 l2_regularization="auto", grow_policy: str = "auto",
+                 random_strength: float | str = "auto", multiclass_trees: str = "auto", cv=3,
                  remove_label_issues: bool | str = "auto", label_issue_weight=(0.0, 0.8),
                  n_jobs: int | None = None, random_state=None, client=None,
                  collective_timeout: int = 600, device: str = "cpu"):
         super().__init__(max_depth=max_depth, learning_rate=learning_rate,
                          drop_fraction=drop_fraction, n_estimators=n_estimators,
                          max_leaf_nodes=max_leaf_nodes, min_samples_leaf=min_samples_leaf,
-                         l2_regularization=l2_regularization, cv=cv, remove_label_issues=remove_label_issues,
+                         l2_regularization=l2_regularization, grow_policy=grow_policy,
+                         random_strength=random_strength, multiclass_trees=multiclass_trees,
+                         cv=cv, remove_label_issues=remove_label_issues,
                          label_issue_weight=label_issue_weight, n_jobs=n_jobs,
                          random_state=random_state)
         self.client = client
         self.collective_timeout = collective_timeout
         self.device = device
 
-    #: not parameters here: XGBoost has no symmetric trees, whose split scores these
-    #: randomise and whose multiclass form these choose
-    random_strength = "auto"
-    multiclass_trees = "auto"
+    #: the ``"auto"`` rules of XGBoost's trees (:data:`robust_boosting._auto_rules.DASK`)
+    _rules = DASK
 
-    # ------------------------------------------------------------ params
-    def _resolved_grow_policy(self, n: int) -> str:
-        """Depth-wise (or leaf-wise) trees at every size: XGBoost has no symmetric trees."""
-        return "depthwise"
-
-    def _search_space(self, n: int, n_classes: int = 2) -> list[dict]:
-        """As the single-machine search, but above 5,000 rows ``learning_rate="auto"`` is 0.3
-        and ``n_estimators="auto"`` is 160."""
-        candidates = super()._search_space(n, n_classes)
-        if n > _SMALL_N and isinstance(self.n_estimators, str) and self.n_estimators == "auto":
-            candidates = [dict(c, n_estimators=_DASK_ROUNDS) for c in candidates]
-        if n > _SMALL_N and isinstance(self.learning_rate, str) and self.learning_rate == "auto":
-            candidates = list({tuple(sorted(dict(c, learning_rate=_DASK_RATE).items())): dict(
-                c, learning_rate=_DASK_RATE) for c in candidates}.values())
+    def _check_engine_params(self) -> None:
+        """The parameters of the distributed engine (the others: :meth:`_search_space`)."""
         if not isinstance(self.collective_timeout, numbers.Integral) or self.collective_timeout < 1:
             raise ValueError("collective_timeout must be a positive integer (seconds); got "
                              f"{self.collective_timeout!r}.")
         if self.device not in ("cpu", "cuda") and not str(self.device).startswith("cuda:"):
             raise ValueError(f"device must be 'cpu', 'cuda' or 'cuda:N'; got {self.device!r}.")
-        return candidates
+        cv = self.cv if self.cv is not None else 3
+        if isinstance(cv, bool) or not isinstance(cv, numbers.Integral) or cv < 2:
+            raise ValueError("cv must be an integer >= 2 on Dask (the folds are a hash of each "
+                             f"row's position; splitters and index lists are not); got {self.cv!r}.")
 
     # ------------------------------------------------------------ input
     def _client(self):
@@ -489,7 +266,7 @@ best_index_, cv_results_, oof_n_estimators_, noise_rate_, remove_label_issues_
 
     def _prepare(self, X, y, sample_weight):
         """``(X, y, sample_weight, row_chunks)``: ``y``/weights as dask arrays aligned with ``X``."""
-        da, _ = _require()
+        da, _ = require()
         import dask.dataframe as dd
 
         for attr in ("feature_names_in_", "feature_categories_"):  # from an earlier fit
@@ -507,7 +284,7 @@ best_index_, cv_results_, oof_n_estimators_, noise_rate_, remove_label_issues_
                     categories[str(c)] = X[c].cat.categories
             self.feature_names_in_ = np.asarray([str(c) for c in X.columns], dtype=object)
             self.feature_categories_ = categories
-            X = _coded_frame(X, categories, lengths)
+            X = coded_frame(X, categories, lengths)
             n_features = len(self.feature_names_in_)
         elif isinstance(X, da.Array):
             if X.ndim != 2:
@@ -565,10 +342,9 @@ best_index_, cv_results_, oof_n_estimators_, noise_rate_, remove_label_issues_
         else:
             p.update(max_depth=candidate["max_depth"],
                      max_leaves=candidate["max_leaf_nodes"] or 0)
-        if not (isinstance(self.min_samples_leaf, str) and self.min_samples_leaf == "auto"):
-            p["min_child_weight"] = float(self.min_samples_leaf)
-        if not (isinstance(self.l2_regularization, str) and self.l2_regularization == "auto"):
-            p["reg_lambda"] = float(candidate["l2_regularization"])
+        # in XGBoost's units (Hessian sums); "auto" is XGBoost's default of 1 for both
+        p["min_child_weight"] = float(candidate["min_samples_leaf"])
+        p["reg_lambda"] = float(candidate["l2_regularization"])
         if self.n_jobs is not None:
             p["nthread"] = int(self.n_jobs)
         if n_classes == 2:
@@ -588,7 +364,7 @@ best_index_, cv_results_, oof_n_estimators_, noise_rate_, remove_label_issues_
 
         extra = {}
         if held_out:
-            extra = dict(evals=[(dtrain, "held_out")], early_stopping_rounds=_PATIENCE,
+            extra = dict(evals=[(dtrain, "held_out")], early_stopping_rounds=PATIENCE,
                          custom_metric=HeldOutLogLoss(k, margin=obj is not None))
         return dxgb.train(client, params, dtrain, num_boost_round=rounds, obj=obj,
                           verbose_eval=False, coll_cfg=Config(timeout=int(self.collective_timeout)),
@@ -682,7 +458,7 @@ best_index_, cv_results_, oof_n_estimators_, noise_rate_, remove_label_issues_
         -------
         self
         """
-        _require()
+        require()
         client = self._client()
         at_start = self._workers(client)
         try:
@@ -694,18 +470,17 @@ best_index_, cv_results_, oof_n_estimators_, noise_rate_, remove_label_issues_
         return self
 
     def _fit(self, client, X, y, sample_weight, at_start: set):
-        da, xgboost = _require()
+        da, xgboost = require()
         import dask
         import xgboost.dask as dxgb
 
         X, y, sw, lengths = self._prepare(X, y, sample_weight)
         n = int(sum(lengths))
         candidates = self._search_space(n)
+        self._check_engine_params()
         # the Dask search has one group (depth-wise trees): its candidates share their rounds
         n_estimators = max(c["n_estimators"] for c in candidates)
         cv = self.cv if self.cv is not None else 3
-        if isinstance(cv, bool) or not isinstance(cv, numbers.Integral) or cv < 2:
-            raise ValueError(f"cv must be an integer >= 2 on Dask; got {self.cv!r}.")
 
         checks = [da.unique(y)]
         if sw is not None:
@@ -729,14 +504,14 @@ best_index_, cv_results_, oof_n_estimators_, noise_rate_, remove_label_issues_
             raise ValueError("X contains infinity; NaN (missing) is accepted, infinity is not.")
         k = classes.shape[0]
         self.classes_ = classes
-        y_idx = y.map_blocks(_encode_block, classes, dtype=np.float32)
+        y_idx = y.map_blocks(encode_block, classes, dtype=np.float32)
         w = (da.ones(n, chunks=(lengths,), dtype=np.float32) if sw is None  # XGBoost's dtype
              else (sw.astype(np.float64) * (n / float(got[2]))).astype(np.float32))
 
         rng = check_random_state(self.random_state)
         fold_seed = int(rng.randint(np.iinfo(np.int32).max))
         fit_seed = int(rng.randint(np.iinfo(np.int32).max))
-        fold = y_idx.map_blocks(_fold_block, cv, fold_seed, dtype=np.int8)
+        fold = y_idx.map_blocks(fold_block, cv, fold_seed, dtype=np.int8)
         X, y_idx, fold = client.persist([X, y_idx, fold])
         if sw is not None:  # (ones are cheaper to make again than to keep)
             w = client.persist(w)
@@ -769,17 +544,17 @@ best_index_, cv_results_, oof_n_estimators_, noise_rate_, remove_label_issues_
         best_round = np.argmin(curves.mean(axis=1), axis=1)
         scores = -curves[np.arange(len(candidates)), :, best_round]
         best = int(np.argmax(scores.mean(axis=1)))
-        oof_round = min(int(best_round[best]) + _PATIENCE, n_estimators - 1)
+        oof_round = min(int(best_round[best]) + PATIENCE, n_estimators - 1)
 
         # 2. out-of-fold probabilities and confident learning, as reductions
         models = [boosters[best, f] for f in range(cv)]
         stops = [min(oof_round + 1, b.num_boosted_rounds()) for b in models]
         models = client.scatter(models, broadcast=True)
-        oof = self._where_held(client, at_start, _held_out_proba, X, fold, models, stops, k,
+        oof = self._where_held(client, at_start, held_out_proba, X, fold, models, stops, k,
                                dtype=np.float32, width=k)
         del models
         yi = y_idx.astype(np.intp)
-        sums, counts = _reduce_blocks(lambda p, t: np.stack(class_sums(p, t, k)), oof, yi)
+        sums, counts = reduce_blocks(lambda p, t: np.stack(class_sums(p, t, k)), oof, yi)
         thresholds = class_thresholds(sums, counts)
 
         def joint_block(p, t):
@@ -787,23 +562,23 @@ best_index_, cv_results_, oof_n_estimators_, noise_rate_, remove_label_issues_
             return np.bincount(t[confident] * k + guess[confident],
                                minlength=k * k).astype(np.float64)
 
-        raw = _reduce_blocks(joint_block, oof, yi)
+        raw = reduce_blocks(joint_block, oof, yi)
         joint = calibrated_joint(raw.reshape(k, k), counts)
         self.noise_rate_ = noise_rate_of(joint)
         # the removal decision reads the anchor statistic on at most 5,000 rows only, where
         # the out-of-fold probabilities are small enough to gather
-        self.anchor_noise_rate_ = (anchor_noise_rate(oof.compute()) if n <= _SMALL_N
+        self.anchor_noise_rate_ = (anchor_noise_rate(oof.compute()) if n <= self._rules.small_n
                                    else float("nan"))
         self.remove_label_issues_ = self._removes(n, k, self.anchor_noise_rate_,
                                                   candidates[best]["drop_fraction"])
         suspect = self._suspects(oof, yi, joint, lengths)
         self.oof_proba_ = oof
         self.oof_n_estimators_ = oof_round + 1
-        self.label_issue_scores_ = _rowwise(
+        self.label_issue_scores_ = rowwise(
             lambda p, t: 1.0 - p[np.arange(t.shape[0]), t].astype(np.float64), oof, yi,
             dtype=np.float64)
         self.label_issues_ = suspect
-        self.suggested_labels_ = _rowwise(lambda p: classes[np.argmax(p, axis=1)], oof,
+        self.suggested_labels_ = rowwise(lambda p: classes[np.argmax(p, axis=1)], oof,
                                           dtype=classes.dtype)
         self.cv_results_ = self._results_table(candidates, scores, best_round)
         self.best_index_ = best
@@ -814,9 +589,9 @@ best_index_, cv_results_, oof_n_estimators_, noise_rate_, remove_label_issues_
         p = candidates[best]
         final_w, removed = w, da.zeros(n, chunks=(lengths,), dtype=bool)
         if self.remove_label_issues_:
-            retention = _label_retention(joint)
+            retention = label_retention(joint)
             pair = self._issue_weights()
-            final_w = _rowwise(
+            final_w = rowwise(
                 lambda ww, pp, t, s: final_weights(ww, np.argmax(pp, axis=1) == t, s,
                                                    retention[t], pair).astype(np.float32),
                 w, oof, yi, suspect, dtype=np.float32)
@@ -835,7 +610,7 @@ best_index_, cv_results_, oof_n_estimators_, noise_rate_, remove_label_issues_
     def _suspects(self, oof, yi, joint, lengths):
         """Prune by noise rate on the cluster: per pair ``i != j``, the ``round(C[i, j])`` rows
         labelled ``i`` of largest ``p_j - p_i``, by a global margin threshold."""
-        da, _ = _require()
+        da, _ = require()
         counts = prune_counts(joint)
         if not counts:
             return da.zeros(oof.shape[0], chunks=(lengths,), dtype=bool)
@@ -843,8 +618,8 @@ best_index_, cv_results_, oof_n_estimators_, noise_rate_, remove_label_issues_
         m = np.array([count for _, _, count in counts], dtype=np.float64)
 
         def histogram(lo, hi):
-            return _reduce_blocks(
-                lambda p, t: _bin_counts([p[t == i, j] - p[t == i, i] for i, j in pairs], lo, hi),
+            return reduce_blocks(
+                lambda p, t: bin_counts([p[t == i, j] - p[t == i, i] for i, j in pairs], lo, hi),
                 oof, yi)
 
         t = top_threshold(histogram, m, np.full(len(pairs), -1.0),
@@ -856,7 +631,7 @@ best_index_, cv_results_, oof_n_estimators_, noise_rate_, remove_label_issues_
                 s |= (yy == i) & (p[:, j] - p[:, i] >= ti)
             return s
 
-        return _rowwise(mark, oof, yi, dtype=bool)
+        return rowwise(mark, oof, yi, dtype=bool)
 
     def _dropped(self, client, at_start, X, y_idx, w, drop_fraction, k):
         """Rows the final model's self-paced weights dropped in its last round (a mask), or None.
@@ -864,19 +639,19 @@ best_index_, cv_results_, oof_n_estimators_, noise_rate_, remove_label_issues_
         ``X`` and ``y_idx`` (the class indices) are persisted."""
         if drop_fraction == 0:
             return None
-        da, _ = _require()
+        da, _ = require()
         import dask
 
         booster = self.best_estimator_
         stop = max(booster.num_boosted_rounds() - 1, 1)
-        loss = self._where_held(client, at_start, _losses_at, X, y_idx, client.scatter(
+        loss = self._where_held(client, at_start, losses_at, X, y_idx, client.scatter(
             booster, broadcast=True), stop, k, dtype=np.float64)
         counted = w > 0
         total, top = dask.compute(counted.sum(), da.where(counted, loss, 0.0).max())
         m = np.floor(drop_fraction * float(total))
 
         def histogram(lo, hi):
-            return _reduce_blocks(lambda ll, c: _bin_counts([ll[c]], lo, hi), loss, counted)
+            return reduce_blocks(lambda ll, c: bin_counts([ll[c]], lo, hi), loss, counted)
 
         t = top_threshold(histogram, np.array([m]), np.array([0.0]),
                           np.array([np.nextafter(float(top), np.inf)]))[0]
@@ -885,7 +660,7 @@ best_index_, cv_results_, oof_n_estimators_, noise_rate_, remove_label_issues_
     # ------------------------------------------------------------ predict
     def _margin(self, X):
         check_is_fitted(self, "best_estimator_")
-        da, _ = _require()
+        da, _ = require()
         import dask.dataframe as dd
         import pandas as pd
         import xgboost.dask as dxgb
@@ -897,10 +672,10 @@ best_index_, cv_results_, oof_n_estimators_, noise_rate_, remove_label_issues_
                                  f"{list(names)}.")
             categories = self.feature_categories_
             if isinstance(X, dd.DataFrame):
-                X = _coded_frame(X, categories,
+                X = coded_frame(X, categories,
                                  tuple(int(v) for v in X.map_partitions(len).compute()))
             else:
-                X = _frame_codes(X, categories)
+                X = frame_codes(X, categories)
         if isinstance(X, dd.DataFrame):
             X = X.to_dask_array(lengths=True)
         n_features = X.shape[1] if len(X.shape) == 2 else None
@@ -922,10 +697,10 @@ best_index_, cv_results_, oof_n_estimators_, noise_rate_, remove_label_issues_
         k = self.classes_.shape[0]
         if hasattr(margin, "map_blocks") and not isinstance(margin, np.ndarray):
             if margin.ndim == 1:
-                return margin.map_blocks(lambda mm: _proba(mm, k), new_axis=1,
+                return margin.map_blocks(lambda mm: class_proba(mm, k), new_axis=1,
                                          chunks=(margin.chunks[0], (k,)), dtype=np.float64)
-            return margin.map_blocks(lambda mm: _proba(mm, k), dtype=np.float64)
-        return _proba(np.asarray(margin, dtype=np.float64), k)
+            return margin.map_blocks(lambda mm: class_proba(mm, k), dtype=np.float64)
+        return class_proba(np.asarray(margin, dtype=np.float64), k)
 
     def predict(self, X):
         """Predicted class labels (a dask array for dask input)."""
@@ -960,87 +735,3 @@ best_index_, cv_results_, oof_n_estimators_, noise_rate_, remove_label_issues_
             out[idx] = value
         total = out.sum()
         return out / total if total > 0 else out
-
-
-def _rowwise(fn, *arrays, dtype, width: int | None = None, lengths=None):
-    """A dask array, ``fn(block, ...)`` per partition: one value (or ``width`` values) per row.
-
-    The arguments share their row partitions: dask arrays with one chunk along any
-    other axis (``map_blocks`` would align a 1-D array with the last axis of a 2-D
-    one), or dask frames (give their ``lengths``).
-    """
-    import dask
-    import dask.array as da
-
-    blocks = [list(np.ravel(a.to_delayed())) for a in arrays]
-    lengths = arrays[0].chunks[0] if lengths is None else lengths
-    tag = uuid.uuid4().hex  # keys of their own: the blocks' tokens do not see ``fn``'s closure
-    return da.concatenate([
-        da.from_delayed(dask.delayed(fn, pure=False)(*(b[i] for b in blocks)),
-                        shape=(int(n),) if width is None else (int(n), width), dtype=dtype,
-                        name=f"rowwise-{tag}-{i}")
-        for i, n in enumerate(lengths)])
-
-
-def _margins(booster, x, stop: int, k: int) -> NDArray[np.float64]:
-    """The first ``stop`` rounds' margins of ``booster`` on the rows ``x``: ``(n,)`` for two
-    classes, ``(n, k)`` for more."""
-    if x.shape[0] == 0:
-        return np.zeros((0,) if k == 2 else (0, k))
-    margin = booster.inplace_predict(x, iteration_range=(0, stop), predict_type="margin")
-    margin = np.asarray(margin, dtype=np.float64).reshape(x.shape[0], -1)
-    return margin[:, 0] if k == 2 else margin
-
-
-def _held_out_proba(x, fold, boosters, stops, k: int) -> NDArray[np.float32]:
-    """Each row's class probabilities from the model of its own fold (out-of-fold)."""
-    out = np.empty((x.shape[0], k), dtype=np.float32)
-    for f, (booster, stop) in enumerate(zip(boosters, stops, strict=True)):
-        rows = fold == f
-        if rows.any():
-            out[rows] = _proba(_margins(booster, x[rows], stop, k), k)
-    return out
-
-
-def _losses_at(x, y, booster, stop: int, k: int) -> NDArray[np.float64]:
-    """Each row's loss ``-log p_y`` after the first ``stop`` rounds of ``booster``."""
-    return _row_losses(_margins(booster, x, stop, k), y, k)
-
-
-def _coded_frame(X, categories: dict, lengths: tuple):
-    """A dask frame (partitions of ``lengths`` rows) as XGBoost's numeric input, a float32
-    dask array (:func:`_frame_codes` per partition)."""
-    return _rowwise(lambda df: _frame_codes(df, categories), X, dtype=np.float32,
-                    width=len(X.columns), lengths=lengths)
-
-
-def _frame_codes(df, categories: dict) -> NDArray[np.float32]:
-    """A pandas frame as XGBoost's numeric input: categorical columns as their codes in the
-    fitted ``categories`` (a category not among them, or a missing one, is NaN: missing)."""
-    import pandas as pd
-
-    out = np.empty((len(df), df.shape[1]), dtype=np.float32)
-    for j, c in enumerate(df.columns):
-        if str(c) in categories:
-            codes = pd.Categorical(df[c], categories=categories[str(c)]).codes
-            out[:, j] = np.where(codes < 0, np.nan, codes)
-        else:
-            try:
-                out[:, j] = df[c].to_numpy(dtype=np.float32, na_value=np.nan)
-            except (TypeError, ValueError) as exc:
-                raise ValueError(f"Column {c!r} is neither numeric nor categorical "
-                                 f"({df[c].dtype}); give it a category dtype.") from exc
-    return out
-
-
-def _reduce_blocks(fn, *arrays) -> NDArray:
-    """The sum over partitions of ``fn(block, ...)``, a small array per partition.
-
-    The arrays share their row partitions (one chunk along any other axis); only
-    the per-partition results travel to the client.
-    """
-    import dask
-
-    blocks = [a.to_delayed().ravel() for a in arrays]
-    parts = dask.compute(*[dask.delayed(fn)(*bs) for bs in zip(*blocks, strict=True)])
-    return np.sum(parts, axis=0)

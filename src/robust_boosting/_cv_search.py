@@ -1,0 +1,350 @@
+"""The cross-validated search of :class:`~robust_boosting.SPLBoostClassifierCV`.
+
+Every candidate setting fitted on every fold, with early stopping on the held-out
+loss, and the held-out loss curves (:func:`fit_candidates`, the one place the search
+trains models); the out-of-fold probabilities of the winner at one round
+(:func:`proba_at`); the one booster configuration of every candidate and of the
+final fit (:func:`make_booster`). Plain LogitBoost candidates are fitted together by
+:func:`~robust_boosting._batched.fit_batched` in one pass over the data binned once,
+each stopped by a :class:`_PatienceMonitor` that keeps its held-out loss after every
+round; candidates with a self-paced drop fraction are fitted one by one in joblib
+workers.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterator
+
+import numpy as np
+from numpy.typing import NDArray
+from sklearn.utils import _safe_indexing
+from sklearn.utils.parallel import Parallel, delayed
+
+from ._auto_rules import PATIENCE, SAMPLE_COUNT
+from ._batched import fit_batched, staged_raw_binned_once
+from .classical import LogitBoostClassifier, SPLLogitBoostClassifier
+from .losses import softmax_loss
+from .trees import HistTreeRegressor
+from .trees.binning import _kernel_threads
+
+__all__ = ["TREE_KEYS", "fit_candidates", "held_out_curve", "make_booster", "proba_at",
+           "staged_proba", "tree_params"]
+
+#: probabilities are clipped to [_EPS, 1] inside the held-out log-loss
+_EPS = 1e-12
+
+
+def make_booster(tree: dict, learning_rate: float, drop_fraction: float, n_estimators: int,
+                  random_state: int, multiclass_trees: str = "per_class") -> LogitBoostClassifier:
+    """The one configuration every candidate and the final fit use.
+
+    ``tree`` holds the regression trees' ``max_depth``, ``max_leaf_nodes``,
+    ``min_samples_leaf``, ``l2_regularization`` and ``grow_policy``. A drop fraction of 0 is the hard self-paced
+    regularizer at infinite age, which keeps every sample: that is LogitBoost
+    exactly (the same model bit for bit), so it is built as
+    :class:`~robust_boosting.classical.LogitBoostClassifier`, without the
+    self-paced bookkeeping (every sample's loss each round, for a latent
+    objective that would only restate the training loss). A positive drop
+    fraction is :class:`~robust_boosting.classical.SPLLogitBoostClassifier`
+    with the drop-fraction regularizer. ``multiclass_trees`` is the boosters' (one
+    tree per class and round, or one shared symmetric tree).
+    """
+    trees = HistTreeRegressor(**tree_params(tree), sample_count=SAMPLE_COUNT)
+    if drop_fraction == 0:
+        return LogitBoostClassifier(trees, n_estimators=n_estimators,
+                                    learning_rate=learning_rate, random_state=random_state,
+                                    multiclass_trees=multiclass_trees)
+    return SPLLogitBoostClassifier(trees, n_estimators=n_estimators,
+                                   learning_rate=learning_rate, random_state=random_state,
+                                   regularizer="drop_fraction", age=float(drop_fraction),
+                                   multiclass_trees=multiclass_trees)
+
+
+def tree_params(candidate: dict) -> dict:
+    return {key: candidate[key] for key in TREE_KEYS}
+
+
+#: the candidates' tree parameters (:class:`HistTreeRegressor`'s)
+TREE_KEYS = ("max_depth", "max_leaf_nodes", "min_samples_leaf", "l2_regularization",
+              "grow_policy", "random_strength")
+
+
+def staged_proba(est, X) -> Iterator[NDArray[np.float32]]:
+    """Class probabilities of a fitted booster after each round, ``(n, K)`` float32 each.
+
+    A generator: one stage is held at a time. ``X`` is the validated numeric
+    array (categories as codes); it is binned once with the trees' bin edges,
+    so every tree reads codes instead of re-validating the raw data (the same
+    predictions, cheaper).
+    """
+    for raw in staged_raw_binned_once(est, X):
+        yield est._proba_from_raw(raw).astype(np.float32)
+
+
+def held_out_curve(est, X_test, y_test, w_test, trim) -> NDArray[np.float64]:
+    """The held-out loss of ``est`` after each round (:func:`_trimmed_losses` of its stages),
+    computed stage by stage: the staged probabilities are never all held at once (on
+    100,000 rows, 500 stages would take 400 MB)."""
+    return np.array([_trimmed_losses(p[None], y_test, w_test, trim)[0]
+                     for p in staged_proba(est, X_test)])
+
+
+def proba_at(est, X_test, t) -> NDArray[np.float32]:
+    """The stage ``t`` probabilities of ``est`` (its last stage if it ran fewer rounds), as
+    :func:`staged_proba` gives them; only that stage's scores become probabilities."""
+    raw = None
+    for i, raw in enumerate(staged_raw_binned_once(est, X_test)):  # noqa: B007
+        if i == t:
+            break
+    return est._proba_from_raw(raw).astype(np.float32)
+
+
+def _fit_one(X, y, sample_weight, train, test, params, n_estimators, seed, trim):
+    """Fit one candidate on one fold; the fitted booster and its held-out loss curve.
+
+    ``X`` is the pair ``(X_fit, X_num)`` of :func:`_fit_jobs`.
+    """
+    X_fit, X_num = X
+    est = make_booster(params, params["learning_rate"], params["drop_fraction"],
+                        n_estimators, seed, params["multiclass_trees"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # early stops are handled by padding the curve
+        est.fit(_safe_indexing(X_fit, train), y[train], sample_weight=sample_weight[train])
+    return est, held_out_curve(est, X_num[test], y[test], sample_weight[test], trim)
+
+
+def _padded(curve, n_rounds):
+    """``curve`` extended to ``n_rounds`` stages by repeating its last value (a stopped model)."""
+    if curve.shape[0] >= n_rounds:
+        return curve
+    return np.concatenate([curve, np.repeat(curve[-1:], n_rounds - curve.shape[0])])
+
+
+class _PatienceMonitor:
+    """Early stopping and held-out loss curves for
+    :func:`~robust_boosting._batched.fit_batched`: a model stops once its held-out loss
+    has not improved for ``patience`` rounds (``None``: never), or at its ``caps[j]``
+    rounds.
+
+    The loss is the one the search scores (:func:`_trimmed_mean` of the logistic
+    loss of the given labels on the model's held-out rows, weighted), computed
+    from the scores each fit request carries (``P(y = 1) = 1 / (1 + exp(-2 F))``;
+    native multiclass scores: ``-log`` of the softmax probability of the label).
+    The loss after each round is kept: :meth:`curve` is the model's held-out loss
+    curve, with no second pass over its stages. A one-vs-rest model boosts one
+    binary problem (class ``k`` against the rest) after the other, each starting
+    again at round 0; each stops on its own, and its curve is computed afterwards
+    (:meth:`curve` is None). A decision depends only on the model's own scores,
+    so the models do not depend on how they are batched.
+    """
+
+    def __init__(self, y, held_out, weights, trim, patience, caps):
+        self.y, self.held_out, self.weights = y, held_out, weights
+        self.trim, self.patience, self.caps = trim, patience, caps
+        self.binary = int(y.max()) + 1 <= 2  # else one-vs-rest: problem k is class k vs rest
+        self.problem: dict = {}  # model -> index of the binary problem being boosted
+        self.best: dict = {}  # model -> (best loss, its round)
+        self.losses: dict = {}  # model -> held-out loss after rounds 1, 2, ...
+        self.one_vs_rest: set = set()
+
+    def __call__(self, j, request) -> bool:
+        rows = self.held_out[j]
+        scores = request.scores[rows]
+        if request.round == 0:  # a (new) binary problem starts
+            self.problem[j] = self.problem.get(j, -1) + 1
+            self.best[j] = (np.inf, 0)
+            self.losses[j] = []
+        if scores.ndim == 2:  # native multiclass (softmax) scores: -log p_y
+            losses = softmax_loss(scores, self.y[rows])
+        else:
+            if not self.binary:
+                self.one_vs_rest.add(j)
+            positive = 1 if self.binary else self.problem[j]
+            margin = np.where(self.y[rows] == positive, 1.0, -1.0) * scores
+            losses = np.logaddexp(0.0, -2.0 * margin)
+        loss = _trimmed_mean(losses[None, :], self.weights[rows], self.trim)[0]
+        if request.round > 0:
+            self.losses[j].append(loss)
+        if request.round >= self.caps[j]:
+            return True
+        best_loss, best_round = self.best[j]
+        if loss < best_loss:
+            self.best[j] = (loss, request.round)
+            return False
+        return self.patience is not None and request.round - best_round >= self.patience
+
+    def curve(self, j, model) -> NDArray[np.float64] | None:
+        """Model ``j``'s held-out loss after each of its rounds, or None where the monitor
+        did not see every round (one-vs-rest, or a model that ended on its own)."""
+        curve = np.asarray(self.losses.get(j, []), dtype=np.float64)
+        if j in self.one_vs_rest or curve.shape[0] != model.n_estimators_:
+            return None
+        return curve
+
+
+def _fit_share(X, y, sample_weight, folds, candidates, jobs, seed, trim, patience,
+               binned_cache=None):
+    """Fit ``jobs`` (all plain LogitBoost) in one batched pass with early stopping.
+
+    Returns each job's fitted booster and its held-out loss curve. Each model is
+    asked for one round more than its job's and stopped by the monitor at the
+    job's count (the same model: see :func:`~robust_boosting._batched.fit_batched`),
+    so the monitor sees the scores after every round, the last included, and its
+    losses are the curve. ``binned_cache``: :func:`fit_batched`'s, shared by the
+    successive passes of one search so that ``X`` is binned once.
+    """
+    X_fit, X_num = X
+    weights = np.zeros((len(jobs), X_num.shape[0]))
+    overrides = []
+    for row, (c, f, rounds) in enumerate(jobs):
+        train = folds[f][0]
+        weights[row, train] = sample_weight[train]
+        overrides.append({**{f"estimator__{key}": value
+                             for key, value in tree_params(candidates[c]).items()},
+                          "learning_rate": candidates[c]["learning_rate"],
+                          "multiclass_trees": candidates[c]["multiclass_trees"],
+                          "n_estimators": rounds + 1})
+    monitor = _PatienceMonitor(y, [folds[f][1] for _, f, _ in jobs], sample_weight, trim,
+                               patience, [rounds for _, _, rounds in jobs])
+    template = make_booster(dict(max_depth=1, max_leaf_nodes=None, min_samples_leaf=1,
+                                  l2_regularization=0.0, grow_policy="depthwise",
+                                  random_strength=0.0), 1.0, 0.0, 1,
+                             seed)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # early stops are handled by padding the curves
+        # the fold models only predict: their trees drop their fit statistics as they go
+        # (at 100,000 rows and 5 classes, clean labels, three fold models held 70 MB of trees)
+        models = fit_batched(template, X_fit, y, weights, overrides, monitor=monitor,
+                             prediction_only=True, binned_cache=binned_cache)
+    out = []
+    for j, (model, (_, f, _)) in enumerate(zip(models, jobs, strict=True)):
+        curve = monitor.curve(j, model)
+        if curve is None or curve.shape[0] == 0:
+            # (a model of no round, whose first learner made no progress: its one stage
+            # is its initial prediction, which the monitor does not record as a round)
+            te = folds[f][1]
+            curve = held_out_curve(model, X_num[te], y[te], sample_weight[te], trim)
+        out.append((model, curve))
+    return out
+
+
+#: the search's batched models at once hold at most this many bytes of per-row arrays
+#: (each model's scores, new scores, Newton response and weights: 32 bytes per row and
+#: class, a row's one score for two classes); more models are fitted in successive
+#: groups. At 100,000 rows and 5 classes the three folds at once held 24 MB of Newton
+#: terms and 12 MB of scores, in a search whose peak was twice cleanlab's.
+_IN_FLIGHT_BYTES = 16 * 2**20
+
+
+def _models_in_flight(n: int, n_classes: int) -> int:
+    """How many of the search's batched models to fit at once on ``n`` rows."""
+    per_model = 32 * n * (n_classes if n_classes > 2 else 1)
+    return max(1, _IN_FLIGHT_BYTES // per_model)
+
+
+def _fit_jobs(X, y, sample_weight, folds, candidates, jobs, seed, n_jobs, trim=0.0,
+              patience=None):
+    """Fit ``(candidate, fold, rounds)`` jobs; each one's booster and held-out loss curve.
+
+    Candidates without a drop fraction (plain LogitBoost) are fitted together by
+    :func:`~robust_boosting._batched.fit_batched`: one pass in this process over
+    the data binned once (on all rows, held-out ones included, which get weight
+    0), the same models as separate fits on those weights, the tree kernels on
+    ``n_jobs`` threads (in successive passes of :func:`_models_in_flight` models
+    each when their per-row arrays would be large); with ``patience``, each stops
+    once its held-out loss has not improved for ``patience`` rounds
+    (:class:`_PatienceMonitor`, whose losses after each round are the curves: the
+    logistic loss of the scores in float64). A drop
+    fraction counts rows whatever their weight, so those candidates are fitted
+    one by one on their fold's training rows, for their full number of rounds,
+    in ``n_jobs`` joblib workers.
+
+    ``X`` is a pair: ``X_fit``, what the boosters are fitted on (the caller's
+    DataFrame when it has categorical columns, so the trees split them natively;
+    else the validated array), and ``X_num``, the validated numeric array (the
+    trees' bin edges apply to it, categories as codes), for the held-out scores.
+    """
+    out: list = [None] * len(jobs)
+    batched = [j for j, (c, _, _) in enumerate(jobs) if candidates[c]["drop_fraction"] == 0]
+    single = [j for j, (c, _, _) in enumerate(jobs) if candidates[c]["drop_fraction"] != 0]
+    # in this process (the data binned once), its kernels on n_jobs threads: worker
+    # processes would each bin the data and pay their start-up; as many models at once
+    # as _IN_FLIGHT_BYTES of their per-row arrays allow (the same models however grouped)
+    per_group = _models_in_flight(X[1].shape[0], int(np.max(y, initial=0)) + 1)
+    binned: dict = {}  # X binned once for every pass
+    for a in range(0, len(batched), per_group):
+        share = batched[a:a + per_group]
+        with _kernel_threads(n_jobs):
+            fitted = _fit_share(X, y, sample_weight, folds, candidates,
+                                [jobs[j] for j in share], seed, trim, patience, binned)
+        for j, pair in zip(share, fitted, strict=True):
+            out[j] = pair
+    results = Parallel(n_jobs=n_jobs)(
+        delayed(_fit_one)(X, y, sample_weight, folds[jobs[j][1]][0], folds[jobs[j][1]][1],
+                          candidates[jobs[j][0]], jobs[j][2], seed, trim)
+        for j in single) if single else []
+    for j, pair in zip(single, results, strict=True):
+        out[j] = pair
+    return out
+
+
+def fit_candidates(X, y, sample_weight, folds, candidates, seed, n_jobs, trim,
+                    patience=PATIENCE):
+    """Every candidate fitted on every fold, and its held-out loss curves.
+
+    Returns ``(models, curves)``: ``models[c][f]`` the booster of candidate ``c``
+    fitted on fold ``f``'s training rows, ``curves`` an array ``(C, F, T)`` of
+    their held-out losses after each round (the trimmed mean held-out log-loss:
+    the monitor's, from the scores, for plain candidates; :func:`held_out_curve`,
+    from the staged probabilities, for the others), ``T`` the
+    most rounds any of these models ran (candidate ``c`` runs at most its
+    ``candidates[c]["n_estimators"]``); the curve of a model stopped earlier is
+    padded with its last value. Plain candidates run
+    on every fold at once, each model stopping once its held-out loss has not
+    improved for ``patience`` rounds (``None``: never). Candidates with a drop
+    fraction are fitted one by one: the first fold runs all its
+    ``n_estimators`` rounds, the other folds at most ``2 r + 12`` rounds, ``r`` the first fold's
+    best round. This is the single place where the search trains models
+    (through :func:`_fit_jobs`). Only the curves are kept of the staged
+    predictions: the out-of-fold probabilities of the winner are predicted
+    afterwards at the one round they are needed (:func:`proba_at`).
+    """
+    def run(jobs):
+        return _fit_jobs(X, y, sample_weight, folds, candidates, jobs, seed, n_jobs, trim,
+                         patience)
+
+    plain = [c for c, p in enumerate(candidates) if p["drop_fraction"] == 0]
+    paced = [c for c, p in enumerate(candidates) if p["drop_fraction"] != 0]
+    out = [[None] * len(folds) for _ in candidates]
+    rounds = [p["n_estimators"] for p in candidates]
+    jobs = [(c, f, rounds[c]) for c in plain for f in range(len(folds))]
+    jobs += [(c, 0, rounds[c]) for c in paced]
+    for (c, f, _), pair in zip(jobs, run(jobs), strict=True):
+        out[c][f] = pair
+    budget = {c: min(rounds[c], 2 * int(np.argmin(out[c][0][1])) + 12) for c in paced}
+    jobs = [(c, f, budget[c]) for c in paced for f in range(1, len(folds))]
+    for (c, f, _), pair in zip(jobs, run(jobs), strict=True):
+        out[c][f] = pair
+    longest = max(curve.shape[0] for row in out for _, curve in row)
+    models = [[model for model, _ in row] for row in out]
+    curves = np.array([[_padded(curve, longest) for _, curve in row] for row in out])
+    return models, curves
+
+
+def _trimmed_mean(loss, w, trim):
+    """Per row of ``loss`` (T, n), the ``w``-weighted mean without the ``trim`` fraction largest."""
+    keep = np.ones_like(loss, dtype=bool)
+    m = int(np.floor(trim * loss.shape[1]))
+    if m:
+        np.put_along_axis(keep, np.argsort(-loss, axis=1, kind="stable")[:, :m], False, axis=1)
+    w = np.where(keep, w[None, :], 0.0)
+    total = w.sum(axis=1)
+    return np.divide((w * loss).sum(axis=1), total, out=np.full(loss.shape[0], np.inf),
+                     where=total > 0)
+
+
+def _trimmed_losses(staged, y_test, w_test, trim):
+    """Per stage, the weighted mean held-out log-loss without the ``trim`` fraction largest losses."""
+    p = staged[:, np.arange(y_test.shape[0]), y_test].astype(np.float64)
+    return _trimmed_mean(-np.log(np.clip(p, _EPS, 1.0)), w_test, trim)

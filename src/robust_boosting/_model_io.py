@@ -26,7 +26,9 @@ __all__ = ["TRUSTED_TYPES", "load_bundle", "load_model", "save_model"]
 MODEL_MODULES: tuple[str, ...] = (
     "robust_boosting._boosting",
     "robust_boosting._cv_search",
+    "robust_boosting._ensemble",
     "robust_boosting._estimator_parts",
+    "robust_boosting._interfaces",
     "robust_boosting._schema",
     "robust_boosting.adaboost",
     "robust_boosting.classical",
@@ -67,7 +69,9 @@ def _model_types() -> tuple[str, ...]:
     for modname in MODEL_MODULES:
         module = importlib.import_module(modname)
         for _, cls in inspect.getmembers(module, inspect.isclass):
-            if cls.__module__ == modname:
+            # a class defined here, or moved from here to another model module (still
+            # importable from here, as files of older releases name it)
+            if cls.__module__ in MODEL_MODULES:
                 names.add(f"{modname}.{cls.__qualname__}")
     return tuple(sorted(names | set(MOVED_TYPES)))
 

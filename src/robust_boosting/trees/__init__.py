@@ -24,7 +24,7 @@ The package is split by job: :mod:`.binning` (:class:`BinMapper`,
 for a multiclass Newton round).
 """
 
-from ._base import _check_sample_weight, _encode_classes  # noqa: F401 - used by tests
+from ._checks import _check_sample_weight, _encode_classes  # noqa: F401 - used by tests
 from .binning import BinMapper, BinnedData
 from .estimators import HistTreeClassifier, HistTreeRegressor
 from .growing import HistTree

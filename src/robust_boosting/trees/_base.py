@@ -11,7 +11,6 @@ from typing import Any
 import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.utils import check_random_state
-from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import (
     check_consistent_length,
     check_is_fitted,
@@ -26,9 +25,9 @@ from .._validation import (
     check_choice,
     check_number,
     check_optional_int,
-    rescaled_weights,
     validated_X,
 )
+from ._checks import _check_sample_weight, _encode_classes
 from .batched import grow_batched
 from .binning import BinMapper, BinnedData, _kernel_threads, _n_threads
 from .growing import HistTree, _Grower, _SymmetricGrower
@@ -39,53 +38,6 @@ _CRITERIA_REG = {"squared_error": _k.SQUARED_ERROR}
 _VALID_PARAMS: set = set()
 # Prediction runs in parallel chunks from this many samples on.
 _PARALLEL_MIN_PREDICT = 200_000
-
-
-def _check_sample_weight(sample_weight: Any, n_samples: int) -> np.ndarray | None:
-    if sample_weight is None:
-        return None
-    sw = np.asarray(sample_weight)
-    if sw.ndim == 0:
-        sw = np.full(n_samples, float(sw))
-    if sw.dtype.kind not in "biuf":
-        raise TypeError(f"sample_weight must be numeric, got dtype {sw.dtype}")
-    sw = np.asarray(sw, dtype=np.float64)
-    if sw.ndim != 1:
-        raise ValueError(f"sample_weight must be 1-D, got shape {sw.shape}")
-    if sw.shape[0] != n_samples:
-        raise ValueError(
-            f"sample_weight has {sw.shape[0]} entries but X has {n_samples} samples"
-        )
-    sw = np.ascontiguousarray(sw)
-    low, top, finite = _lk.finite_range(sw)  # one compiled pass
-    if not finite:
-        raise ValueError("sample_weight contains NaN or infinity")
-    if sw.size and low < 0:
-        raise ValueError("sample_weight must be non-negative")
-    return rescaled_weights(sw, top if sw.size else 0.0)
-
-
-def _encode_classes(y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Return ``classes, codes`` (codes int32), fast for small integer labels."""
-    yi = None
-    if y.dtype.kind in "iub":
-        yi = y.astype(np.int64, copy=False)
-    elif y.dtype.kind == "f":
-        if np.all(np.isfinite(y)) and np.array_equal(y, np.trunc(y)) and (
-            y.size == 0 or np.abs(y).max() < 2**53
-        ):
-            yi = y.astype(np.int64)
-        else:
-            check_classification_targets(y)
-    else:
-        check_classification_targets(y)
-    if yi is not None and yi.size:
-        lo, present, codes = _lk.small_int_codes(np.ascontiguousarray(yi), 2**16)
-        if present.size:
-            classes = (np.flatnonzero(present) + lo).astype(y.dtype)
-            return classes, codes
-    classes, codes = np.unique(y, return_inverse=True)
-    return classes, codes.astype(np.int32).ravel()
 
 
 # --------------------------------------------------------------------------

@@ -33,6 +33,7 @@ import numpy as np
 from .. import _loop_kernels as _lk
 from .. import _tree_kernels as _k
 from . import growing
+from ._checks import _check_sample_weight
 from .binning import BinnedData, _kernel_threads
 from .growing import _CLS_GAIN_RTOL, _HIST_CACHE_BYTES, _REG_GAIN_RTOL, _Grower, _SymmetricGrower
 
@@ -220,16 +221,21 @@ def _grow_group(group: list[_Grower], n_threads: int) -> None:
         g.end = end[j, :m]
 
 
+def _is_hist_tree(learner) -> bool:
+    """Whether ``learner`` is a histogram tree (``_BaseHistTree``), whose fit this module can
+    take over: it has the setup and finishing :func:`fit_trees_batched` calls."""
+    return callable(getattr(learner, "_prepare_grower", None)) and callable(
+        getattr(learner, "_finish_fit", None))
+
+
 def _regression_roots(learners, targets, weights, regions, n: int, n_threads: int):
     """The regression trees' checked weights and roots (``regression_root``, into their
     regions of ``regions``), computed side by side: ``[(weights, root), ...]`` in the
     order of the regression trees, for :meth:`_prepare_grower`'s ``root``; None (each
     tree makes its own) unless every target is a float64 array of ``n`` entries."""
-    from ._base import _BaseHistTree, _check_sample_weight
-
     ys, sws = [], []
     for learner, y, w in zip(learners, targets, weights, strict=True):
-        if isinstance(learner, _BaseHistTree) and learner._is_reg:
+        if _is_hist_tree(learner) and learner._is_reg:
             if not (isinstance(y, np.ndarray) and y.shape == (n,) and y.dtype == np.float64):
                 return None
             ys.append(np.ascontiguousarray(y))
@@ -262,9 +268,7 @@ def fit_trees_batched(learners: Sequence, X: BinnedData, targets: Sequence, weig
         setting, -1 every core). The default, one, suits callers that run several
         batches in parallel.
     """
-    from ._base import _BaseHistTree
-
-    is_reg = [isinstance(learner, _BaseHistTree) and learner._is_reg for learner in learners]
+    is_reg = [_is_hist_tree(learner) and learner._is_reg for learner in learners]
     n_reg = sum(is_reg)
     row_bytes = _REGION_ROW_BYTES * X.n_samples if isinstance(X, BinnedData) else 0
     if n_reg > 1 and n_reg * row_bytes > _REGION_BYTES:
@@ -283,8 +287,6 @@ def fit_trees_batched(learners: Sequence, X: BinnedData, targets: Sequence, weig
 def _fit_part(learners, X, targets, weights, n_jobs, is_reg) -> None:
     """:func:`fit_trees_batched` of one batch, its regression trees' row arrays laid out
     together."""
-    from ._base import _BaseHistTree
-
     prepared = []
     growers = []
     # the regression trees' row arrays, laid out as regions of one array each, so that
@@ -299,7 +301,7 @@ def _fit_part(learners, X, targets, weights, n_jobs, is_reg) -> None:
         roots = None if regions is None else _regression_roots(
             learners, targets, weights, regions, n, n_threads)
         for learner, y, w in zip(learners, targets, weights, strict=True):
-            if not isinstance(learner, _BaseHistTree) or not isinstance(X, BinnedData):
+            if not _is_hist_tree(learner) or not isinstance(X, BinnedData):
                 learner.fit(X, y, sample_weight=w)
                 continue
             out = root = None

@@ -1,0 +1,127 @@
+"""The loop's weak learners: the default one, their seeded copies and their threads.
+
+:func:`default_weak_learner` is the one place that picks the default weak learner;
+:func:`unfitted_copy` and :func:`_seeded_copy` make each round's fresh learner (seeded
+as scikit-learn's ensembles seed theirs). Importable from
+:mod:`robust_boosting._boosting` too.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import TYPE_CHECKING
+
+import numpy as np
+from sklearn.base import BaseEstimator
+
+if TYPE_CHECKING:
+    from ._interfaces import Step
+
+__all__ = ["default_weak_learner", "unfitted_copy"]
+
+
+def _random_state_keys(estimator) -> list[str]:
+    """The ``random_state`` parameters of ``estimator`` (nested ones too), in sorted order."""
+    return [
+        key
+        for key in sorted(estimator.get_params(deep=True))
+        if key == "random_state" or key.endswith("__random_state")
+    ]
+
+
+_IMMUTABLE = frozenset({int, float, str, bool, type(None)})
+
+
+def unfitted_copy(template):
+    """A copy of the unfitted estimator ``template`` that shares no mutable state with it.
+
+    A shallow copy when every parameter is a plain number, string, None or an estimator
+    of such parameters (copied the same way, level by level: it is then a clone), else a
+    deep copy: for an unfitted estimator both equal ``clone``'s result, at a fraction of
+    its cost.
+    """
+    copied = _plain_copy(template)
+    return copy.deepcopy(template) if copied is None else copied
+
+
+def _plain_copy(est):
+    """A shallow copy of ``est`` whose estimator-valued attributes are copied the same way,
+    when every attribute is a plain number, string, None or such an estimator; else None."""
+    out = copy.copy(est)
+    for key, value in vars(est).items():
+        if type(value) in _IMMUTABLE:
+            continue
+        if not isinstance(value, BaseEstimator):
+            return None
+        inner = _plain_copy(value)
+        if inner is None:
+            return None
+        setattr(out, key, inner)
+    return out
+
+
+def _seeded_copy(template, keys: list[str], random_state: np.random.RandomState):
+    """A fresh copy of the unfitted ``template`` whose ``random_state`` parameters are seeded.
+
+    The parameters named in ``keys`` (from :func:`_random_state_keys`, sorted) are
+    seeded with ``randint(2**31 - 1)`` in that order, as scikit-learn's ensembles
+    do, so a weak learner gets the same seeds here as in
+    :class:`sklearn.ensemble.AdaBoostClassifier`. ``template`` must be a
+    ``clone`` of the user's estimator: a deep copy of it is then a clone too,
+    at a fraction of ``clone``'s cost.
+    """
+    learner = unfitted_copy(template)
+    seeds = {key: random_state.randint(np.iinfo(np.int32).max) for key in keys}
+    nested = {key: seed for key, seed in seeds.items() if "__" in key}
+    if "random_state" in seeds:
+        learner.random_state = seeds["random_state"]
+    if nested and not _set_nested(learner, nested):
+        learner.set_params(**nested)
+    return learner
+
+
+def _set_nested(learner, params: dict) -> bool:
+    """Set ``a__b__name`` parameters as attributes of the estimators they name when each
+    of ``a``, ``a.b`` is an estimator attribute (what ``set_params`` does then, without
+    its signature inspection); False, with nothing set, if one is not."""
+    targets = []
+    for key, value in params.items():
+        *path, name = key.split("__")
+        obj = learner
+        for part in path:
+            obj = vars(obj).get(part)
+            if not isinstance(obj, BaseEstimator):
+                return False
+        if name not in vars(obj):
+            return False
+        targets.append((obj, name, value))
+    for obj, name, value in targets:
+        setattr(obj, name, value)
+    return True
+
+
+def _learner_threads(estimator) -> int:
+    """Threads of a weak learner's compiled kernels (1 for a learner without them)."""
+    from .trees import HistTreeClassifier, HistTreeRegressor
+    from .trees.binning import _n_threads
+
+    if isinstance(estimator, HistTreeClassifier | HistTreeRegressor):
+        return _n_threads(estimator.n_jobs)
+    return 1
+
+
+def default_weak_learner(step: Step):
+    """The library's one default weak learner: a histogram stump of the kind ``step`` needs.
+
+    A decision stump (:class:`~robust_boosting.trees.HistTreeClassifier`,
+    ``max_depth=1``) for steps that fit a classifier, a regression stump
+    (:class:`~robust_boosting.trees.HistTreeRegressor`, as in the experiments of
+    Friedman, Hastie & Tibshirani 2000) for steps that fit a real-valued
+    working response.
+    """
+    from .trees import HistTreeClassifier, HistTreeRegressor
+
+    if step.needs_classifier:
+        return HistTreeClassifier(max_depth=1)
+    return HistTreeRegressor(max_depth=1)
+

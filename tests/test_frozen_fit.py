@@ -78,6 +78,7 @@ def _other_value(est, name, value):
         "sample_count": "weight",
         "max_bins": 3,
         "n_jobs": 2,
+        "unknown_categories": "error",
     }
     return table[name]
 

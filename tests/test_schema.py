@@ -10,6 +10,7 @@ import pandas as pd
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from sklearn.base import clone
 from sklearn.svm import LinearSVC
 from sklearn.tree import DecisionTreeClassifier
 
@@ -80,7 +81,7 @@ def test_every_estimator_takes_a_typed_frame(cls):
 def test_predict_errors_name_the_column_and_rows(cls):
     df, y = mixed_frame()
     model = _fit(cls, df, y)
-    model.feature_schema_.unknown_categories = "error"
+    model.set_params(unknown_categories="error")
     cases = []
     unseen = df.copy()
     unseen.loc[[4, 9], "shape"] = "hexagon"
@@ -346,7 +347,8 @@ def test_unknown_categories_are_missing_by_default(cls):
     train = df.assign(size=df["size"].where(df["size"] != "L", "M"))  # "L" declared, unused
     model = _fit(cls, train, y)
     assert model.feature_schema_.observed[2] == [True, True, False]
-    assert model.feature_schema_.unknown_categories == "missing"
+    assert model.unknown_categories == "missing"
+    assert not hasattr(model.feature_schema_, "unknown_categories")  # a parameter, not state
     new = df.copy()
     new.loc[[4, 9], "shape"] = "hexagon"  # undeclared
     as_missing = new.copy()
@@ -360,14 +362,21 @@ def test_unknown_categories_are_missing_by_default(cls):
         if hasattr(model, method):
             np.testing.assert_array_equal(getattr(model, method)(new),
                                           getattr(model, method)(as_missing))
-    model.feature_schema_.unknown_categories = "error"
+    model.set_params(unknown_categories="error")
     with pytest.raises(ValueError, match=r"column 'shape' has the category 'hexagon', which no "
                                          r"training row had, in rows 4, 9"):
         model.predict(new)
     with pytest.raises(ValueError, match=r"column 'size' has the category 'L'"):
         model.predict(df)
+    model.set_params(unknown_categories="ignore")
     with pytest.raises(ValueError, match="unknown_categories must be one of"):
-        model.feature_schema_.unknown_categories = "ignore"
+        model.predict(df)
+    with pytest.raises(ValueError, match="unknown_categories must be one of"):
+        clone(model).fit(train, y)
+    # the policy given at construction is the one predict follows
+    strict = _fit(cls, train, y, unknown_categories="error")
+    with pytest.raises(ValueError, match=r"column 'shape' has the category 'hexagon'"):
+        strict.predict(new)
 
 
 def test_cross_validation_with_a_rare_category_gives_finite_scores():

@@ -509,7 +509,7 @@ def test_dataframe_with_categorical_column_and_missing_values():
     # an unknown category is a missing value (the trees' missing-value branch) ...
     np.testing.assert_array_equal(clf.predict_proba(unseen),
                                   clf.predict_proba(frame.assign(colour=np.nan)))
-    clf.feature_schema_.unknown_categories = "error"  # ... or, if asked for, an error
+    clf.set_params(unknown_categories="error")  # ... or, if asked for, an error
     with pytest.raises(ValueError, match="colour"):
         clf.predict(unseen)
     with pytest.raises(ValueError):

@@ -27,10 +27,10 @@ training row had (one not declared at fit, or one the ``category`` dtype declare
 no training row used) is encoded as missing at predict, and the histogram trees send
 it down the branch they learned for missing values. That is what makes
 cross-validation and grid search work when a rare category falls into one fold only.
-The policy is the fitted schema's ``unknown_categories``: set it to ``"error"``
-(``model.feature_schema_.unknown_categories = "error"``, or ``robust-boosting predict
---unknown-categories error``) to make such a category a ValueError naming the column,
-the values and the rows. A model whose weak learner does not handle missing values
+The policy is the estimator's ``unknown_categories`` parameter: set it to ``"error"``
+(``Estimator(unknown_categories="error")``, ``model.set_params(unknown_categories="error")``
+on a fitted model, or ``robust-boosting predict --unknown-categories error``) to make such
+a category a ValueError naming the column, the values and the rows. A model whose weak learner does not handle missing values
 raises that error whatever the policy. Every error is one line.
 
 The model works on the encoded array: numeric and boolean columns as float64,
@@ -164,13 +164,6 @@ class FeatureSchema:
         For each categorical column, whether each category occurred in the training
         rows (default: all of them). A declared category no training row had is
         *unknown* at predict, like one that was not declared.
-
-    Attributes
-    ----------
-    unknown_categories : {"missing", "error"}
-        What :meth:`encode` does with an unknown category at predict: ``"missing"``
-        (default) encodes it as a missing value, ``"error"`` raises a ValueError naming
-        the column, the values and the rows.
     """
 
     def __init__(self, names, kinds, dtypes, categories, observed=None) -> None:
@@ -181,18 +174,6 @@ class FeatureSchema:
         self.observed = ([None if c is None else [True] * len(c) for c in self.categories]
                          if observed is None else [None if o is None else list(o)
                                                    for o in observed])
-        self.unknown_categories = "missing"
-
-    @property
-    def unknown_categories(self) -> str:
-        return getattr(self, "_unknown_categories", "missing")  # older files: the default
-
-    @unknown_categories.setter
-    def unknown_categories(self, value: str) -> None:
-        if value not in UNKNOWN_CATEGORY_POLICIES:
-            raise ValueError(f"unknown_categories must be one of "
-                             f"{', '.join(map(repr, UNKNOWN_CATEGORY_POLICIES))}, got {value!r}.")
-        self._unknown_categories = value
 
     def __repr__(self) -> str:
         cols = ", ".join(
@@ -302,7 +283,8 @@ class FeatureSchema:
             "feature_names_in_."
         )
 
-    def encode(self, X, *, check_columns: bool = True, allow_missing: bool = True) -> np.ndarray:
+    def encode(self, X, *, check_columns: bool = True, allow_missing: bool = True,
+               unknown_categories: str = "missing") -> np.ndarray:
         """The frame ``X`` as the model's float64 array (checked against the schema).
 
         Numeric and boolean columns become their values (0/1), categorical columns their
@@ -317,10 +299,12 @@ class FeatureSchema:
             self.check_columns(X)
         out = np.empty(X.shape, dtype=np.float64, order="F")
         for j, name in enumerate(self.names):
-            out[:, j] = self._encode_column(X.iloc[:, j], name, j, X.index, allow_missing)
+            out[:, j] = self._encode_column(X.iloc[:, j], name, j, X.index, allow_missing,
+                                            unknown_categories)
         return out
 
-    def _encode_column(self, col, name, j, index, allow_missing: bool = True) -> np.ndarray:
+    def _encode_column(self, col, name, j, index, allow_missing: bool = True,
+                       unknown_categories: str = "missing") -> np.ndarray:
         import pandas as pd
 
         kind = self.kinds[j]
@@ -371,7 +355,7 @@ class FeatureSchema:
         unknown = present & ((codes < 0) | ~seen[np.maximum(codes, 0)])
         out = codes.astype(np.float64)
         out[(codes < 0) | unknown] = np.nan
-        if unknown.any() and (self.unknown_categories == "error" or not allow_missing):
+        if unknown.any() and (unknown_categories == "error" or not allow_missing):
             new = sorted({repr(_plain(v)) for v in values[unknown]})
             why = ("unknown_categories='error'" if allow_missing
                    else "this model's weak learner does not handle missing values")

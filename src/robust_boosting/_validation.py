@@ -18,9 +18,27 @@ import numpy as np
 from sklearn.utils.validation import validate_data
 
 from ._loop_kernels import finite_range
-from ._schema import FeatureSchema, is_frame, missing_values_error
+from ._schema import UNKNOWN_CATEGORY_POLICIES, FeatureSchema, is_frame, missing_values_error
 
-__all__ = ["check_choice", "check_number", "check_optional_int", "validated_X"]
+__all__ = ["check_choice", "check_number", "check_optional_int", "unknown_category_policy",
+           "validated_X"]
+
+
+def unknown_category_policy(estimator) -> str:
+    """The estimator's ``unknown_categories`` parameter, checked.
+
+    What predict does with a category no training row had: ``"missing"`` encodes it as
+    a missing value, ``"error"`` raises a ValueError naming the column, the values and
+    the rows. A model saved by release 0.1.0 has no such parameter; its policy was an
+    attribute of its fitted schema, which is read instead.
+    """
+    if "unknown_categories" in vars(estimator):
+        policy = estimator.unknown_categories
+    else:
+        schema = vars(estimator).get("feature_schema_")
+        policy = vars(schema).get("_unknown_categories", "missing") if schema else "missing"
+    check_choice("unknown_categories", policy, UNKNOWN_CATEGORY_POLICIES)
+    return policy
 
 
 def validated_X(estimator, X, y="no_validation", *, reset: bool, allow_nan: bool,
@@ -41,6 +59,7 @@ def validated_X(estimator, X, y="no_validation", *, reset: bool, allow_nan: bool
     """
     if allow_inf is None:
         allow_inf = allow_nan
+    policy = unknown_category_policy(estimator)
     frame = is_frame(X)
     schema = FeatureSchema.from_frame(X) if (reset and frame) else (
         None if reset else getattr(estimator, "feature_schema_", None))
@@ -49,7 +68,8 @@ def validated_X(estimator, X, y="no_validation", *, reset: bool, allow_nan: bool
             raise ValueError(
                 f"{type(estimator).__name__} was fitted on a DataFrame with boolean or "
                 f"categorical columns ({schema!r}); pass a DataFrame with those columns.")
-        X_num = schema.encode(X, check_columns=not reset, allow_missing=allow_nan)
+        X_num = schema.encode(X, check_columns=not reset, allow_missing=allow_nan,
+                              unknown_categories=policy)
         _check_finite(estimator, X_num, allow_nan, allow_inf, schema.names, X.index)
         if not reset:
             return X_num

@@ -30,6 +30,11 @@ class AdaBoostClassifier(BaseBoostingClassifier):
         Shrinks each coefficient.
     random_state : int, RandomState or None, default=None
         Seeds the weak learners' ``random_state`` parameters, round by round.
+    unknown_categories : {"missing", "error"}, default="missing"
+        What predict does with a category of a categorical column that no training
+        row had: ``"missing"`` treats it as a missing value (the trees' learned
+        missing-value branch, as scikit-learn's histogram boosting and LightGBM do);
+        ``"error"`` raises a ValueError naming the column, the values and the rows.
 
     Attributes
     ----------

@@ -74,6 +74,11 @@ class RealBoostClassifier(ClassProbabilityBooster):
         fixes it, with a larger default ``clip``).
     random_state : int, RandomState or None, default=None
         Seeds the weak learners' ``random_state`` parameters, round by round.
+    unknown_categories : {"missing", "error"}, default="missing"
+        What predict does with a category of a categorical column that no training
+        row had: ``"missing"`` treats it as a missing value (the trees' learned
+        missing-value branch, as scikit-learn's histogram boosting and LightGBM do);
+        ``"error"`` raises a ValueError naming the column, the values and the rows.
 
     Attributes
     ----------
@@ -87,15 +92,16 @@ class RealBoostClassifier(ClassProbabilityBooster):
     feature_importances_ : ndarray of shape (n_features,)
     """
 
-    def __init__(self, estimator=None, n_estimators: int = 100, learning_rate: float = 1.0,
+    def __init__(self, estimator=None, *, n_estimators: int = 100, learning_rate: float = 1.0,
                  clip: float = 1e-4, loss: str | MarginLoss = "exponential",
-                 random_state=None):
+                 random_state=None, unknown_categories: str = "missing"):
         self.estimator = estimator
         self.n_estimators = n_estimators
         self.learning_rate = learning_rate
         self.clip = clip
         self.loss = loss
         self.random_state = random_state
+        self.unknown_categories = unknown_categories
 
 
 class GentleBoostClassifier(GentleLossBooster):
@@ -122,19 +128,25 @@ class GentleBoostClassifier(GentleLossBooster):
         ``docs/extending.md``). ``"savage2"`` gives RBoost
         (:class:`~robust_boosting.robust.RBoostClassifier`).
     random_state : int, RandomState or None, default=None
+    unknown_categories : {"missing", "error"}, default="missing"
+        What predict does with a category of a categorical column that no training
+        row had: ``"missing"`` treats it as a missing value (the trees' learned
+        missing-value branch, as scikit-learn's histogram boosting and LightGBM do);
+        ``"error"`` raises a ValueError naming the column, the values and the rows.
 
     Attributes
     ----------
     As for :class:`RealBoostClassifier`.
     """
 
-    def __init__(self, estimator=None, n_estimators: int = 100, learning_rate: float = 1.0,
-                 loss: str | MarginLoss = "exponential", random_state=None):
+    def __init__(self, estimator=None, *, n_estimators: int = 100, learning_rate: float = 1.0,
+                 loss: str | MarginLoss = "exponential", random_state=None, unknown_categories: str = "missing"):
         self.estimator = estimator
         self.n_estimators = n_estimators
         self.learning_rate = learning_rate
         self.loss = loss
         self.random_state = random_state
+        self.unknown_categories = unknown_categories
 
 
 class LogitBoostClassifier(BaseBoostingClassifier):
@@ -177,6 +189,11 @@ class LogitBoostClassifier(BaseBoostingClassifier):
         :class:`~robust_boosting.trees.HistTreeRegressor` with
         ``grow_policy="symmetric"``). Ignored for two classes.
     random_state : int, RandomState or None, default=None
+    unknown_categories : {"missing", "error"}, default="missing"
+        What predict does with a category of a categorical column that no training
+        row had: ``"missing"`` treats it as a missing value (the trees' learned
+        missing-value branch, as scikit-learn's histogram boosting and LightGBM do);
+        ``"error"`` raises a ValueError naming the column, the values and the rows.
 
     Attributes
     ----------
@@ -184,9 +201,9 @@ class LogitBoostClassifier(BaseBoostingClassifier):
     ``learning_rate / 2`` per round.
     """
 
-    def __init__(self, estimator=None, n_estimators: int = 100, learning_rate: float = 1.0,
+    def __init__(self, estimator=None, *, n_estimators: int = 100, learning_rate: float = 1.0,
                  z_max: float = 4.0, weight_floor: float = DEFAULT_WEIGHT_FLOOR,
-                 multiclass_trees: str = "per_class", random_state=None):
+                 multiclass_trees: str = "per_class", random_state=None, unknown_categories: str = "missing"):
         self.estimator = estimator
         self.n_estimators = n_estimators
         self.learning_rate = learning_rate
@@ -194,6 +211,7 @@ class LogitBoostClassifier(BaseBoostingClassifier):
         self.weight_floor = weight_floor
         self.multiclass_trees = multiclass_trees
         self.random_state = random_state
+        self.unknown_categories = unknown_categories
 
     def _validate_params(self):
         super()._validate_params()
@@ -234,13 +252,13 @@ class SPLLogitBoostClassifier(SelfPacedMixin, LogitBoostClassifier):
     Other attributes as for :class:`LogitBoostClassifier`.
     """
 
-    def __init__(self, estimator=None, n_estimators: int = 100, age: float = 2.0,
+    def __init__(self, estimator=None, *, n_estimators: int = 100, age: float = 2.0,
                  regularizer: str | SPRegularizer | Callable = "hard",
                  regularizer_params: dict | None = None, warm_start_rounds: int = 3,
                  warm_start_age: float = 1e6, inner_iterations: int | str = 1,
                  learning_rate: float = 1.0, z_max: float = 4.0,
                  weight_floor: float = DEFAULT_WEIGHT_FLOOR, multiclass_trees: str = "per_class",
-                 random_state=None):
+                 random_state=None, unknown_categories: str = "missing"):
         self.estimator = estimator
         self.n_estimators = n_estimators
         self.age = age
@@ -254,6 +272,7 @@ class SPLLogitBoostClassifier(SelfPacedMixin, LogitBoostClassifier):
         self.weight_floor = weight_floor
         self.multiclass_trees = multiclass_trees
         self.random_state = random_state
+        self.unknown_categories = unknown_categories
 
 
 class SPLGentleBoostClassifier(SelfPacedMixin, GentleBoostClassifier):
@@ -279,11 +298,11 @@ class SPLGentleBoostClassifier(SelfPacedMixin, GentleBoostClassifier):
     Other attributes as for :class:`GentleBoostClassifier`.
     """
 
-    def __init__(self, estimator=None, n_estimators: int = 100, age: float = 2.0,
+    def __init__(self, estimator=None, *, n_estimators: int = 100, age: float = 2.0,
                  regularizer: str | SPRegularizer | Callable = "hard",
                  regularizer_params: dict | None = None, warm_start_rounds: int = 3,
                  warm_start_age: float = 1e6, inner_iterations: int | str = 1,
-                 learning_rate: float = 1.0, random_state=None):
+                 learning_rate: float = 1.0, random_state=None, unknown_categories: str = "missing"):
         self.estimator = estimator
         self.n_estimators = n_estimators
         self.age = age
@@ -294,3 +313,4 @@ class SPLGentleBoostClassifier(SelfPacedMixin, GentleBoostClassifier):
         self.inner_iterations = inner_iterations
         self.learning_rate = learning_rate
         self.random_state = random_state
+        self.unknown_categories = unknown_categories

@@ -303,7 +303,7 @@ def _cmd_predict(args: argparse.Namespace) -> int:
     model = bundle["model"]
     schema = getattr(model, "feature_schema_", None)
     if schema is not None:  # the command's policy for categories no training row had
-        schema.unknown_categories = args.unknown_categories
+        model.set_params(unknown_categories=args.unknown_categories)
     X = _features(df, label=label, model=model)
     pred = model.predict(X)
     out = pd.DataFrame({args.column: pred})

@@ -284,6 +284,11 @@ class RILBoostClassifier(BaseBoostingClassifier):
         Seeds the weak learners' ``random_state`` parameters, round by round, and
         breaks minimin ties at random (the paper leaves tie-breaking open; see
         :func:`~robust_boosting.imprecise.select_extreme_point`).
+    unknown_categories : {"missing", "error"}, default="missing"
+        What predict does with a category of a categorical column that no training
+        row had: ``"missing"`` treats it as a missing value (the trees' learned
+        missing-value branch, as scikit-learn's histogram boosting and LightGBM do);
+        ``"error"`` raises a ValueError naming the column, the values and the rows.
 
     Attributes
     ----------
@@ -316,10 +321,10 @@ class RILBoostClassifier(BaseBoostingClassifier):
     True
     """
 
-    def __init__(self, estimator=None, n_estimators: int = 10, epsilon: float = 0.1,
+    def __init__(self, estimator=None, *, n_estimators: int = 10, epsilon: float = 0.1,
                  mixing: float | str = 0.0, strategy: str = "minimax", C: float = 1.0,
                  gamma: float | str = "scale", search: str = "auto",
-                 weight_scale: float | str = "n_samples", random_state=None):
+                 weight_scale: float | str = "n_samples", random_state=None, unknown_categories: str = "missing"):
         self.estimator = estimator
         self.n_estimators = n_estimators
         self.epsilon = epsilon
@@ -330,6 +335,7 @@ class RILBoostClassifier(BaseBoostingClassifier):
         self.search = search
         self.weight_scale = weight_scale
         self.random_state = random_state
+        self.unknown_categories = unknown_categories
 
     def _validate_params(self) -> None:
         super()._validate_params()

@@ -83,6 +83,11 @@ class SavageBoostClassifier(ClassProbabilityBooster):
         a handful of samples and the fit oscillates (measured on the breast
         cancer data: 91 % test accuracy at ``1e-4``, 95 % at 0.05; AdaBoost 95 %).
     random_state : int, RandomState or None, default=None
+    unknown_categories : {"missing", "error"}, default="missing"
+        What predict does with a category of a categorical column that no training
+        row had: ``"missing"`` treats it as a missing value (the trees' learned
+        missing-value branch, as scikit-learn's histogram boosting and LightGBM do);
+        ``"error"`` raises a ValueError naming the column, the values and the rows.
 
     Attributes
     ----------
@@ -93,13 +98,14 @@ class SavageBoostClassifier(ClassProbabilityBooster):
 
     _default_loss = "savage"
 
-    def __init__(self, estimator=None, n_estimators: int = 100, learning_rate: float = 1.0,
-                 clip: float = 0.05, random_state=None):
+    def __init__(self, estimator=None, *, n_estimators: int = 100, learning_rate: float = 1.0,
+                 clip: float = 0.05, random_state=None, unknown_categories: str = "missing"):
         self.estimator = estimator
         self.n_estimators = n_estimators
         self.learning_rate = learning_rate
         self.clip = clip
         self.random_state = random_state
+        self.unknown_categories = unknown_categories
 
 
 class RBoostClassifier(GentleLossBooster):
@@ -122,6 +128,11 @@ class RBoostClassifier(GentleLossBooster):
     n_estimators : int, default=100
     learning_rate : float, default=1.0
     random_state : int, RandomState or None, default=None
+    unknown_categories : {"missing", "error"}, default="missing"
+        What predict does with a category of a categorical column that no training
+        row had: ``"missing"`` treats it as a missing value (the trees' learned
+        missing-value branch, as scikit-learn's histogram boosting and LightGBM do);
+        ``"error"`` raises a ValueError naming the column, the values and the rows.
 
     Attributes
     ----------
@@ -167,6 +178,11 @@ class RobustBoostClassifier(BaseBoostingClassifier):
     margin_sigma : float > 0, default=0.1
         Spread ``sigma`` of the final margin distribution.
     random_state : int, RandomState or None, default=None
+    unknown_categories : {"missing", "error"}, default="missing"
+        What predict does with a category of a categorical column that no training
+        row had: ``"missing"`` treats it as a missing value (the trees' learned
+        missing-value branch, as scikit-learn's histogram boosting and LightGBM do);
+        ``"error"`` raises a ValueError naming the column, the values and the rows.
 
     Attributes
     ----------
@@ -197,14 +213,15 @@ class RobustBoostClassifier(BaseBoostingClassifier):
     is ``e^{t_final - t_k} sum_{j <= k} beta_j h_j``, a positive multiple.
     """
 
-    def __init__(self, estimator=None, n_estimators: int = 100, error_goal: float = 0.1,
-                 max_margin: float = 0.0, margin_sigma: float = 0.1, random_state=None):
+    def __init__(self, estimator=None, *, n_estimators: int = 100, error_goal: float = 0.1,
+                 max_margin: float = 0.0, margin_sigma: float = 0.1, random_state=None, unknown_categories: str = "missing"):
         self.estimator = estimator
         self.n_estimators = n_estimators
         self.error_goal = error_goal
         self.max_margin = max_margin
         self.margin_sigma = margin_sigma
         self.random_state = random_state
+        self.unknown_categories = unknown_categories
 
     def _validate_params(self):
         super()._validate_params()

@@ -97,6 +97,11 @@ class SPLBoostClassifier(SelfPacedMixin, BaseBoostingClassifier):
         the noise rate) never grows.
     random_state : int, RandomState or None, default=None
         Seeds the weak learners.
+    unknown_categories : {"missing", "error"}, default="missing"
+        What predict does with a category of a categorical column that no training
+        row had: ``"missing"`` treats it as a missing value (the trees' learned
+        missing-value branch, as scikit-learn's histogram boosting and LightGBM do);
+        ``"error"`` raises a ValueError naming the column, the values and the rows.
 
     Attributes
     ----------
@@ -125,12 +130,12 @@ class SPLBoostClassifier(SelfPacedMixin, BaseBoostingClassifier):
 
     _auto_age = True
 
-    def __init__(self, estimator=None, n_estimators: int = 100, age: float | str = "auto",
+    def __init__(self, estimator=None, *, n_estimators: int = 100, age: float | str = "auto",
                  regularizer: str | SPRegularizer | Callable = "hard",
                  regularizer_params: dict | None = None, warm_start_rounds: int | str = "auto",
                  warm_start_age: float = 1e6, inner_iterations: int | str = 1,
                  learning_rate: float = 1.0, age_growth: float | None = 2.0,
-                 random_state=None):
+                 random_state=None, unknown_categories: str = "missing"):
         self.estimator = estimator
         self.n_estimators = n_estimators
         self.age = age
@@ -142,6 +147,7 @@ class SPLBoostClassifier(SelfPacedMixin, BaseBoostingClassifier):
         self.learning_rate = learning_rate
         self.age_growth = age_growth
         self.random_state = random_state
+        self.unknown_categories = unknown_categories
 
     def _make_step(self):
         return DiscreteStep(learning_rate=self.learning_rate)

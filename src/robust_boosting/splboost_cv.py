@@ -249,6 +249,11 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         core. The result does not depend on it.
     random_state : int, RandomState or None, default=None
         Seeds the fold split and the weak learners.
+    unknown_categories : {"missing", "error"}, default="missing"
+        What predict does with a category of a categorical column that no training
+        row had: ``"missing"`` treats it as a missing value (the trees' learned
+        missing-value branch, as scikit-learn's histogram boosting and LightGBM do);
+        ``"error"`` raises a ValueError naming the column, the values and the rows.
 
     Attributes
     ----------
@@ -332,7 +337,11 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
        tree", NIPS 2017.
     """
 
-    def __init__(self, max_depth: int | None | Sequence[int | None] | str = "auto",
+    #: ``unknown_categories`` of a model saved by release 0.1.0, which had no such
+    #: parameter (its policy is read from its schema; this keeps ``get_params`` working)
+    unknown_categories = "missing"
+
+    def __init__(self, *, max_depth: int | None | Sequence[int | None] | str = "auto",
                  learning_rate: float | Sequence[float] | str = "auto",
                  drop_fraction: float | Sequence[float] = 0.0,
                  n_estimators: int | str = "auto", max_leaf_nodes: int | None | str = "auto",
@@ -342,7 +351,7 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
                  multiclass_trees: str = "auto", cv=3,
                  remove_label_issues: bool | str = "auto",
                  label_issue_weight: float | tuple[float, float] = (0.0, 0.8),
-                 n_jobs: int | None = None, random_state=None):
+                 n_jobs: int | None = None, random_state=None, unknown_categories: str = "missing"):
         self.max_depth = max_depth
         self.learning_rate = learning_rate
         self.drop_fraction = drop_fraction
@@ -358,6 +367,7 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         self.label_issue_weight = label_issue_weight
         self.n_jobs = n_jobs
         self.random_state = random_state
+        self.unknown_categories = unknown_categories
 
     # ------------------------------------------------------------------ params
     def _search_space(self, n: int, n_classes: int = 2) -> list[dict]:

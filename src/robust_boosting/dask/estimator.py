@@ -219,12 +219,12 @@ oof_n_estimators_, noise_rate_, remove_label_issues_
         the input.
     """
 
-    def __init__(self, max_depth="auto", learning_rate="auto", drop_fraction=0.0,
+    def __init__(self, *, max_depth="auto", learning_rate="auto", drop_fraction=0.0,
                  n_estimators="auto", max_leaf_nodes="auto", min_samples_leaf="auto",
                  l2_regularization="auto", grow_policy: str = "auto",
                  random_strength: float | str = "auto", multiclass_trees: str = "auto", cv=3,
                  remove_label_issues: bool | str = "auto", label_issue_weight=(0.0, 0.8),
-                 n_jobs: int | None = None, random_state=None, client=None,
+                 n_jobs: int | None = None, random_state=None, unknown_categories: str = "missing", client=None,
                  collective_timeout: int = 600, device: str = "cpu"):
         super().__init__(max_depth=max_depth, learning_rate=learning_rate,
                          drop_fraction=drop_fraction, n_estimators=n_estimators,
@@ -233,7 +233,8 @@ oof_n_estimators_, noise_rate_, remove_label_issues_
                          random_strength=random_strength, multiclass_trees=multiclass_trees,
                          cv=cv, remove_label_issues=remove_label_issues,
                          label_issue_weight=label_issue_weight, n_jobs=n_jobs,
-                         random_state=random_state)
+                         random_state=random_state,
+                         unknown_categories=unknown_categories)
         self.client = client
         self.collective_timeout = collective_timeout
         self.device = device

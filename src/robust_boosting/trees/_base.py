@@ -60,6 +60,9 @@ def _noise_seed_of(seed: int) -> int:
 class _BaseHistTree(BaseEstimator):
     """Shared parameters and fitting of the histogram trees."""
 
+    #: ``unknown_categories`` of a model saved by release 0.1.0, which had no such
+    #: parameter (its policy is read from its schema; this keeps ``get_params`` working)
+    unknown_categories = "missing"
     _criteria: dict[str, int] = {}
     _is_reg = False
     #: the boosters pass ``n_categories`` to :meth:`prepare_data`: categorical features
@@ -80,6 +83,7 @@ class _BaseHistTree(BaseEstimator):
         max_bins: int = 255,
         n_jobs: int | None = None,
         random_state: Any = None,
+        unknown_categories: str = "missing",
     ) -> None:
         self.criterion = criterion
         self.max_depth = max_depth
@@ -90,6 +94,7 @@ class _BaseHistTree(BaseEstimator):
         self.max_bins = max_bins
         self.n_jobs = n_jobs
         self.random_state = random_state
+        self.unknown_categories = unknown_categories
 
     @staticmethod
     def _init_with_defaults(**defaults):

@@ -50,6 +50,11 @@ class HistTreeClassifier(ClassifierMixin, _BaseHistTree):
     random_state : None, int or RandomState, default=None
         Accepted for API compatibility; the algorithm is deterministic (ties go
         to the lowest feature, then the lowest bin).
+    unknown_categories : {"missing", "error"}, default="missing"
+        What predict does with a category of a categorical column that no training
+        row had: ``"missing"`` treats it as a missing value (the trees' learned
+        missing-value branch, as scikit-learn's histogram boosting and LightGBM do);
+        ``"error"`` raises a ValueError naming the column, the values and the rows.
 
     Attributes
     ----------
@@ -166,6 +171,11 @@ class HistTreeRegressor(RegressorMixin, _BaseHistTree):
     random_state : None, int or RandomState, default=None
         Seeds the random split scores (``random_strength > 0``); otherwise unused:
         the algorithm is deterministic.
+    unknown_categories : {"missing", "error"}, default="missing"
+        What predict does with a category of a categorical column that no training
+        row had: ``"missing"`` treats it as a missing value (the trees' learned
+        missing-value branch, as scikit-learn's histogram boosting and LightGBM do);
+        ``"error"`` raises a ValueError naming the column, the values and the rows.
 
     Attributes
     ----------
@@ -183,12 +193,12 @@ class HistTreeRegressor(RegressorMixin, _BaseHistTree):
                  min_weight_fraction_leaf: float = 0.0, sample_count: str = "exact",
                  l2_regularization: float = 0.0, grow_policy: str = "depthwise",
                  random_strength: float = 0.0, max_bins: int = 255, n_jobs: int | None = None,
-                 random_state: Any = None) -> None:
+                 random_state: Any = None, unknown_categories: str = "missing") -> None:
         super().__init__(criterion=criterion, max_depth=max_depth,
                          max_leaf_nodes=max_leaf_nodes, min_samples_leaf=min_samples_leaf,
                          min_weight_fraction_leaf=min_weight_fraction_leaf,
                          sample_count=sample_count, max_bins=max_bins, n_jobs=n_jobs,
-                         random_state=random_state)
+                         random_state=random_state, unknown_categories=unknown_categories)
         self.l2_regularization = l2_regularization
         self.grow_policy = grow_policy
         self.random_strength = random_strength

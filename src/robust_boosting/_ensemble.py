@@ -1,16 +1,30 @@
-"""A fitted boosting run (:class:`Ensemble`) and the boosters' prediction from it.
+"""A fitted boosting run (:class:`Ensemble`), what its model file keeps, and prediction.
 
 :class:`Ensemble` holds one (binary or native multiclass) run's learners and
 coefficients; :class:`EnsemblePrediction` is the boosters' prediction from their
 fitted ensembles (``decision_function``, ``predict_proba``, the ``staged_*`` family,
 ``feature_importances_``), mixed into
 :class:`~robust_boosting._boosting.BaseBoostingClassifier`.
+
+What a saved model keeps (``__getstate__``: pickles, joblib and ``skops.io`` files,
+which writes every reference to an object in full): the histogram trees of a run
+share the run's one :class:`~robust_boosting.trees.BinMapper` (the data are binned
+once per fit), so an ensemble's state holds that mapper once (``bin_mapper``) and its
+trees without it, handing it back to them on load; its
+:class:`~robust_boosting.trees.HistTree` node arrays are kept as one table per array,
+the trees' rows end to end (``node_tables``: a file holds a few arrays rather than
+eight per tree, each an entry of the archive and a record of its schema), without the
+node statistics that neither prediction nor ``feature_importances_`` reads (node
+weights and counts, depths); and a booster's ``estimators_``, a view of its ensembles'
+learners, is rebuilt from ``ensembles_`` rather than saved twice. Files of release
+0.1.0 (a mapper in every tree, ``estimators_`` saved) load as they are.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -21,8 +35,122 @@ from sklearn.utils.validation import check_is_fitted
 
 from ._interfaces import MAX_ROUNDS_REASON
 from ._validation import validated_X
+from .trees import HistTree, SharedSymmetricTree
+from .trees._base import _BaseHistTree
 
 __all__ = ["Ensemble", "EnsemblePrediction"]
+
+#: node arrays of a :class:`~robust_boosting.trees.HistTree` that a saved ensemble
+#: does not keep: read by no prediction and not by ``feature_importances_`` (``gain``);
+#: ``get_depth`` recomputes the depth from the children
+_UNSAVED_NODE_ARRAYS = frozenset({"weighted_n_node_samples", "n_node_samples", "depth"})
+#: the learners that keep the mapper of the data they were fitted on as ``bin_mapper_``
+_BINNED_LEARNERS = (_BaseHistTree, SharedSymmetricTree)
+
+
+def _mapper_of(learner) -> Any:
+    """The ``bin_mapper_`` that ``learner`` (or its first inner learner) keeps, or None."""
+    state = getattr(learner, "__dict__", {})
+    if "bin_mapper_" in state:
+        return state["bin_mapper_"]
+    inner = state.get("estimators_")
+    return _mapper_of(inner[0]) if isinstance(inner, list) and inner else None
+
+
+def _trees_of(learner, out: list) -> list:
+    """The :class:`~robust_boosting.trees.HistTree` of ``learner`` and of its inner learners
+    (``estimators_``), appended to ``out`` in the order :func:`_restore` gives them back."""
+    state = getattr(learner, "__dict__", None)
+    if isinstance(state, dict):
+        if isinstance(state.get("tree_"), HistTree):
+            out.append(state["tree_"])
+        inner = state.get("estimators_")
+        if isinstance(inner, list):
+            for est in inner:
+                _trees_of(est, out)
+    return out
+
+
+def _node_tables(trees: list) -> dict[str, np.ndarray] | None:
+    """The saved node arrays of ``trees``, one table per array (the trees' rows end to
+    end) and ``node_count``, each tree's number of rows; None when the trees do not
+    have the same arrays (names, dtypes, shapes but the first)."""
+    if not trees:
+        return None
+    names = sorted(set(vars(trees[0])) - _UNSAVED_NODE_ARRAYS)
+    for tree in trees:
+        if sorted(set(vars(tree)) - _UNSAVED_NODE_ARRAYS) != names:
+            return None
+    tables = {}
+    for name in names:
+        arrays = [vars(tree)[name] for tree in trees]
+        first = arrays[0]
+        if not all(isinstance(a, np.ndarray) and a.ndim >= 1 and a.dtype == first.dtype
+                   and a.shape[1:] == first.shape[1:]
+                   and a.shape[0] == len(tree.children_left)
+                   for a, tree in zip(arrays, trees, strict=True)):
+            return None
+        tables[name] = np.concatenate(arrays)
+    tables["node_count"] = np.array([len(tree.children_left) for tree in trees],
+                                    dtype=np.int64)
+    return tables
+
+
+def _trees_from(tables: dict[str, np.ndarray]) -> list:
+    """The trees of :func:`_node_tables`' ``tables`` (each array its own copy)."""
+    tables = dict(tables)
+    counts = tables.pop("node_count")
+    ends = np.cumsum(counts)
+    return [HistTree(**{name: table[a:b].copy() for name, table in tables.items()})
+            for a, b in zip((ends - counts).tolist(), ends.tolist(), strict=True)]
+
+
+def _saved_learner(learner, mapper, tabled: bool):
+    """``learner`` as a saved ensemble keeps it: a shallow copy without ``mapper`` and
+    without its tree's node arrays (``tabled``: in the ensemble's node tables) or the
+    node statistics of :data:`_UNSAVED_NODE_ARRAYS` (the learner itself when it has none
+    of them); inner learners (``estimators_``, e.g. ``PerClassRegressor``'s) too."""
+    state = getattr(learner, "__dict__", None)
+    if not isinstance(state, dict):
+        return learner
+    changes: dict[str, Any] = {}
+    drop = {"bin_mapper_"} if mapper is not None and state.get("bin_mapper_") is mapper \
+        else set()
+    tree = state.get("tree_")
+    if isinstance(tree, HistTree):
+        if tabled:
+            drop.add("tree_")
+        elif not _UNSAVED_NODE_ARRAYS.isdisjoint(vars(tree)):
+            changes["tree_"] = HistTree(**{k: v for k, v in vars(tree).items()
+                                           if k not in _UNSAVED_NODE_ARRAYS})
+    inner = state.get("estimators_")
+    if isinstance(inner, list):
+        saved = [_saved_learner(est, mapper, tabled) for est in inner]
+        if any(a is not b for a, b in zip(saved, inner, strict=True)):
+            changes["estimators_"] = saved
+    if not changes and not drop:
+        return learner
+    out = type(learner).__new__(type(learner))
+    out.__dict__.update({k: v for k, v in state.items() if k not in drop})
+    out.__dict__.update(changes)
+    return out
+
+
+def _restore(learner, mapper, trees) -> None:
+    """Give back what :func:`_saved_learner` took: ``mapper`` (if not None) and the next
+    trees of the iterator ``trees`` (if not None), in :func:`_trees_of`'s order."""
+    state = getattr(learner, "__dict__", None)
+    if not isinstance(state, dict):
+        return
+    if mapper is not None and isinstance(learner, _BINNED_LEARNERS) \
+            and "bin_mapper_" not in state:
+        learner.bin_mapper_ = mapper
+    if trees is not None and isinstance(learner, _BaseHistTree) and "tree_" not in state:
+        learner.tree_ = next(trees)
+    inner = state.get("estimators_")
+    if isinstance(inner, list):
+        for est in inner:
+            _restore(est, mapper, trees)
 
 
 @dataclass
@@ -37,10 +165,55 @@ class Ensemble:
     init_score: NDArray[np.float64] | float = 0.0
     info: dict = field(default_factory=dict)
 
+    def __getstate__(self) -> dict:
+        """The state a saved ensemble keeps: the learners' shared bin mapper once and their
+        trees' node arrays as one table each (see the module's docstring)."""
+        state = dict(self.__dict__)
+        mapper = _mapper_of(self.estimators[0]) if self.estimators else None
+        tables = _node_tables([t for est in self.estimators for t in _trees_of(est, [])])
+        state["estimators"] = [_saved_learner(est, mapper, tables is not None)
+                               for est in self.estimators]
+        if mapper is not None:
+            state["bin_mapper"] = mapper
+        if tables is not None:
+            state["node_tables"] = tables
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        state = dict(state)
+        mapper = state.pop("bin_mapper", None)
+        tables = state.pop("node_tables", None)
+        self.__dict__.update(state)
+        if mapper is not None or tables is not None:
+            trees = None if tables is None else iter(_trees_from(tables))
+            for est in self.estimators:
+                _restore(est, mapper, trees)
+
 
 class EnsemblePrediction:
     """Prediction of a fitted booster from its ensembles (``ensembles_``, ``step_``,
-    ``classes_``, ``_ovr``)."""
+    ``classes_``, ``_ovr``), and the booster's saved state (``estimators_`` rebuilt from
+    ``ensembles_`` on load)."""
+
+    def __getstate__(self) -> dict:
+        state = dict(super().__getstate__())  # a copy: object.__getstate__ may return __dict__
+        ensembles = state.get("ensembles_")
+        if ensembles is not None and "estimators_" in state:
+            views = [e.estimators for e in ensembles]
+            published = state["estimators_"]
+            if state.get("_ovr") is False and published is views[0] or (
+                    state.get("_ovr") and isinstance(published, list)
+                    and len(published) == len(views)
+                    and all(a is b for a, b in zip(published, views, strict=True))):
+                del state["estimators_"]  # a view of ensembles_: rebuilt on load
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        super().__setstate__(state)
+        ensembles = self.__dict__.get("ensembles_")
+        if ensembles is not None and "estimators_" not in self.__dict__:
+            views = [e.estimators for e in ensembles]
+            self.estimators_ = views if self._ovr else views[0]
 
     def _check_X(self, X):
         check_is_fitted(self)

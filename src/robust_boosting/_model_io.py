@@ -122,7 +122,9 @@ def save_model(model: Any, path: str | os.PathLike[str], *, label: str | None = 
     bundle = {"model": model, "label": label,
               "feature_columns": [] if columns is None else [str(c) for c in columns],
               **(metadata or {})}
-    sio.dump(bundle, path)
+    # deflated: the archive's schema.json is JSON text, a few hundred bytes of it for
+    # every object and array of the model
+    sio.dump(bundle, path, compression=zipfile.ZIP_DEFLATED)
 
 
 def _cause(exc: BaseException) -> str:

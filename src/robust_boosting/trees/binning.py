@@ -238,6 +238,21 @@ class BinMapper(BaseEstimator):
         self.subsample = subsample
         self.random_state = random_state
 
+    def __getstate__(self):
+        state = dict(super().__getstate__())  # a copy: object.__getstate__ may return __dict__
+        if "_thr_flat" in state and "_thr_off" in state:
+            # the same edges as _thr_flat, one array per feature: rebuilt on load (a model
+            # file would hold them twice, and one archive entry per feature)
+            state.pop("thresholds_", None)
+        return state
+
+    def __setstate__(self, state):
+        super().__setstate__(state)
+        if "thresholds_" not in self.__dict__ and "_thr_flat" in self.__dict__:
+            off = self._thr_off.tolist()
+            self.thresholds_ = [self._thr_flat[a:b].copy()
+                                for a, b in zip(off[:-1], off[1:], strict=True)]
+
     def fit(self, X: Any, y: Any = None, *, rows: np.ndarray | None = None,
             n_categories: np.ndarray | None = None) -> BinMapper:
         """Compute the bin thresholds.

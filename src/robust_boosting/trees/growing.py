@@ -106,7 +106,17 @@ class HistTree:
     @property
     def max_depth(self) -> int:
         """Depth of the deepest leaf."""
-        return int(self.depth.max())
+        depth = getattr(self, "depth", None)  # not kept by a saved ensemble's trees
+        if depth is not None:
+            return int(depth.max())
+        deepest, stack = 0, [(0, 0)]
+        while stack:
+            node, d = stack.pop()
+            deepest = max(deepest, d)
+            if self.children_left[node] >= 0:
+                stack += [(int(self.children_left[node]), d + 1),
+                          (int(self.children_right[node]), d + 1)]
+        return deepest
 
 
 class _Grower:

@@ -14,7 +14,7 @@ Two cases are timed, each against k calls of the single-model kernel:
   j's statistics into its node's histogram. This is the general case: the k
   trees split differently after the root.
 
-Layout as in :mod:`robust_boosting._tree_kernels`: codes transposed,
+Layout as in the kernels of :mod:`robust_boosting.trees`: codes transposed,
 ``(n_features, n_samples)`` ``uint8``; statistics ``(n_samples, k, 2)`` so a
 row's k models are contiguous. Run::
 

@@ -7,7 +7,7 @@ small tree costs a few histogram kernel calls, and on data sets of a few
 thousand rows the Python control around them (validation, node bookkeeping,
 one kernel call per node) costs more than the kernels. :func:`grow_batched`
 grows the trees of k fit requests in one compiled call
-(:func:`robust_boosting._tree_kernels.grow_all`): the control of
+(:func:`robust_boosting.trees._growing.grow_all`): the control of
 :meth:`robust_boosting.trees.growing._Grower.grow` (depth-first, the larger
 child of each split by histogram subtraction) runs compiled, around the same
 node kernels.
@@ -31,8 +31,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from .. import _loop_kernels as _lk
-from .. import _tree_kernels as _k
-from . import growing
+from . import _growing, growing
 from .binning import BinnedData, _kernel_threads
 from .growing import _CLS_GAIN_RTOL, _HIST_CACHE_BYTES, _REG_GAIN_RTOL, _Grower, _SymmetricGrower
 
@@ -196,7 +195,7 @@ def _grow_group(group: list[_Grower], n_threads: int) -> None:
     start = np.empty(shape, dtype=np.int64)
     end = np.empty(shape, dtype=np.int64)
     n_nodes = np.empty(k, dtype=np.int64)
-    _k.grow_all(
+    _growing.grow_all(
         g0.codes_t, g0.n_bins, g0.missing_bin, is_reg, g0.crit, n_stat, g0.hist_shape[2],
         idx_all, ow_all, oc_all, owy_all, starts, ends, dense, d_ow, d_oc, d_owy, root_tot,
         tol_scale, max_depth, min_cnt, min_w, lam, _CLS_GAIN_RTOL, _REG_GAIN_RTOL, left, right,

@@ -1,4 +1,4 @@
-# cython: language_level=3
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 """Declarations shared by the compiled kernels of the histogram tree (private).
 
 The kernels follow scikit-learn's ``ensemble/_hist_gradient_boosting`` layout, one

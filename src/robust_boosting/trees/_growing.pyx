@@ -914,28 +914,129 @@ cdef void _grow_tree(const Batch* b, Workspace* w, Py_ssize_t j, int n_threads) 
         n_threads, b.total_bins, b.min_work, b.scan_work)
 
 
-def grow_all(const uint8_t[:, ::1] codes, const int32_t[::1] n_bins, int missing_bin,
-             bint is_reg, int crit, int n_stat, int hist_stat, int32_t[::1] idx_all,
-             double[::1] ow_all, int32_t[::1] oc_all, double[::1] owy_all,
-             const int64_t[::1] starts, const int64_t[::1] ends, const uint8_t[::1] dense,
-             const double[:, ::1] d_ow,
-             const int32_t[:, ::1] d_oc, const double[:, ::1] d_owy,
-             const double[:, ::1] root_tot, const double[::1] tol_scale,
-             const int64_t[::1] max_depth, const double[::1] min_cnt,
-             const double[::1] min_w, const double[::1] lam, double cls_rtol,
-             double reg_rtol, int32_t[:, ::1] left, int32_t[:, ::1] right, int32_t[:, ::1] feature,
-             int32_t[:, ::1] split_bin, uint8_t[:, ::1] missing_left, double[:, ::1] gain,
-             double[:, :, ::1] tot, int32_t[:, ::1] depth, int64_t[:, ::1] start,
-             int64_t[:, ::1] end, int64_t[::1] n_nodes, const int64_t[::1] max_leaves,
-             const uint8_t[::1] symmetric, const double[::1] rs, const uint64_t[::1] rs_seed,
-             int n_threads, int64_t min_work, int64_t scan_work):
-    """Grow the ``k`` trees of :func:`robust_boosting.trees.batched.grow_batched` in one
-    call: tree ``j`` on the rows ``starts[j]:ends[j]`` (disjoint) of ``idx_all``,
-    ``ow_all`` and ``oc_all``/``owy_all``, best-first to ``max_leaves[j]`` leaves if that
-    is not negative, else depth-first, or level by level if ``symmetric[j]`` (a symmetric
-    regression tree, :func:`_grow_sym`); ``lam[j]``: tree ``j``'s L2 penalty
-    (regression); ``rs[j]``, ``rs_seed[j]``: a symmetric tree's random split scores
-    (:func:`_sym_noisy_choice`; 0: none).
+cdef class TreeBatch:
+    """The arrays and settings of :func:`grow_all`'s ``k`` trees, given by keyword (a
+    tree's settings at its index ``j``; the result arrays ``(k, max_nodes)``, filled by
+    :func:`grow_all`).
+
+    The data: ``codes`` (transposed, ``(n_features, n_rows)``), ``n_bins``,
+    ``missing_bin``, ``is_reg``, ``crit``, ``n_stat`` (the node totals' statistics) and
+    ``hist_stat`` (the histograms'). The rows: tree ``j`` on ``starts[j]:ends[j]``
+    (disjoint) of ``idx_all``, ``ow_all`` and ``oc_all``/``owy_all``, partitioned in
+    place; with ``dense[j]`` its root is histogrammed from the per-row statistics
+    ``d_ow[j]``, ``d_oc[j]``/``d_owy[j]`` (one row for all trees when there is one);
+    ``root_tot[j]``: its root's totals. Per tree: ``tol_scale``, ``max_depth``,
+    ``min_cnt``, ``min_w``, ``lam`` (the L2 penalty, regression), ``max_leaves``
+    (best-first if not negative), ``symmetric`` (a symmetric regression tree) and its
+    random split scores ``rs``/``rs_seed``. The grower's constants: ``cls_rtol``,
+    ``reg_rtol`` (the least gain), ``min_work``, ``scan_work`` (when a node's kernels
+    run threaded). The results: ``left``, ``right``, ``feature``, ``split_bin``,
+    ``missing_left``, ``gain``, ``tot``, ``depth``, ``start``, ``end`` per node and
+    ``n_nodes`` per tree.
+    """
+    # the data
+    cdef const uint8_t[:, ::1] codes
+    cdef const int32_t[::1] n_bins
+    cdef int missing_bin
+    cdef bint is_reg
+    cdef int crit
+    cdef int n_stat
+    cdef int hist_stat
+    # the rows
+    cdef int32_t[::1] idx_all
+    cdef double[::1] ow_all
+    cdef int32_t[::1] oc_all
+    cdef double[::1] owy_all
+    cdef const int64_t[::1] starts
+    cdef const int64_t[::1] ends
+    cdef const uint8_t[::1] dense
+    cdef const double[:, ::1] d_ow
+    cdef const int32_t[:, ::1] d_oc
+    cdef const double[:, ::1] d_owy
+    cdef const double[:, ::1] root_tot
+    # per tree
+    cdef const double[::1] tol_scale
+    cdef const int64_t[::1] max_depth
+    cdef const double[::1] min_cnt
+    cdef const double[::1] min_w
+    cdef const double[::1] lam
+    cdef const int64_t[::1] max_leaves
+    cdef const uint8_t[::1] symmetric
+    cdef const double[::1] rs
+    cdef const uint64_t[::1] rs_seed
+    # the grower's constants
+    cdef double cls_rtol
+    cdef double reg_rtol
+    cdef int64_t min_work
+    cdef int64_t scan_work
+    # the results
+    cdef int32_t[:, ::1] left
+    cdef int32_t[:, ::1] right
+    cdef int32_t[:, ::1] feature
+    cdef int32_t[:, ::1] split_bin
+    cdef uint8_t[:, ::1] missing_left
+    cdef double[:, ::1] gain
+    cdef double[:, :, ::1] tot
+    cdef int32_t[:, ::1] depth
+    cdef int64_t[:, ::1] start
+    cdef int64_t[:, ::1] end
+    cdef int64_t[::1] n_nodes
+
+    def __init__(self, *, codes, n_bins, missing_bin, is_reg, crit, n_stat, hist_stat,
+                 idx_all, ow_all, oc_all, owy_all, starts, ends, dense, d_ow, d_oc,
+                 d_owy, root_tot, tol_scale, max_depth, min_cnt, min_w, lam, max_leaves,
+                 symmetric, rs, rs_seed, cls_rtol, reg_rtol, min_work, scan_work, left,
+                 right, feature, split_bin, missing_left, gain, tot, depth, start, end,
+                 n_nodes):
+        self.codes = codes
+        self.n_bins = n_bins
+        self.missing_bin = missing_bin
+        self.is_reg = is_reg
+        self.crit = crit
+        self.n_stat = n_stat
+        self.hist_stat = hist_stat
+        self.idx_all = idx_all
+        self.ow_all = ow_all
+        self.oc_all = oc_all
+        self.owy_all = owy_all
+        self.starts = starts
+        self.ends = ends
+        self.dense = dense
+        self.d_ow = d_ow
+        self.d_oc = d_oc
+        self.d_owy = d_owy
+        self.root_tot = root_tot
+        self.tol_scale = tol_scale
+        self.max_depth = max_depth
+        self.min_cnt = min_cnt
+        self.min_w = min_w
+        self.lam = lam
+        self.max_leaves = max_leaves
+        self.symmetric = symmetric
+        self.rs = rs
+        self.rs_seed = rs_seed
+        self.cls_rtol = cls_rtol
+        self.reg_rtol = reg_rtol
+        self.min_work = min_work
+        self.scan_work = scan_work
+        self.left = left
+        self.right = right
+        self.feature = feature
+        self.split_bin = split_bin
+        self.missing_left = missing_left
+        self.gain = gain
+        self.tot = tot
+        self.depth = depth
+        self.start = start
+        self.end = end
+        self.n_nodes = n_nodes
+
+
+def grow_all(TreeBatch s, int n_threads=1):
+    """Grow the ``k`` trees of a :class:`TreeBatch` in one call
+    (:func:`robust_boosting.trees.batched.grow_batched`): tree ``j`` best-first to
+    ``s.max_leaves[j]`` leaves if that is not negative, else depth-first, or level by
+    level if ``s.symmetric[j]`` (a symmetric regression tree, :func:`_grow_sym`).
 
     With ``n_threads > 1`` and at least as many trees, the first
     ``n_threads * (k // n_threads)`` trees grow side by side, one per thread (their
@@ -943,7 +1044,7 @@ def grow_all(const uint8_t[:, ::1] codes, const int32_t[::1] n_bins, int missing
     on ``n_threads`` threads. Each tree is grown by the same serial code either way,
     so the trees do not depend on the number of threads.
     """
-    cdef Py_ssize_t k = starts.shape[0]
+    cdef Py_ssize_t k = s.starts.shape[0]
     cdef Py_ssize_t n_max = 0
     cdef Py_ssize_t j, n_side
     cdef int n_work, wi, ok = 1
@@ -951,49 +1052,49 @@ def grow_all(const uint8_t[:, ::1] codes, const int32_t[::1] n_bins, int missing
     cdef Workspace* works
     if k == 0:
         return
-    if symmetric.shape[0] != k or rs.shape[0] != k or rs_seed.shape[0] != k:
+    if s.symmetric.shape[0] != k or s.rs.shape[0] != k or s.rs_seed.shape[0] != k:
         raise ValueError("grow_all: one symmetric flag and random strength per tree")
     for j in range(k):
-        n_max = max(n_max, ends[j] - starts[j])
-        if symmetric[j] and not is_reg:
+        n_max = max(n_max, s.ends[j] - s.starts[j])
+        if s.symmetric[j] and not s.is_reg:
             raise ValueError("grow_all: symmetric trees are regression trees")
-    b.codes = &codes[0, 0]
-    b.n_rows = codes.shape[1]
-    b.nf = codes.shape[0]
-    b.n_bins = &n_bins[0]
-    b.missing_bin = missing_bin
-    b.is_reg = is_reg
-    b.crit = crit
-    b.n_stat = n_stat
-    b.hist_stat = hist_stat
-    b.hist_size = b.nf * (missing_bin + 1) * hist_stat
+    b.codes = &s.codes[0, 0]
+    b.n_rows = s.codes.shape[1]
+    b.nf = s.codes.shape[0]
+    b.n_bins = &s.n_bins[0]
+    b.missing_bin = s.missing_bin
+    b.is_reg = s.is_reg
+    b.crit = s.crit
+    b.n_stat = s.n_stat
+    b.hist_stat = s.hist_stat
+    b.hist_size = b.nf * (s.missing_bin + 1) * s.hist_stat
     b.total_bins = 0
     for j in range(b.nf):
-        b.total_bins += n_bins[j]
-    b.idx_all = _iptr(idx_all)
-    b.ow_all = _dptr(ow_all)
-    b.oc_all = _iptr(oc_all)
-    b.owy_all = _dptr(owy_all)
-    b.starts = &starts[0]
-    b.ends = &ends[0]
-    b.dense = &dense[0]
-    b.rs = &rs[0]
-    b.rs_seed = &rs_seed[0]
-    b.d_ow = &d_ow[0, 0]
-    b.d_ow_stride = d_ow.shape[1] if d_ow.shape[0] == k else 0
-    b.d_oc = &d_oc[0, 0]
-    b.d_oc_stride = d_oc.shape[1] if d_oc.shape[0] == k else 0
-    b.d_owy = &d_owy[0, 0]
-    b.d_owy_stride = d_owy.shape[1] if d_owy.shape[0] == k else 0
-    b.root_tot = &root_tot[0, 0]
-    b.tol_scale = &tol_scale[0]
-    b.max_depth = &max_depth[0]
-    b.min_cnt = &min_cnt[0]
-    b.min_w = &min_w[0]
-    b.lam = &lam[0]
-    b.cls_rtol = cls_rtol
-    b.reg_rtol = reg_rtol
-    b.max_nodes = left.shape[1]
+        b.total_bins += s.n_bins[j]
+    b.idx_all = _iptr(s.idx_all)
+    b.ow_all = _dptr(s.ow_all)
+    b.oc_all = _iptr(s.oc_all)
+    b.owy_all = _dptr(s.owy_all)
+    b.starts = &s.starts[0]
+    b.ends = &s.ends[0]
+    b.dense = &s.dense[0]
+    b.rs = &s.rs[0]
+    b.rs_seed = &s.rs_seed[0]
+    b.d_ow = &s.d_ow[0, 0]
+    b.d_ow_stride = s.d_ow.shape[1] if s.d_ow.shape[0] == k else 0
+    b.d_oc = &s.d_oc[0, 0]
+    b.d_oc_stride = s.d_oc.shape[1] if s.d_oc.shape[0] == k else 0
+    b.d_owy = &s.d_owy[0, 0]
+    b.d_owy_stride = s.d_owy.shape[1] if s.d_owy.shape[0] == k else 0
+    b.root_tot = &s.root_tot[0, 0]
+    b.tol_scale = &s.tol_scale[0]
+    b.max_depth = &s.max_depth[0]
+    b.min_cnt = &s.min_cnt[0]
+    b.min_w = &s.min_w[0]
+    b.lam = &s.lam[0]
+    b.cls_rtol = s.cls_rtol
+    b.reg_rtol = s.reg_rtol
+    b.max_nodes = s.left.shape[1]
     # a symmetric tree needs 2^(max_depth - 1) histogram slots (none for the last level's
     # children), any other tree up to one per node: a pool of max_nodes slots for depth-8
     # symmetric trees was 42 MB, above glibc's largest mmap threshold, so every call
@@ -1002,26 +1103,26 @@ def grow_all(const uint8_t[:, ::1] codes, const int32_t[::1] n_bins, int missing
     # before the last is scored in chunks, the last level's histograms are not kept)
     b.pool_slots = 1
     for j in range(k):
-        if symmetric[j] and max_depth[j] <= 31:
+        if s.symmetric[j] and s.max_depth[j] <= 31:
             b.pool_slots = max(b.pool_slots, min(b.max_nodes, _sym_pool_slots(
-                max_depth[j], max(1, n_threads))))
+                s.max_depth[j], max(1, n_threads))))
         else:
             b.pool_slots = b.max_nodes
-    b.trees.left = &left[0, 0]
-    b.trees.right = &right[0, 0]
-    b.trees.feature = &feature[0, 0]
-    b.trees.split_bin = &split_bin[0, 0]
-    b.trees.missing_left = &missing_left[0, 0]
-    b.trees.gain = &gain[0, 0]
-    b.trees.tot = &tot[0, 0, 0]
-    b.trees.depth = &depth[0, 0]
-    b.trees.start = &start[0, 0]
-    b.trees.end = &end[0, 0]
-    b.n_nodes = &n_nodes[0]
-    b.max_leaves = &max_leaves[0]
-    b.symmetric = &symmetric[0]
-    b.min_work = min_work
-    b.scan_work = scan_work
+    b.trees.left = &s.left[0, 0]
+    b.trees.right = &s.right[0, 0]
+    b.trees.feature = &s.feature[0, 0]
+    b.trees.split_bin = &s.split_bin[0, 0]
+    b.trees.missing_left = &s.missing_left[0, 0]
+    b.trees.gain = &s.gain[0, 0]
+    b.trees.tot = &s.tot[0, 0, 0]
+    b.trees.depth = &s.depth[0, 0]
+    b.trees.start = &s.start[0, 0]
+    b.trees.end = &s.end[0, 0]
+    b.n_nodes = &s.n_nodes[0]
+    b.max_leaves = &s.max_leaves[0]
+    b.symmetric = &s.symmetric[0]
+    b.min_work = s.min_work
+    b.scan_work = s.scan_work
     n_threads = max(1, n_threads)
     n_side = (k // n_threads) * n_threads if n_threads > 1 else 0
     n_work = n_threads if n_side > 0 else 1
@@ -1043,5 +1144,5 @@ def grow_all(const uint8_t[:, ::1] codes, const int32_t[::1] n_bins, int missing
     if not ok:
         raise MemoryError()
     for j in range(k):
-        if n_nodes[j] == 0:
+        if s.n_nodes[j] == 0:
             raise MemoryError()

@@ -28,7 +28,7 @@
 #endif
 /* a helper a module including this header may leave unused (no warning) */
 #if defined(__GNUC__)
-#define __attribute__((unused))
+#define RB_UNUSED __attribute__((unused))
 #else
 #define RB_UNUSED
 #endif
@@ -57,7 +57,7 @@
    polynomial), so the result is bit for bit _xlogx's. On x86-64 Linux with GCC an
    AVX2 clone is chosen at load time where the CPU has it; no fused multiply-add
    is used (-ffp-contract=off), so every clone gives the same bits. */
-RB_CLONES static void rb_xlogx_block(const double *restrict v, double *restrict out,
+RB_CLONES RB_UNUSED static void rb_xlogx_block(const double *restrict v, double *restrict out,
                                      double *restrict kf, Py_ssize_t n) {
     const double TINY = 2.2250738585072014e-308;
     const int64_t TWO52_BITS = 0x4330000000000000LL;
@@ -108,7 +108,7 @@ RB_CLONES static void rb_xlogx_block(const double *restrict v, double *restrict 
    over n values of class weights: a difference that is rounding residue (at most
    rtol of the parent's value, or below) becomes exactly 0, so that bins empty in
    the larger child stay empty. */
-RB_CLONES static void rb_subtract_weights(const double *restrict ph,
+RB_CLONES RB_UNUSED static void rb_subtract_weights(const double *restrict ph,
                                           const double *restrict sh,
                                           double *restrict lh, Py_ssize_t n,
                                           double rtol) {
@@ -121,7 +121,7 @@ RB_CLONES static void rb_subtract_weights(const double *restrict ph,
 
 /* The same for nb bins of (weight, weighted target) pairs: a bin whose weight is
    residue becomes (0, 0). */
-RB_CLONES static void rb_subtract_pairs(const double *restrict ph,
+RB_CLONES RB_UNUSED static void rb_subtract_pairs(const double *restrict ph,
                                         const double *restrict sh,
                                         double *restrict lh, Py_ssize_t nb,
                                         double rtol) {
@@ -143,12 +143,12 @@ RB_CLONES static void rb_subtract_pairs(const double *restrict ph,
    gives the positions of its set bits, and four indices are written of which the
    first popcount(mask) are kept (used needs room for nb + 3 entries); the steps
    depend on each other only through the count. */
-static const unsigned char RB_POS[16][4] = {
+RB_UNUSED static const unsigned char RB_POS[16][4] = {
     {0, 0, 0, 0}, {0, 0, 0, 0}, {1, 0, 0, 0}, {0, 1, 0, 0},
     {2, 0, 0, 0}, {0, 2, 0, 0}, {1, 2, 0, 0}, {0, 1, 2, 0},
     {3, 0, 0, 0}, {0, 3, 0, 0}, {1, 3, 0, 0}, {0, 1, 3, 0},
     {2, 3, 0, 0}, {0, 2, 3, 0}, {1, 2, 3, 0}, {0, 1, 2, 3}};
-static const unsigned char RB_POP[16] = {0, 1, 1, 2, 1, 2, 2, 3,
+RB_UNUSED static const unsigned char RB_POP[16] = {0, 1, 1, 2, 1, 2, 2, 3,
                                          1, 2, 2, 3, 2, 3, 3, 4};
 static inline unsigned rb_nonzero4(const double *h, int ns, int b, int n_check) {
     /* bit j: bin b + j has one of its first n_check statistics non-zero */
@@ -175,7 +175,7 @@ static inline unsigned rb_nonzero4(const double *h, int ns, int b, int n_check) 
     }
     return k;
 }
-static int rb_used_bins(const double *h, int ns, int nb, int n_check, int *used) {
+RB_UNUSED static int rb_used_bins(const double *h, int ns, int nb, int n_check, int *used) {
     int b = 0, m = 0;
     for (; b + 4 <= nb; b += 4) {
         const unsigned k = rb_nonzero4(h, ns, b, n_check) | (unsigned)(b == 0);
@@ -220,7 +220,7 @@ static inline int rb_used_prefix(const double *restrict h, int nb, int n_check,
    at least min_w and that beats base by more than tol, else base. _sym_node's
    arithmetic, in loops that vectorise: the same bits. used, cw, cs, val: scratch
    of nb + 4 entries. */
-RB_CLONES RB_NOTRAP static void rb_sym_node_scan(
+RB_CLONES RB_NOTRAP RB_UNUSED static void rb_sym_node_scan(
         const double *restrict h, int nb, double tw, double ts, double min_w,
         double lam, double base, double tol, double *restrict acc, int *restrict used,
         double *restrict cw, double *restrict cs, double *restrict val) {
@@ -260,7 +260,7 @@ static inline void rb_children(double a0, double a1, double t0, double t1,
     *wr = 0.0 + *r0 + *r1;
 }
 
-RB_CLONES RB_NOTRAP static int rb_entropy_bounds(
+RB_CLONES RB_NOTRAP RB_UNUSED static int rb_entropy_bounds(
         const double *restrict h, int nb, double t0, double t1, double min_w,
         int *restrict used, int *n_used, double *restrict c0, double *restrict c1,
         double *restrict gb) {
@@ -293,7 +293,7 @@ RB_CLONES RB_NOTRAP static int rb_entropy_bounds(
    Values below the smallest normal double take its logarithm, as _xlogx's do.
    Vectorised; a filter only (see _best_split_binary), never a score. */
 #define RB_APPROX_LOG_ERR 4e-5
-RB_CLONES RB_NOTRAP static void rb_xlogx_approx_block(const double *restrict v,
+RB_CLONES RB_NOTRAP RB_UNUSED static void rb_xlogx_approx_block(const double *restrict v,
                                                       double *restrict out,
                                                       Py_ssize_t n) {
     const double TINY = 2.2250738585072014e-308;
@@ -368,7 +368,7 @@ static inline void rb_hist4_reg(const uint8_t *ra, const uint8_t *rb,
 
 /* The same with a count channel (the last of ns statistics): a bin whose count is
    the parent's is empty in the larger child (all 0). */
-RB_CLONES RB_NOTRAP static void rb_subtract_counted(const double *restrict ph,
+RB_CLONES RB_NOTRAP RB_UNUSED static void rb_subtract_counted(const double *restrict ph,
                                                     const double *restrict sh,
                                                     double *restrict lh, Py_ssize_t nb,
                                                     int ns) {

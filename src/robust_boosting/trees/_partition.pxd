@@ -3,8 +3,6 @@
 
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
 
-from robust_boosting.trees._common cimport NodeArgs
-
 
 cdef Py_ssize_t _partition(const uint8_t* row, int32_t* idx, double* ow, int32_t* oc,
                            double* owy, bint is_reg, Py_ssize_t start, Py_ssize_t end,

@@ -3,8 +3,6 @@
 
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
 
-from robust_boosting.trees._common cimport NodeArgs
-
 
 cdef double _node_score(const double* tot, int n_stat, int crit, double lam) noexcept nogil
 cdef double _best_split_feature(const double* h, int ns, int nb, int missing_bin,

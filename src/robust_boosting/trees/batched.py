@@ -195,13 +195,20 @@ def _grow_group(group: list[_Grower], n_threads: int) -> None:
     start = np.empty(shape, dtype=np.int64)
     end = np.empty(shape, dtype=np.int64)
     n_nodes = np.empty(k, dtype=np.int64)
-    _growing.grow_all(
-        g0.codes_t, g0.n_bins, g0.missing_bin, is_reg, g0.crit, n_stat, g0.hist_shape[2],
-        idx_all, ow_all, oc_all, owy_all, starts, ends, dense, d_ow, d_oc, d_owy, root_tot,
-        tol_scale, max_depth, min_cnt, min_w, lam, _CLS_GAIN_RTOL, _REG_GAIN_RTOL, left, right,
-        feature, split_bin, missing_left, gain, tot, depth, start, end, n_nodes, max_leaves,
-        symmetric, rs, rs_seed, n_threads, growing._PARALLEL_MIN_WORK, growing._SCAN_WORK,
+    batch = _growing.TreeBatch(
+        codes=g0.codes_t, n_bins=g0.n_bins, missing_bin=g0.missing_bin, is_reg=is_reg,
+        crit=g0.crit, n_stat=n_stat, hist_stat=g0.hist_shape[2],
+        idx_all=idx_all, ow_all=ow_all, oc_all=oc_all, owy_all=owy_all, starts=starts,
+        ends=ends, dense=dense, d_ow=d_ow, d_oc=d_oc, d_owy=d_owy, root_tot=root_tot,
+        tol_scale=tol_scale, max_depth=max_depth, min_cnt=min_cnt, min_w=min_w, lam=lam,
+        max_leaves=max_leaves, symmetric=symmetric, rs=rs, rs_seed=rs_seed,
+        cls_rtol=_CLS_GAIN_RTOL, reg_rtol=_REG_GAIN_RTOL, min_work=growing._PARALLEL_MIN_WORK,
+        scan_work=growing._SCAN_WORK,
+        left=left, right=right, feature=feature, split_bin=split_bin,
+        missing_left=missing_left, gain=gain, tot=tot, depth=depth, start=start, end=end,
+        n_nodes=n_nodes,
     )
+    _growing.grow_all(batch, n_threads)
     for j, g in enumerate(group):
         m = int(n_nodes[j])
         if not shared:

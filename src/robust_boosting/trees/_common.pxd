@@ -79,7 +79,7 @@ cdef extern from "_kernels.h":
 
 
 cdef struct NodeArgs:
-    # the node kernels' arguments (_histogram._node_group): the data, the node, its
+    # the node kernels' arguments (_splitting._node_group): the data, the node, its
     # histograms and totals, the leaf limits and the per-feature result buffers
     const uint8_t* codes
     Py_ssize_t n_rows

@@ -14,11 +14,11 @@ from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
 
 from robust_boosting.trees._common cimport *
-from robust_boosting.trees._histogram cimport _build_hist_group, _run_groups, _tree_args
+from robust_boosting.trees._histogram cimport _build_hist_group
 from robust_boosting.trees._partition cimport _partition
 from robust_boosting.trees._splitting cimport (
-    _node_score, _sym_choice, _sym_feature_best, _sym_features_add, _sym_level,
-    _sym_no_split, _sym_noisy_choice, _sym_noisy_level)
+    _node_score, _run_groups, _sym_choice, _sym_feature_best, _sym_features_add, _sym_level,
+    _sym_no_split, _sym_noisy_choice, _sym_noisy_level, _tree_args)
 
 
 cdef bint _can_split(const double* tot, int64_t depth, int64_t max_depth, int n_stat,
@@ -259,6 +259,9 @@ cdef Py_ssize_t _grow_one(NodeArgs* a, int n_stat, int32_t* idx, double* ow, int
             else:
                 top -= 1
                 node = stack[top]
+            if n_nodes + 2 > max_nodes:  # (never expected: max_nodes bounds the tree)
+                n_nodes = 0
+                break
             s0 = t.start[node]
             e0 = t.end[node]
             d = t.depth[node] + 1

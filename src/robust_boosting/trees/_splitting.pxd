@@ -1,7 +1,9 @@
 # cython: language_level=3
-"""The split finding other kernel modules call (see _splitting.pyx)."""
+"""The split finding and node kernels other kernel modules call (see _splitting.pyx)."""
 
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
+
+from robust_boosting.trees._common cimport NodeArgs
 
 
 cdef double _node_score(const double* tot, int n_stat, int crit, double lam) noexcept nogil
@@ -33,3 +35,9 @@ cdef void _sym_level(const double** hp, const double** tp, const double* tol, Py
 cdef int _sym_choice(const double* hf, const double* tot, double tol, int b,
                      int missing_bin, int ns, double min_cnt, double min_w, double lam,
                      double* gain) noexcept nogil
+cdef void _tree_args(NodeArgs* a, const uint8_t* codes, Py_ssize_t n_rows, int n_features,
+                     bint is_reg, int crit, const int32_t* n_bins, int missing_bin, int ns,
+                     int n_val, double min_cnt, double min_w, double lam, double* scores,
+                     int32_t* bins, uint8_t* mls, double* scratch,
+                     int scratch_stride) noexcept nogil
+cdef void _run_groups(NodeArgs* a, int n_threads) noexcept nogil

@@ -19,8 +19,9 @@ rule, tie-breaking, minimum-leaf rules, missing-value direction and node
 numbering); ``tests/test_batched.py`` checks it. Setup and finishing are the
 estimators' own (:meth:`_prepare_grower` and :meth:`_finish_fit`), so only the
 growth loop is compiled here. Trees the batched path does not support
-(unlimited depth-first growth, categorical features, histograms over the
-memory budget) are grown by their own :class:`_Grower`, one at a time. A
+(categorical features; histograms over the memory budget, which includes
+deep or unlimited depth-first trees on many rows) are grown by their own
+:class:`_Grower`, one at a time. A
 single tree's :meth:`fit` goes through the same compiled grower when it can.
 """
 
@@ -37,7 +38,8 @@ from .growing import _CLS_GAIN_RTOL, _HIST_CACHE_BYTES, _REG_GAIN_RTOL, _Grower,
 
 __all__ = ["fit_trees_batched", "grow_batched", "supports_batched"]
 
-#: deepest tree the batched grower takes (its histogram pool has one slot per node)
+#: deepest symmetric tree the batched grower takes (depth-first and best-first trees are
+#: bounded by their rows too, _max_nodes)
 MAX_BATCHED_DEPTH = 10
 #: largest histogram pool (one histogram per node of the deepest tree) the batched grower uses
 _POOL_BYTES = 64 * 2**20
@@ -54,30 +56,38 @@ _NO_LIMIT = np.iinfo(np.int64).max
 
 
 def _max_nodes(grower: _Grower) -> int | None:
-    """Most nodes ``grower``'s tree can have (None: unbounded)."""
+    """Most nodes ``grower``'s tree can have (None: unbounded).
+
+    Besides its depth and leaf limits, a depth-first or best-first tree has at most
+    ``2 n - 1`` nodes for ``n`` rows of positive weight: a split's children both have
+    positive weight (empty histogram bins are exact zeros, also after a subtraction),
+    so every leaf holds at least one of the rows."""
     bounds = []
     if grower.max_depth is not None:
         bounds.append(2 ** (min(grower.max_depth, 62) + 1) - 1)
     if grower.max_leaf_nodes is not None:
         bounds.append(2 * grower.max_leaf_nodes - 1)
+    if type(grower) is _Grower:
+        bounds.append(max(1, 2 * len(grower.idx) - 1))
     return min(bounds) if bounds else None
 
 
 def supports_batched(grower: _Grower) -> bool:
     """Whether :func:`grow_batched` grows ``grower``'s tree (else it grows itself).
 
-    Depth-first or symmetric growth to a depth of at most :data:`MAX_BATCHED_DEPTH`, or
-    best-first growth to ``max_leaf_nodes`` leaves, with one histogram per node
-    fitting in 64 MiB (then :class:`_Grower` never drops a cached histogram
-    either, so both take the same path through the subtraction), and no
-    categorical feature (set splits are grown by :class:`_Grower` itself).
+    Depth-first or best-first growth (to any depth, unlimited too: the rows bound the
+    nodes, :func:`_max_nodes`) or symmetric growth to a depth of at most
+    :data:`MAX_BATCHED_DEPTH`, with one histogram per node fitting in 64 MiB
+    (then :class:`_Grower` never drops a cached histogram either, so both take the
+    same path through the subtraction), and no categorical feature (set splits are
+    grown by :class:`_Grower` itself).
     """
     max_nodes = _max_nodes(grower)
     return (
         type(grower) in (_Grower, _SymmetricGrower)
         and grower.cat_features.size == 0
         and max_nodes is not None
-        and (grower.max_leaf_nodes is not None or grower.max_depth <= MAX_BATCHED_DEPTH)
+        and (type(grower) is _Grower or grower.max_depth <= MAX_BATCHED_DEPTH)
         and max_nodes * grower.hist_bytes <= min(_POOL_BYTES, _HIST_CACHE_BYTES)
     )
 

@@ -11,7 +11,7 @@ import heapq
 
 import numpy as np
 
-from . import _histogram, _partition, _splitting
+from . import _partition, _splitting
 
 # A node is histogrammed with the parallel kernel when its work is at least this
 # (smaller nodes use the serial twin: thread start-up dominates). Work counts one
@@ -264,7 +264,7 @@ class _Grower:
                 ow, oc, owy = self.dense_root
                 end = self.codes_t.shape[1]
             dense = end == self.codes_t.shape[1]
-        _histogram.node_pair(
+        _splitting.node_pair(
             self.codes_t, self.idx, ow, oc, owy, self.is_reg, self.crit,
             dense, start, end, self.n_bins, self.missing_bin, parent_hist, small_hist, large_hist,
             do_sub, small_tot, large_tot, find_small, find_large, self.min_cnt, self.min_w,

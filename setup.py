@@ -11,7 +11,19 @@ from Cython.Build import cythonize
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
-KERNELS = ["robust_boosting._tree_kernels", "robust_boosting._loop_kernels"]
+#: the compiled modules: the histogram tree's kernels, one per job, in scikit-learn's
+#: layout (shared declarations in ``trees/_common.pxd``, shared C in ``trees/_kernels.h``),
+#: and the boosting loop's
+KERNELS = [
+    "robust_boosting.trees._binning",
+    "robust_boosting.trees._histogram",
+    "robust_boosting.trees._splitting",
+    "robust_boosting.trees._partition",
+    "robust_boosting.trees._predictor",
+    "robust_boosting.trees._growing",
+    "robust_boosting.trees._shared_growing",
+    "robust_boosting._loop_kernels",
+]
 
 
 def _openmp_flags(compiler) -> list[str]:
@@ -54,6 +66,7 @@ extensions = [
 ]
 
 setup(
-    ext_modules=cythonize(extensions, compiler_directives={"language_level": 3}, quiet=True),
+    ext_modules=cythonize(extensions, compiler_directives={"language_level": 3},
+                          include_path=["src"], quiet=True),
     cmdclass={"build_ext": BuildExt},
 )

@@ -266,9 +266,17 @@ def test_supports_batched_bounded_trees():
     unlimited = HistTreeRegressor(max_depth=None)._prepare_grower(Xb, yf, None, 1)[0]
     best_first = HistTreeRegressor(max_depth=None, max_leaf_nodes=3)._prepare_grower(
         Xb, yf, None, 1)[0]
+    sym = HistTreeRegressor(max_depth=12, grow_policy="symmetric")._prepare_grower(
+        Xb, yf, None, 1)[0]
     assert supports_batched(ok)
-    assert not supports_batched(unlimited)
+    assert supports_batched(unlimited)  # 30 rows: at most 59 nodes
     assert supports_batched(best_first)
+    assert not supports_batched(sym)
+    # unlimited depth on many rows: 2 n - 1 nodes' histograms exceed the pool
+    X, y = _data(n=3000)
+    Xb = HistTreeRegressor().prepare_data(X)
+    big = HistTreeRegressor(max_depth=None)._prepare_grower(Xb, y.astype(float), None, 1)[0]
+    assert not supports_batched(big)
 
 
 _GROWER_ARRAYS = ("left", "right", "feature", "split_bin", "missing_left", "gain", "depth",
@@ -279,7 +287,7 @@ _GROWER_ARRAYS = ("left", "right", "feature", "split_bin", "missing_left", "gain
 @given(
     n=st.integers(2, 300),
     p=st.integers(1, 5),
-    depth=st.sampled_from([None, 0, 1, 3, 6]),
+    depth=st.sampled_from([None, 0, 1, 3, 6, 12]),
     leaves=st.sampled_from([None, 2, 3, 7, 31]),
     min_leaf=st.integers(1, 3),
     regression=st.booleans(),
@@ -289,12 +297,11 @@ _GROWER_ARRAYS = ("left", "right", "feature", "split_bin", "missing_left", "gain
 )
 def test_compiled_grower_equals_python_grower(n, p, depth, leaves, min_leaf, regression, drop,
                                               n_threads, seed):
-    """The compiled grower (depth-first and best-first, any thread count) grows the
-    reference :meth:`_Grower.grow`'s tree: same nodes, splits, gains and row partition."""
+    """The compiled grower (depth-first and best-first, to any depth, unlimited too, any
+    thread count) grows the reference :meth:`_Grower.grow`'s tree: same nodes, splits,
+    gains and row partition."""
     from robust_boosting.trees import growing
 
-    if depth is None and leaves is None:
-        depth = 4
     rng = np.random.RandomState(seed)
     X = np.round(rng.randn(n, p), 1)
     X[rng.rand(n, p) < 0.1] = np.nan

@@ -85,7 +85,7 @@ def _ulps(a, ref):
 def test_xlogx_kernel_matches_the_c_library_log():
     """The split scans' ``x log x`` (its own log reduction) is within 2 ulp of numpy's,
     and the vectorised form (two-class entropy scans) is bit for bit the scalar one."""
-    from robust_boosting._tree_kernels import _xlogx_scalar_many, xlogx_many
+    from robust_boosting.trees._splitting import _xlogx_scalar_many, xlogx_many
 
     rng = np.random.default_rng(1)
     v = np.concatenate([np.exp(rng.uniform(-700, 700, 100_000)), rng.uniform(0, 3, 100_000),
@@ -108,7 +108,7 @@ def test_approximate_xlogx_stays_within_its_stated_error():
     every mantissa and exponent, |approx - x log x| <= err * x (with x log x taken at
     the smallest normal double below it, as the exact kernel does), and the bound
     is not loose by more than 2x (a wrong polynomial would show as a larger error)."""
-    from robust_boosting._tree_kernels import xlogx_approx_many
+    from robust_boosting.trees._splitting import xlogx_approx_many
 
     m = np.linspace(1.0, 2.0, 400_001)[:-1]
     v = np.concatenate([m * 2.0 ** k for k in (-1000, -30, -1, 0, 1, 30, 1000)]

@@ -798,7 +798,7 @@ def test_training_leaves_of_zero_weight_rows_on_threads():
     """A tree fitted on binned data routes its zero-weight training rows through the tree
     for the training leaves it hands out, on several threads from 16,384 such rows: the
     leaves :meth:`apply` finds, for every thread count."""
-    from robust_boosting import _tree_kernels as _k
+    from robust_boosting.trees import _predictor as _k
     rng = np.random.RandomState(5)
     X, y = make_regression(50_000, 6, noise=5.0, random_state=5)
     w = (rng.rand(50_000) < 0.5).astype(float)  # 25,000 rows of weight 0
@@ -909,7 +909,7 @@ def test_bounded_entropy_scan_picks_the_full_scans_split(h, shift, min_w):
     Gini bound can reach the best (and a caller's floor); it must choose the split
     a scan of every candidate chooses, with the same bits, or report -inf or a
     lower score only where the whole feature is below the floor."""
-    from robust_boosting._tree_kernels import _binary_scan_pair
+    from robust_boosting.trees._splitting import _binary_scan_pair
 
     tot = h.sum(axis=0)
     _, full = _binary_scan_pair(h, tot, 1, min_w, -np.inf)[1]  # the full scan's score
@@ -929,7 +929,7 @@ def test_node_thresholds_and_values_are_their_definitions():
     """A tree's raw thresholds (compiled, per node) are the mapper's thresholds at the
     split bins: ``inf`` past a feature's last threshold, NaN for leaves and categorical
     features; a regression node's value is ``sum / weight + ybar``, ``ybar`` at zero weight."""
-    from robust_boosting import _tree_kernels as tk
+    from robust_boosting.trees import _partition as tk
 
     rng = np.random.RandomState(3)
     X = rng.randn(400, 4)

@@ -174,10 +174,13 @@ def small_int_codes(const int64_t[::1] y, int64_t max_span):
     return lo, present_arr.view(np.bool_), codes_arr
 
 
+# the platform guard and clone macros (RB_CLONES, RB_NOTRAP) shared with the tree kernels
+cdef extern from "trees/_kernels.h":
+    pass
+
+
 cdef extern from *:
     """
-    #include <stdint.h>
-    #include <string.h>
     /* exp(x) for x <= 0 (a positive x is taken as 0; NaN stays NaN), for a block of
        values, in loops the compiler vectorises: fdlibm's reduction x = k ln 2 + r
        (|r| <= ln 2 / 2, k by rounding x / ln 2) and its rational approximation of
@@ -185,13 +188,8 @@ cdef extern from *:
        results down to the subnormals round once. Only IEEE operations, no fused
        multiply-add (-ffp-contract=off): the same bits on every machine, in every
        clone (AVX2 where the CPU has it, on x86-64 Linux with GCC). */
-    #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
-    #define RB_EXP_CLONES __attribute__((target_clones("avx2", "default")))
-    #else
-    #define RB_EXP_CLONES
-    #endif
-    RB_EXP_CLONES static void rb_exp_block(const double *x, double *out,
-                                           Py_ssize_t n) {
+    RB_CLONES static void rb_exp_block(const double *x, double *out,
+                                       Py_ssize_t n) {
         const double SHIFT = 6755399441055744.0;  /* 1.5 * 2**52: round to integer */
         const double INV_LN2 = 1.44269504088896338700e+00;
         const double LN2_HI = 6.93147180369123816490e-01;
@@ -228,20 +226,13 @@ cdef extern from *:
             out[i] = (y * sc) * TWO_M600;
         }
     }
-    #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
-    /* no floating-point traps: GCC then turns a select on a comparison into a vector
-       blend (the values are IEEE's either way; nothing reads the flags) */
-    #define RB_NOTRAP __attribute__((optimize("no-trapping-math")))
-    #else
-    #define RB_NOTRAP
-    #endif
     /* The multiclass Newton terms of rows a..a+m of row-major (n, K) scores, in loops
        over the rows that the compiler vectorises: e (room for m K values) holds the
        block class-major, e[k m + r] for row a + r, and tot (m values) the row sums.
        Each row's values come from the same operations in the same order as a row at
        a time: the maximum over k = 0..K-1, the shifted exp, the sum from the first
        class to the last, two divisions. */
-    RB_EXP_CLONES RB_NOTRAP static void rb_softmax_block(
+    RB_CLONES RB_NOTRAP static void rb_softmax_block(
             const double *raw, const int64_t *y, const double *w, Py_ssize_t n,
             Py_ssize_t K, Py_ssize_t a, Py_ssize_t m, double z_max, double h_floor,
             double *Z, double *W, double *e, double *tot) {
@@ -302,7 +293,8 @@ def exp_many(const double[::1] x, double[::1] out):
             rb_exp_block(&x[0], &out[0], x.shape[0])
 
 
-DEF SOFTMAX_BLOCK = 2048  # rows per block of the multiclass round
+cdef enum:
+    SOFTMAX_BLOCK = 2048  # rows per block of the multiclass round
 
 
 def softmax_newton(const double[:, ::1] raw, const int64_t[::1] y, const double[::1] w,
@@ -344,7 +336,8 @@ def softmax_newton(const double[:, ::1] raw, const int64_t[::1] y, const double[
                              &Z[0, 0], &W[0, 0], e, e + room * K)
 
 
-DEF STATS_BLOCK = 8192
+cdef enum:
+    STATS_BLOCK = 8192
 
 
 cdef void _stats_block(const double[:, ::1] F, const double[:, ::1] Z, const double[:, ::1] W,

@@ -4,7 +4,7 @@ Boosting fits hundreds of small trees on the same data with different sample
 weights.  The package bins the data once (:class:`BinMapper`, at most 255
 quantile bins per feature plus one bin for missing values, ``uint8`` codes held
 in a :class:`BinnedData`) and grows each tree from weighted histograms with
-compiled kernels (:mod:`robust_boosting._tree_kernels`, Cython/C built by
+compiled kernels (``trees/_*.pyx``, one Cython module per job, built by
 ``pip install``).
 
 Contract with the boosters: call ``Xp = estimator.prepare_data(X)`` once per

@@ -18,7 +18,6 @@ from sklearn.utils.validation import (
 )
 
 from .. import _loop_kernels as _lk
-from .. import _tree_kernels as _k
 from .._schema import FeatureSchema, is_frame
 from .._validation import (
     all_finite,
@@ -27,13 +26,14 @@ from .._validation import (
     check_optional_int,
     validated_X,
 )
+from . import _partition, _predictor, _splitting
 from ._checks import _check_sample_weight, _encode_classes
 from .batched import grow_batched
 from .binning import BinMapper, BinnedData, _kernel_threads, _n_threads
 from .growing import HistTree, _Grower, _SymmetricGrower
 
-_CRITERIA_CLS = {"gini": _k.GINI, "entropy": _k.ENTROPY}
-_CRITERIA_REG = {"squared_error": _k.SQUARED_ERROR}
+_CRITERIA_CLS = {"gini": _splitting.GINI, "entropy": _splitting.ENTROPY}
+_CRITERIA_REG = {"squared_error": _splitting.SQUARED_ERROR}
 # Parameter sets (type and value of each) that passed _validate_params.
 _VALID_PARAMS: set = set()
 # Prediction runs in parallel chunks from this many samples on.
@@ -416,14 +416,14 @@ class _BaseHistTree(BaseEstimator):
         """
         t = self.tree_
         out = np.empty(X.n_samples, dtype=np.int32)
-        _k.leaves_of_partition(g.idx, t.children_left, np.asarray(g.start, dtype=np.int64),
+        _partition.leaves_of_partition(g.idx, t.children_left, np.asarray(g.start, dtype=np.int64),
                                np.asarray(g.end, dtype=np.int64), out)
         if inactive is not None and t.has_categorical:
-            _k.apply_binned_table(X.codes_t, t.feature, t.routing_table(g.missing_bin),
+            _predictor.apply_binned_table(X.codes_t, t.feature, t.routing_table(g.missing_bin),
                                   t.children_left, t.children_right, inactive, out)
         elif inactive is not None:
             # zero-weight rows are not in the partition: route them through the tree
-            _k.apply_binned_rows(
+            _predictor.apply_binned_rows(
                 X.codes_t, t.feature, t.threshold_bin, t.missing_go_left, t.children_left,
                 t.children_right, g.missing_bin, inactive, out, _n_threads(self.n_jobs),
             )
@@ -439,7 +439,7 @@ class _BaseHistTree(BaseEstimator):
             # a node whose weight cancelled to zero (histogram subtraction of a child of
             # negligible weight) predicts the mean, never NaN
             value = np.empty(len(w))
-            _k.regression_values(tot, ybar, value, g.lam)
+            _partition.regression_values(tot, ybar, value, g.lam)
         else:
             w = tot[:, :-1].sum(axis=1)
             value = tot[:, :-1] / w[:, None]
@@ -510,25 +510,25 @@ class _BaseHistTree(BaseEstimator):
                 self.__dict__.pop("_train_leaves", None)  # kept for another X: dropped
                 out = np.empty(X.n_samples, dtype=np.int32)
                 if t.has_categorical:
-                    _k.apply_binned_table(
+                    _predictor.apply_binned_table(
                         X.codes_t, t.feature, t.routing_table(self.bin_mapper_.missing_bin_),
                         t.children_left, t.children_right, np.arange(X.n_samples, dtype=np.int32), out)
                     return out
                 args = (X.codes_t, t.feature, t.threshold_bin, t.missing_go_left,
                         t.children_left, t.children_right, self.bin_mapper_.missing_bin_)
-                _k.apply_binned(*args, out,
+                _predictor.apply_binned(*args, out,
                                 n_threads if X.n_samples >= _PARALLEL_MIN_PREDICT else 1)
                 return out
             X = validated_X(self, X, reset=False, allow_nan=True)
             out = np.empty(X.shape[0], dtype=np.int32)
             if t.has_categorical:
                 self.bin_mapper_._check_codes(X)
-                _k.apply_raw_cat(X, t.feature, t.threshold, t.missing_go_left, t.is_categorical,
+                _predictor.apply_raw_cat(X, t.feature, t.threshold, t.missing_go_left, t.is_categorical,
                                  t.categories_left, t.children_left, t.children_right, out)
                 return out
             args = (X, t.feature, t.threshold, t.missing_go_left, t.children_left,
                     t.children_right)
-            _k.apply_raw(*args, out, n_threads if X.shape[0] >= _PARALLEL_MIN_PREDICT else 1)
+            _predictor.apply_raw(*args, out, n_threads if X.shape[0] >= _PARALLEL_MIN_PREDICT else 1)
             return out
 
     @property

@@ -7,7 +7,7 @@ small tree costs a few histogram kernel calls, and on data sets of a few
 thousand rows the Python control around them (validation, node bookkeeping,
 one kernel call per node) costs more than the kernels. :func:`grow_batched`
 grows the trees of k fit requests in one compiled call
-(:func:`robust_boosting._tree_kernels.grow_all`): the control of
+(:func:`robust_boosting.trees._growing.grow_all`): the control of
 :meth:`robust_boosting.trees.growing._Grower.grow` (depth-first, the larger
 child of each split by histogram subtraction) runs compiled, around the same
 node kernels.
@@ -19,8 +19,9 @@ rule, tie-breaking, minimum-leaf rules, missing-value direction and node
 numbering); ``tests/test_batched.py`` checks it. Setup and finishing are the
 estimators' own (:meth:`_prepare_grower` and :meth:`_finish_fit`), so only the
 growth loop is compiled here. Trees the batched path does not support
-(unlimited depth-first growth, categorical features, histograms over the
-memory budget) are grown by their own :class:`_Grower`, one at a time. A
+(categorical features; histograms over the memory budget, which includes
+deep or unlimited depth-first trees on many rows) are grown by their own
+:class:`_Grower`, one at a time. A
 single tree's :meth:`fit` goes through the same compiled grower when it can.
 """
 
@@ -31,15 +32,15 @@ from collections.abc import Sequence
 import numpy as np
 
 from .. import _loop_kernels as _lk
-from .. import _tree_kernels as _k
-from . import growing
+from . import _growing, growing
 from ._checks import _check_sample_weight
 from .binning import BinnedData, _kernel_threads
 from .growing import _CLS_GAIN_RTOL, _HIST_CACHE_BYTES, _REG_GAIN_RTOL, _Grower, _SymmetricGrower
 
 __all__ = ["fit_trees_batched", "grow_batched", "supports_batched"]
 
-#: deepest tree the batched grower takes (its histogram pool has one slot per node)
+#: deepest symmetric tree the batched grower takes (depth-first and best-first trees are
+#: bounded by their rows too, _max_nodes)
 MAX_BATCHED_DEPTH = 10
 #: largest histogram pool (one histogram per node of the deepest tree) the batched grower uses
 _POOL_BYTES = 64 * 2**20
@@ -56,30 +57,38 @@ _NO_LIMIT = np.iinfo(np.int64).max
 
 
 def _max_nodes(grower: _Grower) -> int | None:
-    """Most nodes ``grower``'s tree can have (None: unbounded)."""
+    """Most nodes ``grower``'s tree can have (None: unbounded).
+
+    Besides its depth and leaf limits, a depth-first or best-first tree has at most
+    ``2 n - 1`` nodes for ``n`` rows of positive weight: a split's children both have
+    positive weight (empty histogram bins are exact zeros, also after a subtraction),
+    so every leaf holds at least one of the rows."""
     bounds = []
     if grower.max_depth is not None:
         bounds.append(2 ** (min(grower.max_depth, 62) + 1) - 1)
     if grower.max_leaf_nodes is not None:
         bounds.append(2 * grower.max_leaf_nodes - 1)
+    if type(grower) is _Grower:
+        bounds.append(max(1, 2 * len(grower.idx) - 1))
     return min(bounds) if bounds else None
 
 
 def supports_batched(grower: _Grower) -> bool:
     """Whether :func:`grow_batched` grows ``grower``'s tree (else it grows itself).
 
-    Depth-first or symmetric growth to a depth of at most :data:`MAX_BATCHED_DEPTH`, or
-    best-first growth to ``max_leaf_nodes`` leaves, with one histogram per node
-    fitting in 64 MiB (then :class:`_Grower` never drops a cached histogram
-    either, so both take the same path through the subtraction), and no
-    categorical feature (set splits are grown by :class:`_Grower` itself).
+    Depth-first or best-first growth (to any depth, unlimited too: the rows bound the
+    nodes, :func:`_max_nodes`) or symmetric growth to a depth of at most
+    :data:`MAX_BATCHED_DEPTH`, with one histogram per node fitting in 64 MiB
+    (then :class:`_Grower` never drops a cached histogram either, so both take the
+    same path through the subtraction), and no categorical feature (set splits are
+    grown by :class:`_Grower` itself).
     """
     max_nodes = _max_nodes(grower)
     return (
         type(grower) in (_Grower, _SymmetricGrower)
         and grower.cat_features.size == 0
         and max_nodes is not None
-        and (grower.max_leaf_nodes is not None or grower.max_depth <= MAX_BATCHED_DEPTH)
+        and (type(grower) is _Grower or grower.max_depth <= MAX_BATCHED_DEPTH)
         and max_nodes * grower.hist_bytes <= min(_POOL_BYTES, _HIST_CACHE_BYTES)
     )
 
@@ -197,13 +206,20 @@ def _grow_group(group: list[_Grower], n_threads: int) -> None:
     start = np.empty(shape, dtype=np.int64)
     end = np.empty(shape, dtype=np.int64)
     n_nodes = np.empty(k, dtype=np.int64)
-    _k.grow_all(
-        g0.codes_t, g0.n_bins, g0.missing_bin, is_reg, g0.crit, n_stat, g0.hist_shape[2],
-        idx_all, ow_all, oc_all, owy_all, starts, ends, dense, d_ow, d_oc, d_owy, root_tot,
-        tol_scale, max_depth, min_cnt, min_w, lam, _CLS_GAIN_RTOL, _REG_GAIN_RTOL, left, right,
-        feature, split_bin, missing_left, gain, tot, depth, start, end, n_nodes, max_leaves,
-        symmetric, rs, rs_seed, n_threads, growing._PARALLEL_MIN_WORK, growing._SCAN_WORK,
+    batch = _growing.TreeBatch(
+        codes=g0.codes_t, n_bins=g0.n_bins, missing_bin=g0.missing_bin, is_reg=is_reg,
+        crit=g0.crit, n_stat=n_stat, hist_stat=g0.hist_shape[2],
+        idx_all=idx_all, ow_all=ow_all, oc_all=oc_all, owy_all=owy_all, starts=starts,
+        ends=ends, dense=dense, d_ow=d_ow, d_oc=d_oc, d_owy=d_owy, root_tot=root_tot,
+        tol_scale=tol_scale, max_depth=max_depth, min_cnt=min_cnt, min_w=min_w, lam=lam,
+        max_leaves=max_leaves, symmetric=symmetric, rs=rs, rs_seed=rs_seed,
+        cls_rtol=_CLS_GAIN_RTOL, reg_rtol=_REG_GAIN_RTOL, min_work=growing._PARALLEL_MIN_WORK,
+        scan_work=growing._SCAN_WORK,
+        left=left, right=right, feature=feature, split_bin=split_bin,
+        missing_left=missing_left, gain=gain, tot=tot, depth=depth, start=start, end=end,
+        n_nodes=n_nodes,
     )
+    _growing.grow_all(batch, n_threads)
     for j, g in enumerate(group):
         m = int(n_nodes[j])
         if not shared:

@@ -24,7 +24,7 @@ from sklearn.utils.validation import (
     check_is_fitted,
 )
 
-from .. import _tree_kernels as _k
+from . import _binning, _partition
 
 # --------------------------------------------------------------------------
 # helpers
@@ -347,7 +347,7 @@ class BinMapper(BaseEstimator):
             )
         self._check_codes(X)
         codes = np.empty(X.shape, dtype=np.uint8, order="F")
-        _k.bin_matrix(X, self._thr_flat, self._thr_off, self.missing_bin_, codes.T,
+        _binning.bin_matrix(X, self._thr_flat, self._thr_off, self.missing_bin_, codes.T,
                       current_threads())
         return BinnedData(codes, self, names)
 
@@ -386,7 +386,7 @@ class BinMapper(BaseEstimator):
         (``feature < 0``) and for a categorical feature, whose splits are sets of
         categories."""
         out = np.empty(len(feature))
-        _k.node_thresholds(np.ascontiguousarray(feature, dtype=np.int32),
+        _partition.node_thresholds(np.ascontiguousarray(feature, dtype=np.int32),
                            np.ascontiguousarray(split_bin, dtype=np.int32), self._thr_off,
                            self._thr_flat, self._n_categories(), out)
         return out

@@ -1,7 +1,7 @@
 """Growing: a histogram tree from weighted binned data (the fitted :class:`HistTree`).
 
 :class:`_Grower` grows depth-first or best-first from weighted histograms
-computed by the compiled kernels of :mod:`robust_boosting._tree_kernels`, using
+computed by the compiled kernels of ``robust_boosting.trees._*`` (Cython), using
 histogram subtraction for the larger child of each split.
 """
 
@@ -11,7 +11,7 @@ import heapq
 
 import numpy as np
 
-from .. import _tree_kernels as _k
+from . import _partition, _splitting
 
 # A node is histogrammed with the parallel kernel when its work is at least this
 # (smaller nodes use the serial twin: thread start-up dominates). Work counts one
@@ -241,7 +241,7 @@ class _Grower:
         sc = scores[f]
         if not np.isfinite(sc):
             return None
-        gain = sc - _k.node_score(tot, self.n_stat, self.crit, self.lam)
+        gain = sc - _splitting.node_score(tot, self.n_stat, self.crit, self.lam)
         if not gain > self._tolerance(tot):
             return None
         ml = int(self.mls[row, f])
@@ -253,7 +253,7 @@ class _Grower:
 
     def _categorical_scan(self, hist, row, tot):
         """Overwrite the scores of the categorical features by their set splits."""
-        _k.categorical_splits(
+        _splitting.categorical_splits(
             hist, self.cat_features, self.n_bins, self.missing_bin, tot, self.crit,
             self.min_cnt, self.min_w, self.is_reg, self.scores[row], self.bins[row],
             self.mls[row], self.left_sets[row], self.scratch, self.lam,
@@ -274,7 +274,7 @@ class _Grower:
                 ow, oc, owy = self.dense_root
                 end = self.codes_t.shape[1]
             dense = end == self.codes_t.shape[1]
-        _k.node_pair(
+        _splitting.node_pair(
             self.codes_t, self.idx, ow, oc, owy, self.is_reg, self.crit,
             dense, start, end, self.n_bins, self.missing_bin, parent_hist, small_hist, large_hist,
             do_sub, small_tot, large_tot, find_small, find_large, self.min_cnt, self.min_w,
@@ -354,13 +354,13 @@ class _Grower:
         the first row of the right child. ``ltot`` and ``rtot`` are scratch."""
         start, end = self.start[node], self.end[node]
         if left_set is None:
-            mid = _k.partition(
+            mid = _partition.partition(
                 self.codes_t, self.idx, self.ow, self.oc, self.owy, self.is_reg, start, end,
                 f, b, bool(ml), self.missing_bin, self.buf_i, self.buf_w, self.buf_c,
                 self.buf_y, ltot, rtot,
             )
         else:
-            mid = _k.partition_table(
+            mid = _partition.partition_table(
                 self.codes_t, self.idx, self.ow, self.oc, self.owy, self.is_reg, start, end,
                 f, left_set, self.buf_i, self.buf_w, self.buf_c, self.buf_y, ltot, rtot,
             )
@@ -459,7 +459,7 @@ class _SymmetricGrower(_Grower):
             tots = np.array([self.tot[n] for n in level])
             tol = np.array([self._tolerance(t) for t in tots])
             work = m * int(self.total_bins)
-            _k.symmetric_split(hists, tots, tol, self.n_bins, self.missing_bin, self.min_cnt,
+            _splitting.symmetric_split(hists, tots, tol, self.n_bins, self.missing_bin, self.min_cnt,
                                self.min_w, lam, scores, bins,
                                self.n_threads if work >= _PARALLEL_MIN_WORK else 1,
                                self.random_strength, self.rs_seed, d)
@@ -469,7 +469,7 @@ class _SymmetricGrower(_Grower):
             b = int(bins[f])
             mls = np.empty(m, dtype=np.int32)
             gains = np.empty(m)
-            _k.symmetric_nodes(hists, tots, tol, f, b, self.missing_bin, self.min_cnt,
+            _splitting.symmetric_nodes(hists, tots, tol, f, b, self.missing_bin, self.min_cnt,
                                self.min_w, lam, mls, gains)
             n_split = int(np.count_nonzero(mls >= 0))
             if n_split == 0 or d == self.max_depth:

@@ -8,8 +8,8 @@ import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 
-from .. import _tree_kernels as _k
 from .._validation import all_finite
+from . import _shared_growing
 from .binning import BinnedData, _kernel_threads
 
 
@@ -146,7 +146,7 @@ class SharedSymmetricTree(BaseEstimator):
         starts = np.zeros(2**depth + 1, dtype=np.int64)
         leaf_sums = np.zeros((2**depth, 2 * k))
         with _kernel_threads(est.n_jobs) as n_threads:
-            levels = _k.grow_shared_symmetric(
+            levels = _shared_growing.grow_shared_symmetric(
                 X.codes_t, idx, gh, lam, mapper.n_bins_, mapper.missing_bin_, depth,
                 float(est.random_strength), est._split_noise_seed(), n_threads, feature, split_bin,
                 missing_left, gain, starts, leaf_sums)

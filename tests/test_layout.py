@@ -3,14 +3,11 @@
 import re
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parents[1]
 SRC = ROOT / "src" / "robust_boosting"
 MAX_PY_LINES = 800
 MAX_CYTHON_LINES = 1500
 MAX_README_LINES = 150
-KERNEL_SPLIT = pytest.mark.xfail(strict=False, reason="kernel split lands separately")
 
 
 def _lines(path: Path) -> int:
@@ -21,32 +18,18 @@ def _cython_files() -> list[Path]:
     return sorted(p for ext in ("*.pyx", "*.pxd") for p in SRC.rglob(ext))
 
 
-#: Modules whose split into smaller ones lands from other branches of issue 55 (the
-#: splboost_cv / dask / steps split and the _boosting split); remove at merge.
-SPLIT_ELSEWHERE = ("splboost_cv.py", "dask.py", "_boosting.py", "steps.py")
-
-
 def test_no_python_module_over_800_lines():
     long = {str(p.relative_to(ROOT)): n for p in sorted(SRC.rglob("*.py"))
-            if str(p.relative_to(SRC)) not in SPLIT_ELSEWHERE and (n := _lines(p)) > MAX_PY_LINES}
+            if (n := _lines(p)) > MAX_PY_LINES}
     assert not long, f"modules over {MAX_PY_LINES} lines: {long}"
 
 
-@pytest.mark.xfail(strict=False, reason="module split lands separately")
-@pytest.mark.parametrize("name", SPLIT_ELSEWHERE)
-def test_modules_split_elsewhere_under_800_lines(name):
-    path = SRC / name
-    assert not path.exists() or _lines(path) <= MAX_PY_LINES
-
-
-@KERNEL_SPLIT
 def test_no_cython_file_over_1500_lines():
     long = {str(p.relative_to(ROOT)): n for p in _cython_files()
             if (n := _lines(p)) > MAX_CYTHON_LINES}
     assert not long, f"Cython files over {MAX_CYTHON_LINES} lines: {long}"
 
 
-@KERNEL_SPLIT
 def test_no_def_statement_in_cython():
     pattern = re.compile(r"^\s*DEF\s+\w+\s*=", re.M)
     found = [str(p.relative_to(ROOT)) for p in _cython_files()
@@ -54,7 +37,6 @@ def test_no_def_statement_in_cython():
     assert not found, f"compile-time DEF constants in {found}"
 
 
-@KERNEL_SPLIT
 def test_kernels_share_a_pxd():
     assert list(SRC.rglob("*.pxd")), "no .pxd declares the kernels' shared parts"
 

@@ -1,6 +1,16 @@
 """Shared test fixtures."""
 
-import numpy as np
+import os
+
+# Under pytest-xdist each worker process takes its share of the cores, as joblib's
+# workers do (robust_boosting.trees.binning._default_threads reads OMP_NUM_THREADS):
+# two workers with two OpenMP threads each on two cores wait on each other's threads.
+# Tests that need several threads pass n_jobs, which this does not cap.
+if os.environ.get("PYTEST_XDIST_WORKER") and "OMP_NUM_THREADS" not in os.environ:
+    _workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+    os.environ["OMP_NUM_THREADS"] = str(max(1, (os.cpu_count() or 1) // max(1, _workers)))
+
+import numpy as np  # noqa: E402
 import pytest
 
 from robust_boosting.datasets import make_splboost_gaussian

@@ -19,23 +19,26 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     from .datasets import load_dataset
     from .noise import flip_labels
 
+    # every option is checked, and every model fitted, before the first line is printed:
+    # an error never follows a half-printed table
+    if args.rounds < 1:
+        raise ValueError(f"--rounds must be at least 1, got {args.rounds}")
+    if not args.age > 0:
+        raise ValueError(f"--age must be positive, got {args.age:g}")
+    if not 0 <= args.noise < 1:
+        raise ValueError(f"--noise must be in [0, 1), got {args.noise:g}")
     X, y = load_dataset(args.dataset, return_X_y=True)
     X_train, X_test, y_train, y_test = train_test_split(
         X, y, test_size=0.3, stratify=y, random_state=args.seed
     )
     y_noisy, flipped = flip_labels(y_train, args.noise, random_state=args.seed)
-    print(
-        f"data set {args.dataset!r}: {len(y_train)} training samples "
-        f"({int(flipped.sum())} labels flipped = {args.noise:.0%}), "
-        f"{len(y_test)} clean test samples; {args.rounds} boosting rounds"
-    )
     models = {
         "AdaBoost": AdaBoostClassifier(n_estimators=args.rounds, random_state=args.seed),
         f"SPLBoost (hard, age={args.age:g})": SPLBoostClassifier(
             n_estimators=args.rounds, age=args.age, random_state=args.seed
         ),
     }
-    print(f"{'algorithm':<28}{'clean test error':>18}{'fit time':>10}  rounds")
+    rows = []
     for name, model in models.items():
         start = time.perf_counter()
         with warnings.catch_warnings():
@@ -44,7 +47,14 @@ def _cmd_demo(args: argparse.Namespace) -> int:
         seconds = time.perf_counter() - start
         error = 1.0 - model.score(X_test, y_test)
         note = "" if model.n_estimators_ == args.rounds else f" (stopped: {model.stopping_reason_})"
-        print(f"{name:<28}{error:>18.2%}{seconds:>9.2f}s  {model.n_estimators_}{note}")
+        rows.append(f"{name:<28}{error:>18.2%}{seconds:>9.2f}s  {model.n_estimators_}{note}")
+    print(
+        f"data set {args.dataset!r}: {len(y_train)} training samples "
+        f"({int(flipped.sum())} labels flipped = {args.noise:.0%}), "
+        f"{len(y_test)} clean test samples; {args.rounds} boosting rounds"
+    )
+    print(f"{'algorithm':<28}{'clean test error':>18}{'fit time':>10}  rounds")
+    print("\n".join(rows))
     spl = list(models.values())[1]
     excluded = spl.excluded_samples_
     if excluded.size:
@@ -102,15 +112,18 @@ def _plain(text: str) -> str:
     return text.replace("``", "")
 
 
-def _check_field_counts(path: str) -> None:
-    """A row with fewer or more fields than the header is an error naming its line.
+def _check_field_counts(path: str) -> list[int]:
+    """The physical line on which each data record of ``path`` starts; a row with fewer or
+    more fields than the header is an error naming its line.
 
     A column name used twice in the header is an error too, with the name as written
     (pandas would rename the second one, e.g. ``x2`` to ``x2.1``).
 
     ``pandas.read_csv`` pads a short row with missing values without a word; here every
-    row must have as many fields as the header (line 1). Blank lines are skipped, as
-    pandas does.
+    row must have as many fields as the header. Blank lines are skipped, as pandas does,
+    but counted: a line number is the file's physical line (the first line is 1), so a
+    blank line, or a quoted field that spans several lines, does not shift the numbers of
+    the records after it. A record spanning lines is named by its first line.
     """
     import csv
 
@@ -118,32 +131,38 @@ def _check_field_counts(path: str) -> None:
 
     bad: dict[int, list[int]] = {}
     width = None
+    header_line = 1
+    starts: list[int] = []
+    end = 0  # the last physical line read so far
     with open(path, newline="", encoding="utf-8") as fh:
         reader = csv.reader(fh, strict=True)
         for record in reader:
+            start, end = end + 1, reader.line_num
             if not record:
                 continue
             if width is None:
-                width = len(record)
+                width, header_line = len(record), start
                 seen: dict[str, int] = {}
                 for name in record:
                     seen[name] = seen.get(name, 0) + 1
                 dup = [name for name, count in seen.items() if count > 1]
                 if dup:
-                    raise ValueError(f"CSV file {path!r}: the header (line 1) names "
+                    raise ValueError(f"CSV file {path!r}: the header (line {start}) names "
                                      f"{'columns' if len(dup) > 1 else 'column'} "
                                      f"{', '.join(map(repr, dup))} more than once; give "
                                      f"every column its own name")
                 continue
+            starts.append(start)
             if len(record) != width:
-                bad.setdefault(len(record), []).append(reader.line_num)
+                bad.setdefault(len(record), []).append(start)
     if bad:
         parts = [f"line{'s' if len(lines) > 1 else ''} {_listing(lines)} "
                  f"{'has' if len(lines) == 1 else 'have'} {n} field{'s' * (n != 1)}"
                  for n, lines in sorted(bad.items(), key=lambda kv: kv[1][0])]
-        raise ValueError(f"CSV file {path!r}: the header (line 1) has {width} fields but "
-                         f"{'; '.join(parts)}: every row needs one value per column (an "
-                         f"empty field is a missing value)")
+        raise ValueError(f"CSV file {path!r}: the header (line {header_line}) has {width} "
+                         f"fields but {'; '.join(parts)}: every row needs one value per "
+                         f"column (an empty field is a missing value)")
+    return starts
 
 
 def _read_csv(path: str):
@@ -152,7 +171,7 @@ def _read_csv(path: str):
     import pandas as pd
 
     try:
-        _check_field_counts(path)
+        lines = _check_field_counts(path)
         df = pd.read_csv(path)
     except csv.Error as exc:
         raise ValueError(f"cannot read CSV file {path!r}: {exc}") from None
@@ -162,8 +181,13 @@ def _read_csv(path: str):
         raise ValueError(f"cannot read CSV file {path!r}: {exc}") from None
     if df.empty or df.shape[1] == 0:
         raise ValueError(f"CSV file {path!r} has no data rows")
-    # rows in messages are the file's line numbers (the header is line 1)
-    df.index = pd.RangeIndex(2, len(df) + 2)
+    if len(lines) != len(df):  # a line pandas and the csv module split differently
+        raise ValueError(f"cannot read CSV file {path!r}: it has {len(lines)} records by "
+                         f"the CSV standard but pandas reads {len(df)} rows; check the "
+                         f"quoting and the blank lines")
+    # rows in messages (and the --label-issues file) are the file's physical lines: the
+    # line each record starts on, blank lines and quoted line breaks counted
+    df.index = pd.Index(lines)
     return df
 
 
@@ -206,12 +230,54 @@ def _parse_params(items):
     return params
 
 
+def _check_outputs(outputs: dict[str, str | None], inputs: Sequence[str] = ()) -> None:
+    """Check, before any work, that each output file (by its option) can be written.
+
+    Its folder must exist and be writable, the path must not be a folder or an existing
+    read-only file, no two options may name the same file, and no output may overwrite
+    an input file. A probe file is created and removed in the folder, so that a file
+    system mounted read-only, or a folder the user may not write to, is found here rather
+    than after a long fit.
+    """
+    import os
+    import tempfile
+
+    seen: dict[str, str] = {}
+    for option, path in outputs.items():
+        if path is None or path == "-":
+            continue
+        real = os.path.realpath(path)
+        if real in seen:
+            raise ValueError(f"{seen[real]} and {option} name the same file {path!r}; give "
+                             f"each output its own file")
+        seen[real] = option
+        for source in inputs:
+            if os.path.exists(source) and os.path.realpath(source) == real:
+                raise ValueError(f"{option} {path!r} is the input CSV file; writing it would "
+                                 f"overwrite the data: choose another file")
+        folder = os.path.dirname(os.path.abspath(path))
+        if os.path.isdir(path):
+            raise ValueError(f"{option} {path!r} is a folder; give a file name in it")
+        if not os.path.isdir(folder):
+            raise ValueError(f"{option} {path!r}: the folder {folder!r} does not exist; "
+                             f"create it first")
+        if os.path.exists(path) and not os.access(path, os.W_OK):
+            raise ValueError(f"{option} {path!r} exists and is read-only")
+        try:
+            with tempfile.TemporaryFile(dir=folder):
+                pass
+        except OSError as exc:
+            raise ValueError(f"{option} {path!r}: cannot write in the folder {folder!r} "
+                             f"({exc.strerror or exc})") from None
+
+
 def _cmd_fit(args: argparse.Namespace) -> int:
     """Fit an algorithm on a CSV file (label column by name) and save the model."""
     from . import __version__
     from ._model_io import save_model
     from .experiments.algorithms import make_estimator
 
+    _check_outputs({"--model": args.model, "--label-issues": args.label_issues}, [args.csv])
     df = _read_csv(args.csv)
     if args.label not in df.columns:
         raise ValueError(f"label column {args.label!r} not in {args.csv!r}; columns: "
@@ -291,20 +357,52 @@ def _write_label_issues(est, lines, y, path) -> None:
     table.iloc[order].to_csv(path, index=False)
 
 
+def _predict_label(args: argparse.Namespace, bundle: dict) -> str | None:
+    """The CSV column that ``predict`` takes for the label: left out of the features, and
+    the predictions' error against it is reported.
+
+    The rule: ``--label`` if given; else the label name the model file stores (written by
+    ``fit``, or by ``save_model(..., label=NAME)``); else ``"label"``. A name that is one
+    of the model's feature columns is never the label: ``--label`` naming one is an error,
+    and the stored name or ``"label"`` then stays a feature.
+    """
+    features = {str(c) for c in bundle.get("feature_columns") or []}
+    model_names = getattr(bundle["model"], "feature_names_in_", None)
+    features |= {str(c) for c in ([] if model_names is None else model_names)}
+    if args.label is not None:
+        if args.label in features:
+            raise ValueError(f"--label {args.label!r} is one of the model's feature columns; "
+                             f"name the column that holds the labels")
+        return args.label
+    for name in (bundle["label"], "label"):
+        if name is not None and name not in features:
+            return name
+    return None
+
+
 def _cmd_predict(args: argparse.Namespace) -> int:
-    """Predict the labels of a CSV file with a model saved by ``fit``."""
+    """Predict the labels of a CSV file with a model saved by ``fit`` or ``save_model``."""
     import pandas as pd
 
     from ._model_io import load_bundle
 
+    _check_outputs({"--output": args.output}, [args.csv, args.model])
     bundle = load_bundle(args.model, trust_pickle=args.trust_pickle)
     df = _read_csv(args.csv)
-    label = bundle["label"]
+    label = _predict_label(args, bundle)
     model = bundle["model"]
     schema = getattr(model, "feature_schema_", None)
     if schema is not None:  # the command's policy for categories no training row had
         model.set_params(unknown_categories=args.unknown_categories)
-    X = _features(df, label=label, model=model)
+    try:
+        X = _features(df, label=label, model=model)
+    except ValueError as exc:
+        if "not seen at fit" not in str(exc) or args.label is not None:
+            raise
+        stored = bundle["label"]
+        named = "none" if stored is None else repr(stored)
+        raise ValueError(f"{exc} If one of them holds the labels, name it with --label (the "
+                         f"label column the model file names: {named})") from None
     pred = model.predict(X)
     out = pd.DataFrame({args.column: pred})
     if args.output == "-":
@@ -312,7 +410,7 @@ def _cmd_predict(args: argparse.Namespace) -> int:
     else:
         out.to_csv(args.output, index=False)
         print(f"wrote {len(pred)} predictions to {args.output}", file=sys.stderr)
-    if label in df.columns:
+    if label is not None and label in df.columns:
         err = float((pred != df[label].to_numpy()).mean())
         print(f"error against the {label!r} column: {err:.2%}", file=sys.stderr)
     return 0
@@ -483,13 +581,15 @@ def build_parser() -> argparse.ArgumentParser:
                      + fittable)
     fit.add_argument("--label-issues", metavar="FILE",
                      help="write a CSV of every training row, most suspect label first: its "
-                     "line number (the header is line 1), the given label, the suggested label "
+                     "line in the CSV file (its physical line, the first being 1: blank lines and "
+                     "line breaks inside quoted fields count), the given label, the suggested label "
                      "(the class the out-of-fold model prefers), the score (1 - out-of-fold "
                      "probability of the given label) and whether it is a suspect "
                      "(splboost-cv only)")
     fit.add_argument("--param", action="append", metavar="NAME=VALUE",
                      help="estimator parameter (JSON value), repeatable, e.g. --param age=2.5")
-    fit.add_argument("--rounds", type=int, help="number of boosting rounds (n_estimators)")
+    fit.add_argument("--rounds", type=int, help="number of boosting rounds, n_estimators (default: the "
+                     "algorithm's own)")
     fit.add_argument("--seed", type=int, default=0, help="random seed (default: 0)")
     fit.add_argument("--model", required=True, help="file to save the model to, in skops format (e.g. model.skops); "
                      "it loads without running code, unlike a pickle")
@@ -497,20 +597,30 @@ def build_parser() -> argparse.ArgumentParser:
 
     pred = sub.add_parser("predict", help="predict a CSV file with a saved model",
                           description=_cmd_predict.__doc__)
-    pred.add_argument("csv", help="CSV file with the model's feature columns, in any order "
-                      "(a label column is ignored); a category not seen at fit is an error")
+    pred.add_argument("csv", help="CSV file with the model's feature columns, in any order, "
+                      "and optionally the label column (see --label); a category not seen "
+                      "at fit follows --unknown-categories")
+    pred.add_argument("--label", metavar="NAME",
+                      help="the label column, left out of the features; the error of the "
+                      "predictions against it is reported. Default: the label column the "
+                      "model file names (fit, or save_model(..., label=NAME), stores it), "
+                      "else 'label'; a feature column of the model is never taken as the "
+                      "label")
     pred.add_argument("--model", required=True,
                       help="model file written by 'fit' (skops format, loaded with only "
                       "robust-boosting's own types trusted)")
     pred.add_argument("--trust-pickle", action="store_true",
                       help="also accept a pickle/joblib model file; loading a pickle can run "
                       "arbitrary code, so only use this for files you trust")
-    pred.add_argument("--output", default="-", help="output CSV (default: stdout)")
+    pred.add_argument("--output", default="-", help="output CSV file, or - for stdout (default: -, "
+                      "stdout)")
     pred.add_argument("--unknown-categories", choices=["missing", "error"], default="missing",
-                      help="a text value that no training row had in its column: treat it as "
-                      "a missing value (default; the trees send it the way they learned for "
-                      "missing values), or stop with an error naming the lines")
-    pred.add_argument("--column", default="prediction", help="name of the prediction column")
+                      help="a text value that no training row had in its column: 'missing' "
+                      "treats it as a missing value (the trees send it the way they learned "
+                      "for missing values), 'error' stops with an error naming the lines "
+                      "(default: missing)")
+    pred.add_argument("--column", default="prediction", help="name of the prediction column "
+                      "(default: prediction)")
     pred.set_defaults(func=_cmd_predict)
 
     from .experiments.config import yaml_available
@@ -536,11 +646,16 @@ def build_parser() -> argparse.ArgumentParser:
                       help="run on this dask.distributed scheduler (needs the 'dask' extra)")
     dask.add_argument("--dask-local", type=int, metavar="N",
                       help="run on a new local Dask cluster of N workers")
-    bench.add_argument("--repetitions", type=int, help="repetitions (random splits)")
-    bench.add_argument("--datasets", help="comma-separated data sets / tasks (presets)")
-    bench.add_argument("--rates", help="noise rates: '0,0.1,0.2' or 'start:stop:step'")
-    bench.add_argument("--rounds", type=int, help="maximum boosting rounds")
-    bench.add_argument("--algorithms", help="comma-separated registry names (presets)")
+    bench.add_argument("--repetitions", type=int, help="repetitions (random splits; default: "
+                       "the preset's or the file's)")
+    bench.add_argument("--datasets", help="comma-separated data sets / tasks (presets; "
+                       "default: the preset's)")
+    bench.add_argument("--rates", help="noise rates: '0,0.1,0.2' or 'start:stop:step' "
+                       "(presets; default: the preset's)")
+    bench.add_argument("--rounds", type=int, help="maximum boosting rounds (presets; default: "
+                       "the preset's)")
+    bench.add_argument("--algorithms", help="comma-separated registry names (presets; "
+                       "default: the preset's)")
     bench.add_argument("--lambda-grid", help="SPLBoost's age grid, e.g. '1:6:0.5' or '1.5,2,3'")
     bench.add_argument("--epsilon-grid", help="RILBoost's epsilon grid, e.g. '0:0.5:0.1'")
     bench.add_argument("--n-train", help="RILBoost's training-set sizes, e.g. '20,40'")
@@ -550,7 +665,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--no-report", action="store_true", help="do not write the report")
     bench.add_argument("--dry-run", action="store_true", help="check the data-set names, algorithm "
                        "names and parameters, list the tasks and exit")
-    bench.add_argument("--show", type=int, default=10, help="tasks listed by --dry-run")
+    bench.add_argument("--show", type=int, default=10, help="tasks listed by --dry-run (default: 10)")
     bench.add_argument("--quiet", action="store_true", help="no progress output")
     bench.set_defaults(func=_cmd_benchmark)
 
@@ -582,7 +697,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     args.argv = argv
     try:
-        return int(args.func(args) or 0)
+        code = int(args.func(args) or 0)
+        sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's exit
+        return code
+    except BrokenPipeError:
+        # the reader of a pipe quit (e.g. '| head'): stop quietly, as the Python docs
+        # advise (library/signal.html, "Note on SIGPIPE"); stdout goes to devnull so that
+        # the interpreter's final flush does not fail again
+        import os
+
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
     except KeyboardInterrupt:
         hint = ("; finished tasks are stored, run the same command again to resume"
                 if args.command == "benchmark" else "")

@@ -94,6 +94,64 @@ def _mse_table(df: pd.DataFrame, rows: list[str], col: str, value: str = "test_e
 
 
 
+def _means(df: pd.DataFrame, rows: list[str], col: str, value: str = "test_error",
+           unit: str = "repetition") -> pd.DataFrame:
+    """The means behind :func:`_mse_table`'s cells (the mean of the ``unit`` means)."""
+    keys = [*rows, col]
+    per = (df.groupby([*keys, unit], dropna=False)[value].mean().reset_index()
+           if unit in df else df[[*keys, value]])
+    return per.groupby(keys, dropna=False)[value].mean().unstack(col)
+
+
+def _mark_best(cells: pd.DataFrame, values: pd.DataFrame, *, higher: bool = False,
+               within: str | None = None, scale: float = 100.0) -> pd.DataFrame:
+    """``cells`` with the best of each column in bold (``**...**``), ties all marked.
+
+    The best is the lowest of ``values`` (the highest with ``higher``), compared within
+    each group of the index level ``within`` (e.g. per data set) or over the column, as
+    printed: ``scale * value`` to two decimals, so that cells that read the same are
+    marked alike. A column (or group) whose values all read the same is left plain.
+    """
+    values = (values.astype(float) * scale).round(2)
+    out = cells.astype(object).copy()
+    groups = ([values.index.get_level_values(within) == g
+               for g in dict.fromkeys(values.index.get_level_values(within))]
+              if within is not None else [np.ones(len(values), dtype=bool)])
+    for col in values.columns:
+        for mask in groups:
+            v = values.loc[mask, col].astype(float)
+            v = v[np.isfinite(v)]
+            if len(v) < 2 or v.min() == v.max():
+                continue
+            for idx in v.index[v.to_numpy() == (v.max() if higher else v.min())]:
+                out.loc[idx, col] = f"**{out.loc[idx, col]}**"
+    return out
+
+
+def _winners(df: pd.DataFrame, value: str = "test_error") -> list[str]:
+    """Markdown: the algorithm with the lowest mean test error at each noise rate, over the
+    data sets (each data set's error its mean over the repetitions) and per data set."""
+    per_set = _means(df, ["dataset", "variant"], "rate", value=value)
+    overall = _means(df.assign(unit=df["dataset"]), ["variant"], "rate", value=value,
+                     unit="dataset")
+
+    def best(col: pd.Series) -> str:
+        col = (100 * col.dropna().astype(float)).round(2)  # as the tables print it
+        if col.empty:
+            return "-"
+        top = col[col.to_numpy() == col.min()]
+        return f"{' = '.join(map(str, top.index))} ({col.min():.2f})"
+
+    table = pd.DataFrame({f"{100 * r:g} %": [best(overall[r])] + [
+        best(per_set.loc[d, r]) for d in dict.fromkeys(per_set.index.get_level_values(0))]
+        for r in overall.columns},
+        index=["mean over data sets",
+               *dict.fromkeys(per_set.index.get_level_values(0))])
+    table.index.name = "winner (test error %)"
+    return ["The winner at each noise rate: the lowest mean test error (%), ties joined by "
+            "'='; it is in bold in the tables below.", "", _md_table(table), ""]
+
+
 def tuning_text(df: pd.DataFrame) -> str:
     """The CV grids of the results (``tune`` column), named per algorithm."""
     parts = {}
@@ -209,14 +267,21 @@ def _noise_grid_section(df: pd.DataFrame, out: Path, prefix: str) -> list[str]:
               f"{df['variant'].nunique()} algorithms, {_reps(df)} repetitions per case. "
               f"Weak learners: {weak_learner_text(df)}. CV grids: {tuning_text(df)}.")
     md.append("")
-    table = _mse_table(df, ["dataset", "variant"], "rate")
+    if df["variant"].nunique() >= 2:
+        md += _winners(df)
+    table = _mark_best(_mse_table(df, ["dataset", "variant"], "rate"),
+                       _means(df, ["dataset", "variant"], "rate"), within="dataset")
     table.columns = [f"{100 * c:g} %" for c in table.columns]
     md += ["Test error (%) on the clean test part, mean ± standard error over the "
-           "repetitions (n = repetitions):", "", _md_table(table), ""]
-    overall = _mse_table(df.assign(unit=df["dataset"]), ["variant"], "rate", unit="dataset")
+           "repetitions (n = repetitions); the lowest of each data set and noise rate in "
+           "bold:", "", _md_table(table), ""]
+    by_set = df.assign(unit=df["dataset"])
+    overall = _mark_best(_mse_table(by_set, ["variant"], "rate", unit="dataset"),
+                         _means(by_set, ["variant"], "rate", unit="dataset"))
     overall.columns = [f"{100 * c:g} %" for c in overall.columns]
     md += ["Mean over data sets (n = data sets; each data set's error is its mean over the "
-           "repetitions):", "", _md_table(overall), ""]
+           "repetitions); the lowest of each noise rate in bold:", "", _md_table(overall),
+           ""]
     fig_name = _save(plot_error_vs_noise(df), out / f"{prefix}error_vs_noise.png")
     md += [f"![test error against noise rate]({fig_name})", ""]
     md += _rounds_block(df)
@@ -238,8 +303,11 @@ def _noise_grid_section(df: pd.DataFrame, out: Path, prefix: str) -> list[str]:
         except ValueError:
             frac = None
         if frac is not None:
+            marked = _mark_best(frac.map(lambda v: f"{v:.2f}"), frac, higher=True,
+                                scale=1.0)
             md += ["Fraction of (data set, noise rate) cases in which each algorithm ranks in "
-                   "the top k by mean test error:", "", _md_table(frac), ""]
+                   "the top k by mean test error; the highest of each column in bold:", "",
+                   _md_table(marked), ""]
             fig_name = _save(plot_rank_fractions(df), out / f"{prefix}rank_fractions.png")
             md += [f"![top-k rank fractions]({fig_name})", ""]
     from .claims import noise_grid_claims

@@ -296,8 +296,10 @@ def _curves(p: argparse.ArgumentParser) -> None:
                    help="SP-regularizer of panel (a) (default: linear)")
     p.add_argument("--panel-b-age", type=float, default=3.0,
                    help="age of panel (b) (default: 3)")
-    p.add_argument("--margin-min", type=float, default=-2.0)
-    p.add_argument("--margin-max", type=float, default=2.0)
+    p.add_argument("--margin-min", type=float, default=-2.0,
+                   help="left end of the margin axis (default: -2)")
+    p.add_argument("--margin-max", type=float, default=2.0,
+                   help="right end of the margin axis (default: 2)")
 
 
 def _rilboost(p: argparse.ArgumentParser, *, dataset: str, n_train: str) -> None:
@@ -313,7 +315,8 @@ def _rilboost(p: argparse.ArgumentParser, *, dataset: str, n_train: str) -> None
     p.add_argument("--C", type=float, default=None, help="SVM C (default: the estimator's)")
     p.add_argument("--gamma", type=float, default=None,
                    help="RBF kernel parameter (default: the estimator's)")
-    p.add_argument("--n-jobs", type=int, default=None, help="parallel draws (joblib)")
+    p.add_argument("--n-jobs", type=int, default=None, help="parallel draws (joblib; default: 1, "
+                   "-1 = all cores)")
     p.add_argument("--table", default=None, help="also write the results table (CSV)")
     _fitting(p, rounds=10)
 
@@ -376,7 +379,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
             _noisy_data(p)
             p.add_argument("--ages", type=_float_list, default=_float_list("1:20:0.5"),
                            help="ages (default: 1:20:0.5)")
-            p.add_argument("--n-jobs", type=int, default=None, help="parallel fits (joblib)")
+            p.add_argument("--n-jobs", type=int, default=None, help="parallel fits (joblib; "
+                           "default: 1, -1 = all cores)")
             p.add_argument("--table", default=None, help="also write the results table (CSV)")
             _fitting(p, rounds=300)
         elif name == "rilboost-epsilon":
@@ -388,5 +392,6 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
             p.add_argument("--mixings", type=_float_list, default=[0.0, 0.25, 0.5, 0.75, 1.0],
                            help="mixing parameters a (default: 0,0.25,0.5,0.75,1)")
             p.add_argument("--x", choices=["epsilon", "mixing"], default="epsilon",
-                           help="x-axis: epsilon (one curve per a) or a (one curve per epsilon)")
+                           help="x-axis: epsilon (one curve per a) or a (one curve per "
+                           "epsilon) (default: epsilon)")
         p.set_defaults(func=handler)

@@ -154,6 +154,7 @@ def plot_rank_fractions(df: pd.DataFrame, *, value: str = "test_error",
     for i, a in enumerate(frac.index):
         ax.bar(x + (i - (n - 1) / 2) * width, frac.loc[a, ks].to_numpy(), width, label=a)
     ax.set_xticks(x, ks)
+    ax.set_xlabel("top k: ranked among the k lowest mean test errors of a case")
     ax.set_ylim(0, 1.05)
     ax.set_ylabel("fraction of cases")
     n_cases = df.groupby(["dataset", "rate"]).ngroups

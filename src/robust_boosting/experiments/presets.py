@@ -61,7 +61,8 @@ def quick(*, repetitions: int | None = None, datasets: Sequence[str] | None = No
           rates: Sequence[float] | None = None, rounds: int | None = None,
           algorithms: Sequence[str] | None = None, age_grid: Sequence[float] | None = None,
           seed: int = 0, **_: Any) -> ExperimentConfig:
-    """About 15 s on 2 cores: 2 bundled sets, 4 noise rates, the library's
+    """One to two CPU-minutes (under a minute on 2 free cores, several minutes on a busy
+    machine): 2 bundled sets, 4 noise rates, the library's
     default :class:`~robust_boosting.SPLBoostClassifierCV` against LightGBM (where
     installed) and a random forest with their defaults, and AdaBoost vs SPLBoost, LogitBoost
     and SavageBoost with stumps, their rounds and SPLBoost's age chosen by 5-fold CV."""
@@ -82,8 +83,7 @@ def quick(*, repetitions: int | None = None, datasets: Sequence[str] | None = No
         repetitions=repetitions or 2, seed=seed, rounds=rounds or 50, tune_rounds=True,
         protocol="holdout", split={"test_size": 0.3},
         description="SPLBoostClassifierCV against LightGBM and a random forest, and AdaBoost "
-                    "against SPLBoost and robust baselines, under symmetric label noise "
-                    "(about 15 s on 2 cores)")
+                    "against SPLBoost and robust baselines, under symmetric label noise")
 
 
 def splboost_synthetic(*, repetitions: int | None = None, rounds: int | None = None,

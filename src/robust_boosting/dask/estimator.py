@@ -82,6 +82,12 @@ from .objective import (
 __all__ = ["DaskSPLBoostClassifierCV", "WorkerFailedError"]
 
 
+#: The per-row fitted attributes: dask collections on the cluster of the fit, which
+#: pickling and :func:`~robust_boosting.save_model` leave out.
+CLUSTER_ATTRIBUTES: tuple[str, ...] = ("oof_proba_", "label_issue_scores_", "label_issues_",
+                                       "suggested_labels_", "excluded_samples_")
+
+
 class WorkerFailedError(RuntimeError):
     """A Dask worker failed during a distributed fit; nothing was fitted."""
 
@@ -132,6 +138,13 @@ class DaskSPLBoostClassifierCV(SPLBoostClassifierCV):
       at every size, and on at most 5,000 rows the search is the depth-wise one
       only (one machine adds its symmetric candidate there).
     - no staged predictions (``staged_predict`` raises ``NotImplementedError``).
+
+    :func:`sklearn.base.clone` keeps ``client`` (shared, not copied). Pickling and
+    :func:`~robust_boosting.save_model` drop the client and the per-row dask attributes
+    (:data:`CLUSTER_ATTRIBUTES`, collections on the cluster of the fit; one computed to
+    NumPy by the user is kept); the loaded model predicts bit-identically, on NumPy and
+    pandas without a client, on dask collections with ``distributed.default_client()``
+    or the client given by ``set_params(client=...)``.
 
     Parameters
     ----------
@@ -241,6 +254,52 @@ oof_n_estimators_, noise_rate_, remove_label_issues_
 
     #: the ``"auto"`` rules of XGBoost's trees (:data:`robust_boosting._auto_rules.DASK`)
     _rules = DASK
+
+    # ------------------------------------------------------------ keep and reuse
+    def __sklearn_clone__(self):
+        """:func:`sklearn.base.clone`: the same client (shared, never copied: a client
+        cannot be copied), every other parameter cloned as usual."""
+        from sklearn.base import clone
+
+        params = self.get_params(deep=False)
+        client = params.pop("client")
+        return type(self)(client=client, **{name: clone(value, safe=False)
+                                            for name, value in params.items()})
+
+    def __getstate__(self):
+        """Pickle (and :func:`~robust_boosting.save_model`) without the cluster.
+
+        The client is dropped (``client=None``: the loaded model finds the current one
+        with ``distributed.default_client()`` when it needs one, or takes one with
+        ``set_params(client=...)``), and so are the per-row attributes (see
+        :data:`CLUSTER_ATTRIBUTES`), which are collections on the cluster of the fit.
+        The booster is kept as XGBoost's own serialized model."""
+        state = dict(super().__getstate__())  # (object's may be the instance's own dict)
+        state["client"] = None
+        for name in CLUSTER_ATTRIBUTES:  # (kept once computed to NumPy by the user)
+            if name in state and not isinstance(state[name], np.ndarray):
+                del state[name]
+        booster = state.get("best_estimator_")
+        if booster is not None:
+            state["best_estimator_"] = bytes(booster.save_raw("ubj"))
+        return state
+
+    def __setstate__(self, state):
+        state = dict(state)
+        raw = state.get("best_estimator_")
+        if isinstance(raw, bytes):
+            _, xgboost = require()
+            state["best_estimator_"] = xgboost.Booster(model_file=bytearray(raw))
+        super().__setstate__(state)
+
+    def __getattr__(self, name):
+        # only reached when normal lookup fails
+        if name in CLUSTER_ATTRIBUTES and "best_estimator_" in self.__dict__:
+            raise AttributeError(
+                f"{name} is not kept when a {type(self).__name__} is pickled or saved: it is "
+                f"a collection on the cluster of the fit. To keep it, compute it before "
+                f"saving: model.{name} = model.{name}.compute().")
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def _check_engine_params(self) -> None:
         """The parameters of the distributed engine (the others: :meth:`_search_space`)."""
@@ -436,9 +495,12 @@ oof_n_estimators_, noise_rate_, remove_label_issues_
                 break
             except (TimeoutError, asyncio.TimeoutError):
                 self._check_workers(client, at_start)
-        return da.concatenate([
+        # persisted: the array's own keys hold the blocks (an array over bare futures is
+        # given new alias keys on each compute, which the scheduler reports as a
+        # "different run_spec" for the same key)
+        return client.persist(da.concatenate([
             da.from_delayed(f, (int(rows),) if width is None else (int(rows), width), dtype=dtype)
-            for f, rows in zip(parts, x.chunks[0], strict=True)])
+            for f, rows in zip(parts, x.chunks[0], strict=True)]))
 
     # ------------------------------------------------------------ fit
     def fit(self, X, y, sample_weight=None):
@@ -572,7 +634,9 @@ oof_n_estimators_, noise_rate_, remove_label_issues_
                                    else float("nan"))
         self.remove_label_issues_ = self._removes(n, k, self.anchor_noise_rate_,
                                                   candidates[best]["drop_fraction"])
-        suspect = self._suspects(oof, yi, joint, lengths)
+        # persisted (a byte a row): the final weights read it, and so do users computing
+        # label_issues_ again (re-optimized graphs of it get other alias keys)
+        suspect = client.persist(self._suspects(oof, yi, joint, lengths))
         self.oof_proba_ = oof
         self.oof_n_estimators_ = oof_round + 1
         self.label_issue_scores_ = rowwise(

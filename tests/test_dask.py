@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import signal
 import threading
@@ -13,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 xgb = pytest.importorskip("xgboost")
+dask = pytest.importorskip("dask")
 da = pytest.importorskip("dask.array")
 dd = pytest.importorskip("dask.dataframe")
 distributed = pytest.importorskip("distributed")
@@ -225,6 +227,10 @@ def test_multiclass_categorical_frame_and_weights(client):
     assert np.isfinite(model.predict_proba(unseen)).all()
     with pytest.raises(ValueError, match="columns"):
         model.predict(test[list(reversed(test.columns))])
+    # a frame model saves and loads with its categories
+    import pickle
+    loaded = pickle.loads(pickle.dumps(model))
+    np.testing.assert_array_equal(loaded.predict_proba(unseen), model.predict_proba(unseen))
     # weights are rescaled to mean 1: doubling every weight gives the same model
     Xd, yd = da.from_array(X, chunks=(800, 10)), da.from_array(y, chunks=800)
     a = _small(client=client).fit(Xd, yd)
@@ -377,3 +383,66 @@ def test_dask_takes_the_single_machine_parameters():
     large = DaskSPLBoostClassifierCV()._search_space(100_000)
     assert [(c["min_samples_leaf"], c["l2_regularization"], c["learning_rate"],
              c["n_estimators"]) for c in large] == [(1, 1.0, 0.3, 160)]
+
+
+# ------------------------------------------------------------------ keep and reuse
+class _RunSpecLog(logging.Handler):
+    """The scheduler's "Detected different `run_spec`" warnings (the scheduler of a
+    LocalCluster runs in this process)."""
+
+    def __init__(self):
+        super().__init__()
+        self.messages = []
+
+    def emit(self, record):
+        if "run_spec" in record.getMessage():
+            self.messages.append(record.getMessage())
+
+
+def test_pickle_save_model_and_no_run_spec_warning(client, tmp_path):
+    import pickle
+
+    from robust_boosting import load_model, save_model
+
+    log = _RunSpecLog()
+    logging.getLogger("distributed.scheduler").addHandler(log)
+    try:
+        X, y, _, Xt, _ = _noisy(n=1500, flip=0.25, seed=3)
+        Xd, yd = da.from_array(X, chunks=(400, 10)), da.from_array(y, chunks=400)
+        model = _small(client=client, n_estimators=20).fit(Xd, yd)
+        assert model.remove_label_issues_  # the suspects feed the final weights
+        for attr in ("label_issues_", "label_issue_scores_", "suggested_labels_",
+                     "oof_proba_", "excluded_samples_"):
+            for _ in range(2):  # the same collection, computed again
+                getattr(model, attr).compute()
+        dask.compute(model.label_issues_, model.label_issue_scores_)
+        assert log.messages == []
+    finally:
+        logging.getLogger("distributed.scheduler").removeHandler(log)
+
+    local, on_cluster = model.predict_proba(Xt), model.predict_proba(Xd).compute()
+    issues = model.label_issues_.compute()
+    model.label_issues_ = issues  # computed by the user: kept
+    save_model(model, tmp_path / "m.skops")
+    for loaded in (pickle.loads(pickle.dumps(model)), load_model(tmp_path / "m.skops")):
+        assert loaded.client is None and model.client is client  # the client is dropped
+        np.testing.assert_array_equal(loaded.predict_proba(Xt), local)
+        np.testing.assert_array_equal(loaded.predict_proba(Xd).compute(), on_cluster)
+        np.testing.assert_array_equal(loaded.label_issues_, issues)
+        assert loaded.noise_rate_ == model.noise_rate_
+        with pytest.raises(AttributeError, match="compute it before saving"):
+            loaded.label_issue_scores_  # noqa: B018 - a collection on the fit's cluster
+
+
+def test_clone_keeps_the_client_and_grid_search_runs(client):
+    from sklearn.base import clone
+    from sklearn.model_selection import GridSearchCV
+
+    est = _small(client=client, n_estimators=10, cv=2)
+    copy = clone(est)
+    assert copy.client is client and copy.get_params()["n_estimators"] == 10
+    X, y, _, _, _ = _noisy(n=800)
+    grid = GridSearchCV(est, {"learning_rate": [0.1, 0.3]}, cv=2).fit(
+        da.from_array(X, chunks=(400, 10)), da.from_array(y, chunks=400))
+    assert grid.best_estimator_.client is client
+    assert np.isfinite(grid.cv_results_["mean_test_score"]).all()

@@ -61,6 +61,12 @@ MOVED_TYPES: tuple[str, ...] = (
 )
 
 
+#: Model classes of optional extras, by name (their modules import the extra's packages).
+OPTIONAL_TYPES: tuple[str, ...] = (
+    "robust_boosting.dask.estimator.DaskSPLBoostClassifierCV",
+)
+
+
 def _model_types() -> tuple[str, ...]:
     import importlib
     import inspect
@@ -73,12 +79,13 @@ def _model_types() -> tuple[str, ...]:
             # importable from here, as files of older releases name it)
             if cls.__module__ in MODEL_MODULES:
                 names.add(f"{modname}.{cls.__qualname__}")
-    return tuple(sorted(names | set(MOVED_TYPES)))
+    return tuple(sorted(names | set(MOVED_TYPES) | set(OPTIONAL_TYPES)))
 
 
 #: Types besides skops' defaults (numpy, builtins, scikit-learn) that a model file of
 #: this package may hold, as ``module.QualName`` strings: every class of
-#: :data:`MODEL_MODULES`, the old paths of :data:`MOVED_TYPES`, plus ``builtins.object``.
+#: :data:`MODEL_MODULES`, the old paths of :data:`MOVED_TYPES`, :data:`OPTIONAL_TYPES`, plus
+#: ``builtins.object``.
 TRUSTED_TYPES: tuple[str, ...] = _model_types()
 
 _PICKLE_HINT = (

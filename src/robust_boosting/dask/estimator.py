@@ -71,6 +71,7 @@ from .data import (
     require,
     rowwise,
 )
+from .keep import KeptWithoutCluster
 from .objective import (
     HeldOutLogLoss,
     SelfPacedObjective,
@@ -86,7 +87,7 @@ class WorkerFailedError(RuntimeError):
     """A Dask worker failed during a distributed fit; nothing was fitted."""
 
 
-class DaskSPLBoostClassifierCV(SPLBoostClassifierCV):
+class DaskSPLBoostClassifierCV(KeptWithoutCluster, SPLBoostClassifierCV):
     """:class:`~robust_boosting.SPLBoostClassifierCV` on a Dask cluster, through XGBoost.
 
     The same search, label-issue step and final fit as the single-machine
@@ -132,6 +133,13 @@ class DaskSPLBoostClassifierCV(SPLBoostClassifierCV):
       at every size, and on at most 5,000 rows the search is the depth-wise one
       only (one machine adds its symmetric candidate there).
     - no staged predictions (``staged_predict`` raises ``NotImplementedError``).
+
+    :func:`sklearn.base.clone` keeps ``client`` (shared, not copied). Pickling and
+    :func:`~robust_boosting.save_model` drop the client and the per-row dask attributes
+    (:data:`~robust_boosting.dask.keep.CLUSTER_ATTRIBUTES`, collections on the cluster of the fit; one computed to
+    NumPy by the user is kept); the loaded model predicts bit-identically, on NumPy and
+    pandas without a client, on dask collections with ``distributed.default_client()``
+    or the client given by ``set_params(client=...)``.
 
     Parameters
     ----------
@@ -436,9 +444,12 @@ oof_n_estimators_, noise_rate_, remove_label_issues_
                 break
             except (TimeoutError, asyncio.TimeoutError):
                 self._check_workers(client, at_start)
-        return da.concatenate([
+        # persisted: the array's own keys hold the blocks (an array over bare futures is
+        # given new alias keys on each compute, which the scheduler reports as a
+        # "different run_spec" for the same key)
+        return client.persist(da.concatenate([
             da.from_delayed(f, (int(rows),) if width is None else (int(rows), width), dtype=dtype)
-            for f, rows in zip(parts, x.chunks[0], strict=True)])
+            for f, rows in zip(parts, x.chunks[0], strict=True)]))
 
     # ------------------------------------------------------------ fit
     def fit(self, X, y, sample_weight=None):
@@ -572,7 +583,9 @@ oof_n_estimators_, noise_rate_, remove_label_issues_
                                    else float("nan"))
         self.remove_label_issues_ = self._removes(n, k, self.anchor_noise_rate_,
                                                   candidates[best]["drop_fraction"])
-        suspect = self._suspects(oof, yi, joint, lengths)
+        # persisted (a byte a row): the final weights read it, and so do users computing
+        # label_issues_ again (re-optimized graphs of it get other alias keys)
+        suspect = client.persist(self._suspects(oof, yi, joint, lengths))
         self.oof_proba_ = oof
         self.oof_n_estimators_ = oof_round + 1
         self.label_issue_scores_ = rowwise(

@@ -257,3 +257,113 @@ def test_noise_registry_is_the_one_the_experiments_use():
         assert not apply_noise(name, y, 0.0, X=X, random_state=0)[1].any()
     with pytest.raises(ValueError, match="unknown noise model"):
         apply_noise("gaussian", y, 0.1)
+
+
+# ------------------------------------------------------------------ annotator-like kinds
+def _blobs(n=600, k=3, seed=0):
+    from sklearn.datasets import make_classification
+    return make_classification(n, 6, n_informative=4, n_redundant=0, n_classes=k,
+                               n_clusters_per_class=1, class_sep=0.8, random_state=seed)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(20, 120), st.integers(2, 4), rates, seeds)
+def test_hardest_flips_the_top_scores_to_the_closest_class(n, k, rate, seed):
+    from robust_boosting.noise import flip_labels_hardest
+    rng = np.random.default_rng(seed)
+    y = np.arange(n) % k
+    proba = rng.dirichlet(np.ones(k), size=n)
+    y_noisy, flipped = flip_labels_hardest(y, rate, proba=proba, random_state=seed)
+    _check_common(y, y_noisy, flipped)
+    assert flipped.sum() == n_flips(rate, n)
+    other = proba.copy()
+    other[np.arange(n), y] = -np.inf
+    score = other.max(axis=1)
+    # every flipped row scores at least as high as every kept row, and goes to its closest
+    if flipped.any() and (~flipped).any():
+        assert score[flipped].min() >= score[~flipped].max()
+    np.testing.assert_array_equal(y_noisy[flipped], other.argmax(axis=1)[flipped])
+    again = flip_labels_hardest(y, rate, proba=proba, random_state=seed)
+    np.testing.assert_array_equal(again[0], y_noisy)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(20, 120), st.integers(2, 4), rates, seeds, st.sampled_from(["I", "II", "III"]))
+def test_pmd_flips_an_exact_count_to_the_closest_class(n, k, rate, seed, pmd_type):
+    from robust_boosting.noise import flip_labels_pmd
+    rng = np.random.default_rng(seed)
+    y = np.arange(n) % k
+    proba = rng.dirichlet(np.ones(k), size=n)
+    y_noisy, flipped = flip_labels_pmd(y, rate, proba=proba, pmd_type=pmd_type,
+                                       random_state=seed)
+    _check_common(y, y_noisy, flipped)
+    assert flipped.sum() == n_flips(rate, n)
+    other = proba.copy()
+    other[np.arange(n), y] = -np.inf
+    np.testing.assert_array_equal(y_noisy[flipped], other.argmax(axis=1)[flipped])
+    again = flip_labels_pmd(y, rate, proba=proba, pmd_type=pmd_type, random_state=seed)
+    np.testing.assert_array_equal(again[0], y_noisy)
+
+
+@pytest.mark.parametrize("kind, gap", [("hardest", 0.15), ("pmd", 0.05)])
+def test_row_dependent_kinds_flip_the_rows_near_another_class(kind, gap):
+    """From a reference model's out-of-fold probabilities: the flipped rows are the ones
+    another model finds ambiguous, far more than symmetric flips are, and most go to the
+    class that model finds closest."""
+    from sklearn.ensemble import HistGradientBoostingClassifier
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import cross_val_predict
+
+    from robust_boosting.noise import flip_labels_hardest, flip_labels_pmd, reference_proba
+
+    X, y = _blobs()
+    proba = reference_proba(X, y, estimator=HistGradientBoostingClassifier(max_iter=30),
+                            random_state=0)
+    flip = flip_labels_hardest if kind == "hardest" else flip_labels_pmd
+    y_noisy, flipped = flip(y, 0.2, proba=proba, random_state=0)
+    assert flipped.sum() == 120
+    _, sym = flip_labels(y, 0.2, random_state=0)
+    p = cross_val_predict(LogisticRegression(max_iter=1000), X, y, cv=5,
+                          method="predict_proba")
+    own = p[np.arange(len(y)), y]
+    assert own[flipped].mean() < own[sym].mean() - gap  # PMD's polynomials are gentler
+    other = p.copy()
+    other[np.arange(len(y)), y] = -np.inf
+    assert np.mean(y_noisy[flipped] == other.argmax(axis=1)[flipped]) > 0.7
+
+
+@pytest.mark.parametrize("kind", ["hardest", "pmd"])
+def test_flip_labels_kind_fits_the_reference_itself_deterministically(kind):
+    X, y = _blobs(n=200)
+    y_noisy, flipped = flip_labels(y, 0.1, kind=kind, X=X, random_state=0)
+    assert flipped.sum() == 20
+    np.testing.assert_array_equal(flip_labels(y, 0.1, kind=kind, X=X, random_state=0)[0],
+                                  y_noisy)
+
+
+def test_reference_proba_on_a_mixed_frame_and_bad_input():
+    import pandas as pd
+
+    from robust_boosting.noise import flip_labels_hardest, flip_labels_pmd, reference_proba
+    X, y = _blobs(n=300, k=2)
+    frame = pd.DataFrame(X, columns=[f"x{i}" for i in range(6)])
+    frame["colour"] = np.where(X[:, 0] > 0, "red", None)
+    from sklearn.ensemble import HistGradientBoostingClassifier
+    quick = HistGradientBoostingClassifier(max_iter=20)
+    p = reference_proba(frame, y, estimator=quick, random_state=0)
+    assert p.shape == (300, 2) and np.allclose(p.sum(axis=1), 1.0)
+    np.testing.assert_array_equal(p, reference_proba(frame, y, estimator=quick, random_state=0))
+    with pytest.raises(ValueError, match="give X"):
+        flip_labels_hardest(y, 0.1)
+    with pytest.raises(ValueError, match="shape"):
+        flip_labels_pmd(y, 0.1, proba=p[:, :1])
+    with pytest.raises(ValueError, match="pmd_type"):
+        flip_labels_pmd(y, 0.1, proba=p, pmd_type="IV")
+    with pytest.raises(ValueError, match="cv must"):
+        reference_proba(X, y, cv=1)
+    with pytest.raises(ValueError, match="rows"):
+        reference_proba(X[:10], y)
+    with pytest.raises(ValueError, match="classes="):
+        flip_labels(y, 0.1, kind="pmd", X=X, classes=[0, 1])
+    with pytest.raises(ValueError, match="unknown noise model"):
+        flip_labels(y, 0.1, kind="nope")

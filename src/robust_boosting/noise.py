@@ -20,6 +20,7 @@ experiment flips 15 % of each class.
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Callable, Mapping, Sequence
 from typing import Literal
 
@@ -35,6 +36,10 @@ __all__ = [
     "flip_labels_per_class",
     "flip_labels_class_conditional",
     "flip_labels_instance_dependent",
+    "flip_labels_hardest",
+    "flip_labels_pmd",
+    "reference_proba",
+    "PMD_TYPES",
 ]
 
 
@@ -137,9 +142,12 @@ def _result(y: np.ndarray, idx: np.ndarray, new_labels: np.ndarray):
 
 
 def flip_labels(
-    y, rate: float, *, classes=None, random_state=None
+    y, rate: float, *, kind: str = "symmetric", X=None, classes=None, random_state=None
 ) -> tuple[np.ndarray, np.ndarray]:
     """Symmetric label noise: flip exactly ``round(rate * n)`` labels chosen at random.
+
+    ``kind`` names another noise model of :data:`NOISE_MODELS` instead (e.g.
+    ``"hardest"`` or ``"pmd"``, which need ``X``), with its defaults.
 
     The noise model of all three papers (SPLBoost Sec. IV-B, SavageBoost Sec. 6,
     RILBoost's experiments): a uniformly random subset of the training samples gets a
@@ -152,17 +160,28 @@ def flip_labels(
         Clean labels ({-1, +1} or any class labels).
     rate : float in [0, 1)
         Fraction of samples to flip.
+    kind : str, default="symmetric"
+        A name of :data:`NOISE_MODELS`.
+    X : array-like or DataFrame, optional
+        Features, for the kinds that depend on the row (``"instance"``, ``"hardest"``,
+        ``"pmd"``).
     classes : array-like, optional
         The label set. Default: {-1, +1} if ``y`` only holds those values, otherwise
-        the distinct values of ``y``.
+        the distinct values of ``y``. Symmetric noise only.
     random_state : int, RandomState instance or None
 
     Returns
     -------
     y_noisy : ndarray of shape (n_samples,)
     flipped : ndarray of bool, shape (n_samples,)
-        ``flipped.sum() == round(rate * n)`` and ``flipped == (y_noisy != y)``.
+        ``flipped.sum() == round(rate * n)`` (for the kinds with an exact count) and
+        ``flipped == (y_noisy != y)``.
     """
+    if kind != "symmetric":
+        if classes is not None:
+            raise ValueError(f"classes= is for symmetric noise; kind={kind!r} takes its "
+                             "classes from y")
+        return apply_noise(kind, y, rate, X=X, random_state=random_state)
     y = _as_labels(y)
     k = n_flips(rate, len(y))
     cls = _resolve_classes(y, classes)
@@ -424,6 +443,216 @@ def flip_labels_instance_dependent(
     return _result(y, idx, new)
 
 
+def _numeric(X) -> np.ndarray:
+    """``X`` as a float matrix for the reference model: a DataFrame's non-numeric
+    columns become their category codes (order of first sort), missing values NaN."""
+    try:
+        import pandas as pd
+    except ImportError:  # pragma: no cover - pandas is a dependency
+        pd = None
+    if pd is not None and isinstance(X, pd.DataFrame):
+        cols = []
+        for name in X.columns:
+            col = X[name]
+            if pd.api.types.is_numeric_dtype(col) and not pd.api.types.is_bool_dtype(col):
+                cols.append(col.to_numpy(dtype=np.float64, na_value=np.nan))
+            else:
+                codes = pd.Categorical(col.astype("object").where(col.notna(), None)).codes
+                cols.append(np.where(codes < 0, np.nan, codes).astype(np.float64))
+        return np.column_stack(cols) if cols else np.empty((len(X), 0))
+    return np.asarray(X, dtype=np.float64)
+
+
+def reference_proba(X, y, *, estimator=None, cv: int = 5, classes=None,
+                    random_state=None) -> np.ndarray:
+    """Out-of-fold class probabilities of a reference classifier trained on clean labels.
+
+    The input of the instance-dependent generators :func:`flip_labels_hardest` and
+    :func:`flip_labels_pmd`; compute it once and pass it as ``proba`` to generate
+    several rates or seeds from the same reference.
+
+    Parameters
+    ----------
+    X : array-like or DataFrame of shape (n_samples, n_features)
+        Features; a DataFrame's non-numeric columns enter as category codes.
+    y : array-like of shape (n_samples,)
+        Clean labels.
+    estimator : scikit-learn classifier, optional
+        The reference model, cloned for each fold. Default:
+        ``HistGradientBoostingClassifier(random_state=0)``.
+    cv : int, default=5
+        Stratified folds (shuffled with ``random_state``); at least 2, and at most the
+        smallest class's count.
+    classes : array-like, optional
+        See :func:`flip_labels`; the columns of the result follow it.
+    random_state : int, RandomState instance or None
+
+    Returns
+    -------
+    proba : ndarray of shape (n_samples, n_classes)
+        Row ``i`` from the model that did not see row ``i``.
+    """
+    from sklearn.model_selection import StratifiedKFold, cross_val_predict
+
+    y = _as_labels(y)
+    cls = _resolve_classes(y, classes)
+    ci = _class_index(y, cls)
+    Xn = _numeric(X)
+    if Xn.shape[0] != len(y):
+        raise ValueError(f"X has {Xn.shape[0]} rows but y has {len(y)} labels")
+    smallest = int(np.bincount(ci, minlength=len(cls))[np.unique(ci)].min())
+    if not (isinstance(cv, numbers.Integral) and 2 <= cv <= smallest):
+        raise ValueError(f"cv must be an integer from 2 to the smallest class's count "
+                         f"({smallest}), got {cv!r}")
+    if estimator is None:
+        from sklearn.ensemble import HistGradientBoostingClassifier
+
+        estimator = HistGradientBoostingClassifier(random_state=0)
+    rng = check_random_state(random_state)
+    folds = StratifiedKFold(cv, shuffle=True, random_state=rng.randint(np.iinfo(np.int32).max))
+    fitted = cross_val_predict(clone(estimator), Xn, ci, cv=folds, method="predict_proba")
+    proba = np.zeros((len(y), len(cls)))
+    proba[:, np.unique(ci)] = fitted
+    return proba
+
+
+def _check_proba(proba, n: int, n_classes: int) -> np.ndarray:
+    proba = np.asarray(proba, dtype=np.float64)
+    if proba.shape != (n, n_classes):
+        raise ValueError(f"proba must have shape ({n}, {n_classes}), got {proba.shape}")
+    if not np.isfinite(proba).all() or (proba < 0).any():
+        raise ValueError("proba must hold finite non-negative probabilities")
+    return proba
+
+
+def _closest_other(proba: np.ndarray, ci: np.ndarray):
+    """Each row's likeliest class other than its own, and that class's probability."""
+    others = proba.copy()
+    others[np.arange(len(ci)), ci] = -np.inf
+    best = np.argmax(others, axis=1)
+    return best, others[np.arange(len(ci)), best]
+
+
+def flip_labels_hardest(
+    y, rate: float, *, X=None, proba=None, estimator=None, cv: int = 5, classes=None,
+    random_state=None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Annotator-like noise: the hardest rows get the label of their most confusable class.
+
+    The instance-dependent noise of Chen et al. (2021, Sec. 5): a reference model
+    trained on the clean labels scores each row by the probability it gives the
+    likeliest *other* class, ``s_i = max_{j != y_i} p_ij`` (out of fold, see
+    :func:`reference_proba`); the ``round(rate * n)`` rows of largest ``s_i`` are
+    flipped, each to its ``argmax_{j != y_i} p_ij``. Ties are broken at random.
+    These are the flips that look most plausible, so they are the hardest case for
+    confident learning.
+
+    Parameters
+    ----------
+    y : array-like of shape (n_samples,)
+        Clean labels.
+    rate : float in [0, 1)
+    X : array-like or DataFrame, optional
+        Features for the reference model (needed unless ``proba`` is given).
+    proba : array-like of shape (n_samples, n_classes), optional
+        The reference probabilities (columns in ``classes`` order), e.g. from
+        :func:`reference_proba`.
+    estimator, cv
+        The reference model and its folds (:func:`reference_proba`).
+    classes : array-like, optional
+        See :func:`flip_labels`.
+    random_state : int, RandomState instance or None
+
+    Returns
+    -------
+    y_noisy, flipped : ndarray
+        As :func:`flip_labels`.
+
+    References
+    ----------
+    P. Chen, J. Ye, G. Chen, J. Zhao and P.-A. Heng, "Beyond class-conditional
+    assumption: a primary attempt to combat instance-dependent label noise", AAAI 2021.
+    """
+    y = _as_labels(y)
+    k = n_flips(rate, len(y))
+    cls = _resolve_classes(y, classes)
+    rng = check_random_state(random_state)
+    ci = _class_index(y, cls)
+    if proba is None:
+        if X is None:
+            raise ValueError("give X (to fit a reference classifier) or proba")
+        proba = reference_proba(X, y, estimator=estimator, cv=cv, classes=cls,
+                                random_state=rng)
+    proba = _check_proba(proba, len(y), len(cls))
+    closest, score = _closest_other(proba, ci)
+    tie_break = rng.permutation(len(y))
+    order = np.lexsort((tie_break, -score))  # largest score first, ties at random
+    idx = np.sort(order[:k])
+    return _result(y, idx, cls[closest[idx]])
+
+
+#: Polynomial margin-diminishing flip probabilities of Zhang et al. (2021), as functions
+#: of the margin ``d = |p_y - p_s|`` between a row's class and its closest other class.
+PMD_TYPES: dict[str, Callable[[np.ndarray], np.ndarray]] = {
+    "I": lambda d: 0.5 * (1.0 - d ** 2),
+    "II": lambda d: 1.0 - d ** 3,
+    "III": lambda d: 1.0 - (d + d ** 2 + d ** 3) / 3.0,
+}
+
+
+def flip_labels_pmd(
+    y, rate: float, *, X=None, proba=None, pmd_type: str = "I", estimator=None, cv: int = 5,
+    classes=None, random_state=None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Polynomial margin-diminishing (PMD) noise: flips fade with the reference margin.
+
+    The feature-dependent noise of Zhang et al. (2021, Sec. 3): a row of class ``y``
+    whose closest other class is ``s`` (by the reference probabilities ``p``, out of
+    fold, see :func:`reference_proba`) is mislabelled ``s`` with a probability that
+    decreases polynomially in the margin ``d = |p_y - p_s|`` (:data:`PMD_TYPES`):
+    type I ``(1 - d^2) / 2``, type II ``1 - d^3``, type III
+    ``1 - (d + d^2 + d^3) / 3``. As in the other generators here the count is exact:
+    ``round(rate * n)`` rows are drawn without replacement with probability
+    proportional to that function (the paper scales it by a constant instead), each
+    flipped to its ``s``.
+
+    Parameters
+    ----------
+    y, rate, X, proba, estimator, cv, classes, random_state
+        As :func:`flip_labels_hardest`.
+    pmd_type : {"I", "II", "III"}, default="I"
+        The polynomial.
+
+    Returns
+    -------
+    y_noisy, flipped : ndarray
+        As :func:`flip_labels`.
+
+    References
+    ----------
+    Y. Zhang, S. Zheng, P. Wu, M. Goswami and C. Chen, "Learning with feature-dependent
+    label noise: a progressive approach", ICLR 2021.
+    """
+    if pmd_type not in PMD_TYPES:
+        raise ValueError(f"pmd_type must be one of {', '.join(PMD_TYPES)}, got {pmd_type!r}")
+    y = _as_labels(y)
+    k = n_flips(rate, len(y))
+    cls = _resolve_classes(y, classes)
+    rng = check_random_state(random_state)
+    ci = _class_index(y, cls)
+    if proba is None:
+        if X is None:
+            raise ValueError("give X (to fit a reference classifier) or proba")
+        proba = reference_proba(X, y, estimator=estimator, cv=cv, classes=cls,
+                                random_state=rng)
+    proba = _check_proba(proba, len(y), len(cls))
+    closest, p_other = _closest_other(proba, ci)
+    d = np.clip(np.abs(proba[np.arange(len(y)), ci] - p_other), 0.0, 1.0)
+    weights = np.maximum(PMD_TYPES[pmd_type](d), 1e-12)  # every row can be drawn
+    idx = np.sort(rng.choice(len(y), size=k, replace=False, p=weights / weights.sum()))
+    return _result(y, idx, cls[closest[idx]])
+
+
 # ---------------------------------------------------------------------------
 # the registry of named noise models (used by the experiments and the CLI)
 # ---------------------------------------------------------------------------
@@ -456,17 +685,29 @@ def _instance(y, rate, X, random_state):
     return flip_labels_instance_dependent(y, rate, X=X, random_state=random_state)
 
 
+def _hardest(y, rate, X, random_state):
+    return flip_labels_hardest(y, rate, X=X, random_state=random_state)
+
+
+def _pmd(y, rate, X, random_state):
+    return flip_labels_pmd(y, rate, X=X, random_state=random_state)
+
+
 #: The named noise models: ``name -> f(y, rate, X, random_state) -> (y_noisy, flipped)``.
 #: ``"none"``: no flips; ``"symmetric"``: :func:`flip_labels`; ``"per-class"``:
 #: :func:`flip_labels_per_class`; ``"class-conditional"``: binary, the first class
 #: flipped at ``rate`` and the other at ``rate / 2`` (:func:`flip_labels_class_conditional`,
-#: exact counts); ``"instance"``: :func:`flip_labels_instance_dependent`.
+#: exact counts); ``"instance"``: :func:`flip_labels_instance_dependent`; ``"hardest"``:
+#: :func:`flip_labels_hardest`; ``"pmd"``: :func:`flip_labels_pmd` (type I). The last
+#: three need ``X``.
 NOISE_MODELS: dict[str, Callable] = {
     "none": _no_noise,
     "symmetric": _symmetric,
     "per-class": _per_class,
     "class-conditional": _binary_class_conditional,
     "instance": _instance,
+    "hardest": _hardest,
+    "pmd": _pmd,
 }
 
 

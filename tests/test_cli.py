@@ -250,7 +250,7 @@ def test_broken_model_files_fail_in_one_line(tmp_path, csv_files, capsys):
     joblib.dump(bundle, tmp_path / "m.joblib")
     for name, cause in [("nolabel.skops", "no 'label' entry"),
                         ("notest.skops", "'model' entry is a list, not an estimator"),
-                        ("m.joblib", "pickle (joblib) file")]:
+                        ("m.joblib", "a pickle (protocol")]:
         assert main(["predict", str(train), "--model", str(tmp_path / name)]) == 2, name
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and cause in err and name in err, err

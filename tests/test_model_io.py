@@ -95,6 +95,29 @@ def test_trusted_pickles_of_an_estimator_load_and_other_shapes_are_named(tmp_pat
         rb.load_model(tmp_path / "unfitted.joblib", trust_pickle=True)
 
 
+@pytest.mark.parametrize("protocol", [0, 1, 2])
+def test_a_pickle_of_any_protocol_is_named_as_a_pickle(tmp_path, protocol):
+    """A protocol-0 pickle is text, and was described as "text (a CSV file?)" (issue 56): a
+    pickle of any protocol is named, with its protocol, refused without trust_pickle, and
+    loads with it. Text that is not a pickle is still "text"."""
+    import pickle
+
+    X, y = _data(2)
+    est = rb.AdaBoostClassifier(n_estimators=3).fit(X, y)
+    path = tmp_path / "model.pkl"
+    path.write_bytes(pickle.dumps(est, protocol=protocol))
+    with pytest.raises(ValueError, match=rf"a pickle \(protocol {protocol}\) file") as info:
+        rb.load_model(path)
+    assert "CSV" not in str(info.value)
+    assert "skops files, written by robust_boosting.save_model" in str(info.value)
+    loaded = rb.load_model(path, trust_pickle=True)
+    np.testing.assert_array_equal(loaded.predict_proba(X), est.predict_proba(X))
+    csv = tmp_path / "data.csv"
+    csv.write_text("a,b,label\n1.0,2.,x\n")
+    with pytest.raises(ValueError, match=r"its content is text \(a CSV file\?\)"):
+        rb.load_model(csv)
+
+
 def test_moved_classes_resolve_by_their_old_paths():
     """Classes moved after 0.1.0 still load by the path its pickles and files name."""
     import pickle

@@ -229,7 +229,7 @@ def test_final_model_is_fitted_on_the_rows_of_positive_weight(noisy_fit, monkeyp
     np.testing.assert_array_equal(spl.excluded_samples_,
                                   np.union1d(spl.label_issues_, kept[v == 0]))
 
-    def without_class_0(self, sw, oof, y_idx, suspects):
+    def without_class_0(self, sw, oof, y_idx, suspects, rare=()):
         return np.where(y_idx == 0, 0.0, sw)
 
     monkeypatch.setattr(cv.SPLBoostClassifierCV, "_final_weight", without_class_0)

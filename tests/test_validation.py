@@ -12,12 +12,15 @@ from robust_boosting import (
     AdaBoostClassifier,
     BoostingStoppedWarning,
     GentleBoostClassifier,
+    HistTreeClassifier,
     LogitBoostClassifier,
     RBoostClassifier,
     RealBoostClassifier,
+    RILBoostClassifier,
     RobustBoostClassifier,
     SavageBoostClassifier,
     SPLBoostClassifier,
+    SPLBoostClassifierCV,
     SPLGentleBoostClassifier,
     SPLLogitBoostClassifier,
 )
@@ -48,7 +51,7 @@ def test_input_errors(cls, data):
     X, y = data
     with pytest.raises(ValueError, match="only one class"):
         cls().fit(X, np.ones(len(y)))
-    with pytest.raises(ValueError, match="inconsistent numbers of samples"):
+    with pytest.raises(ValueError, match=f"X has {len(y)} rows but y has {len(y) - 1} labels"):
         cls().fit(X, y[:-1])
     with pytest.raises(ValueError, match="Negative values in data passed to `sample_weight`"):
         cls().fit(X, y, sample_weight=-np.ones(len(y)))
@@ -158,3 +161,18 @@ def test_weak_learner_without_predict_proba_is_fine_for_discrete_step(data):
     X, y = data
     model = AdaBoostClassifier(DecisionTreeClassifier(max_depth=1), n_estimators=5).fit(X, y)
     assert model.predict_proba(X).shape == (len(y), 2)
+
+
+@pytest.mark.parametrize("cls", ALL_BOOSTERS + [SPLBoostClassifierCV, RILBoostClassifier,
+                                                HistTreeClassifier])
+def test_y_of_the_wrong_length_says_so(cls, data):
+    """A ``y`` of another length than ``X`` is named as such, not as non-numeric X (issue 56),
+    for arrays and frames, and the error is raised before any fitting."""
+    import pandas as pd
+
+    X, y = data
+    for X_in in (X, pd.DataFrame(X, columns=["a", "b", "c"])):
+        with pytest.raises(ValueError, match=f"X has {len(y)} rows but y has {len(y) + 2} labels") \
+                as info:
+            cls().fit(X_in, np.concatenate([y, y[:2]]))
+        assert "only numbers" not in str(info.value)

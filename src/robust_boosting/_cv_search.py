@@ -1,6 +1,7 @@
 """The cross-validated search of :class:`~robust_boosting.SPLBoostClassifierCV`.
 
-Every candidate setting fitted on every fold, with early stopping on the held-out
+The folds of an int ``cv`` (:func:`stratified_folds`); every candidate setting fitted
+on every fold, with early stopping on the held-out
 loss, and the held-out loss curves (:func:`fit_candidates`, the one place the search
 trains models); the out-of-fold probabilities of the winner at one round
 (:func:`proba_at`); the one booster configuration of every candidate and of the
@@ -18,6 +19,7 @@ from collections.abc import Iterator
 
 import numpy as np
 from numpy.typing import NDArray
+from sklearn.model_selection import StratifiedKFold
 from sklearn.utils import _safe_indexing
 from sklearn.utils.parallel import Parallel, delayed
 
@@ -29,6 +31,7 @@ from .trees import HistTreeRegressor
 from .trees.binning import _kernel_threads
 
 __all__ = ["TREE_KEYS", "fit_candidates", "held_out_curve", "make_booster", "proba_at",
+           "stratified_folds",
            "staged_proba", "tree_params"]
 
 #: probabilities are clipped to [_EPS, 1] inside the held-out log-loss
@@ -108,9 +111,16 @@ def _fit_one(X, y, sample_weight, train, test, params, n_estimators, seed, trim)
     X_fit, X_num = X
     est = make_booster(params, params["learning_rate"], params["drop_fraction"],
                         n_estimators, seed, params["multiclass_trees"])
+    # a class with no training row here (one of fewer rows than folds) joins at weight 0, so
+    # that the model has every class, as the batched models do
+    missing = np.setdiff1d(np.arange(int(y.max()) + 1), y[train])
+    w = sample_weight[train]
+    if missing.size:
+        train = np.concatenate([train, [np.flatnonzero(y == k)[0] for k in missing]])
+        w = np.concatenate([w, np.zeros(missing.size)])
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # early stops are handled by padding the curve
-        est.fit(_safe_indexing(X_fit, train), y[train], sample_weight=sample_weight[train])
+        est.fit(_safe_indexing(X_fit, train), y[train], sample_weight=w)
     return est, held_out_curve(est, X_num[test], y[test], sample_weight[test], trim)
 
 
@@ -348,3 +358,27 @@ def _trimmed_losses(staged, y_test, w_test, trim):
     """Per stage, the weighted mean held-out log-loss without the ``trim`` fraction largest losses."""
     p = staged[:, np.arange(y_test.shape[0]), y_test].astype(np.float64)
     return _trimmed_mean(-np.log(np.clip(p, _EPS, 1.0)), w_test, trim)
+
+
+def stratified_folds(y, counts, n_splits: int, seed: int) -> list:
+    """``StratifiedKFold(n_splits, shuffle=True, random_state=seed)`` on the rows of the
+    classes of at least ``n_splits`` rows; each smaller class's rows in distinct test folds
+    (a seeded choice). The classes of ``n_splits`` rows or more get the folds they would get
+    without the smaller classes' rows, and scikit-learn's warning about those is not raised."""
+    n = y.shape[0]
+    small = (counts > 0) & (counts < n_splits)
+    common = np.flatnonzero(~small[y])
+    splitter = StratifiedKFold(n_splits, shuffle=True, random_state=seed)
+    test = [common[te] for _, te in splitter.split(np.zeros((common.size, 1)), y[common])]
+    rng = np.random.RandomState(seed)
+    for k in np.flatnonzero(small):
+        rows = np.flatnonzero(y == k)
+        for row, f in zip(rows, rng.permutation(n_splits)[:rows.size], strict=False):
+            test[f] = np.append(test[f], row)
+    folds = []
+    for te in test:
+        te = np.sort(te)
+        mask = np.ones(n, dtype=bool)
+        mask[te] = False
+        folds.append((np.flatnonzero(mask), te))
+    return folds

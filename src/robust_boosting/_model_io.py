@@ -89,10 +89,33 @@ def _model_types() -> tuple[str, ...]:
 TRUSTED_TYPES: tuple[str, ...] = _model_types()
 
 _PICKLE_HINT = (
-    "it is a pickle (joblib) file, and loading a pickle can run arbitrary code; refit with "
-    "'robust-boosting fit' (which writes skops files) or pass --trust-pickle if you trust "
-    "where the file comes from"
+    "it is a {kind} file, and loading a pickle can run arbitrary code; model files are "
+    "skops files, written by robust_boosting.save_model or 'robust-boosting fit': refit, "
+    "or pass --trust-pickle (trust_pickle=True) if you trust where the file comes from"
 )
+
+#: a text-protocol pickle is parsed (not loaded) up to this size to tell it from other text
+_TEXT_PICKLE_BYTES = 64 * 2**20
+
+
+def _text_pickle_protocol(path: str) -> int | None:
+    """The protocol (0 or 1) of a pickle written in the text protocols, or None when the file
+    is not one. ``pickletools`` parses the opcodes; nothing is loaded or run."""
+    import pickletools
+
+    if os.path.getsize(path) > _TEXT_PICKLE_BYTES:
+        return None
+    with open(path, "rb") as fh:
+        data = fh.read()
+    if not data.rstrip().endswith(b"."):
+        return None
+    try:
+        ops = list(pickletools.genops(data))
+    except Exception:  # noqa: BLE001 - not a pickle
+        return None
+    if not ops or ops[-1][0].name != "STOP" or data[ops[-1][2] + 1:].strip():
+        return None
+    return max(op.proto for op, _, _ in ops)
 
 
 def save_model(model: Any, path: str | os.PathLike[str], *, label: str | None = None,
@@ -148,9 +171,15 @@ def _read(path: str, trust_pickle: bool) -> Any:
         head = fh.read(4)
     if not head:
         raise ValueError(f"cannot load model file {path!r}: the file is empty")
-    if head[:1] == b"\x80" or head[:2] == b"\x78\x9c":  # pickle protocol >= 2, or zlib (joblib)
+    protocol = head[1] if head[:1] == b"\x80" and len(head) > 1 else (
+        None if head[:2] in (b"\x78\x9c", b"PK") else _text_pickle_protocol(path))
+    if head[:1] == b"\x80" or head[:2] == b"\x78\x9c" or protocol is not None:
+        # a pickle (protocol >= 2 starts with PROTO, 0 and 1 are text), or zlib (joblib)
         if not trust_pickle:
-            raise ValueError(f"refusing to load model file {path!r}: {_PICKLE_HINT}")
+            kind = ("compressed joblib pickle" if protocol is None
+                    else f"pickle (protocol {protocol})")
+            raise ValueError(f"refusing to load model file {path!r}: "
+                             + _PICKLE_HINT.format(kind=kind))
         import joblib
 
         try:
@@ -162,7 +191,8 @@ def _read(path: str, trust_pickle: bool) -> Any:
         kind = "text (a CSV file?)" if all(32 <= b < 127 or b in (9, 10, 13) for b in head) \
             else "an unknown format"
         raise ValueError(f"cannot load model file {path!r}: not a model file, its content is "
-                         f"{kind}; model files are written by 'robust-boosting fit'")
+                         f"{kind}; model files are skops files, written by "
+                         "robust_boosting.save_model or 'robust-boosting fit'")
     if not zipfile.is_zipfile(path):
         raise ValueError(f"cannot load model file {path!r}: truncated or corrupted skops file")
     import skops.io as sio

@@ -59,6 +59,8 @@ def validated_X(estimator, X, y="no_validation", *, reset: bool, allow_nan: bool
     """
     if allow_inf is None:
         allow_inf = allow_nan
+    if not (isinstance(y, str) and y == "no_validation"):
+        _check_lengths(X, y)
     policy = unknown_category_policy(estimator)
     frame = is_frame(X)
     schema = FeatureSchema.from_frame(X) if (reset and frame) else (
@@ -94,6 +96,26 @@ def validated_X(estimator, X, y="no_validation", *, reset: bool, allow_nan: bool
         estimator.feature_schema_ = schema if (schema is not None and named) else (
             FeatureSchema.numeric(X_out.shape[1], dtype=str(X_out.dtype)))
     return out
+
+
+def _length(a) -> int | None:
+    """The number of rows of an array-like, or None for what has none (a scalar, None)."""
+    shape = getattr(a, "shape", None)
+    if shape is not None:
+        return int(shape[0]) if len(shape) else None
+    try:
+        return len(a)
+    except TypeError:
+        return None
+
+
+def _check_lengths(X, y) -> None:
+    """A ValueError saying so when ``X`` and ``y`` have different numbers of rows (scikit-learn's
+    own message, "inconsistent numbers of samples", reads as a problem of X's values)."""
+    n_X, n_y = _length(X), _length(y)
+    if n_X is not None and n_y is not None and n_X != n_y:
+        raise ValueError(f"X has {n_X} rows but y has {n_y} labels; they must have the same "
+                         "length (one label per row of X).")
 
 
 def _is_plain_numeric(dtype) -> bool:

@@ -20,7 +20,13 @@ sums.
 - the suspects: :func:`find_label_issues` ("prune by noise rate", [CL]_ Sec. 3.2)
   and :func:`prune_counts`, how many each pair of classes gives;
 - the clean fit's weights: :func:`label_retention` (the noise matrix's diagonal) and
-  :func:`final_weights`.
+  :func:`final_weights`;
+- rare classes: :func:`rare_classes`, the classes with fewer rows than the folds that
+  predicted the probabilities, and :func:`without_classes`. Every estimate takes
+  ``exclude``, classes that take no part in it: a class of one or two rows has a
+  threshold ``t_j`` (the mean ``P(j)`` over its rows) of almost nothing, so that every
+  row the model is unsure of counts as that class, and the estimated noise grows by
+  the rows the model is unsure of.
 
 Example
 -------
@@ -64,6 +70,8 @@ __all__ = [
     "label_retention",
     "noise_rate_of",
     "prune_counts",
+    "rare_classes",
+    "without_classes",
 ]
 
 #: the smallest :func:`label_retention` of a class (a class the joint says kept no label
@@ -75,7 +83,8 @@ RETENTION_FLOOR = 1e-3
 # the confident joint
 
 
-def confident_joint(proba: ArrayLike, y: ArrayLike, n_classes: int | None = None) -> NDArray:
+def confident_joint(proba: ArrayLike, y: ArrayLike, n_classes: int | None = None, *,
+                    exclude: ArrayLike = ()) -> NDArray:
     """Calibrated confident joint ``C[i, j]``: samples labelled ``i`` whose class is likely ``j``.
 
     Confident learning ([CL]_ eqs. (1)-(2)): the threshold of class ``j`` is the
@@ -94,6 +103,10 @@ def confident_joint(proba: ArrayLike, y: ArrayLike, n_classes: int | None = None
         Given labels as class indices ``0 .. n_classes - 1``.
     n_classes : int, optional
         Defaults to ``proba.shape[1]``.
+    exclude : array-like of int, default=()
+        Classes that take no part (:func:`rare_classes`): the probabilities are those
+        of the other classes (:func:`without_classes`), no row counts as an excluded
+        class, and the rows and columns of the excluded classes are 0.
 
     Returns
     -------
@@ -105,10 +118,11 @@ def confident_joint(proba: ArrayLike, y: ArrayLike, n_classes: int | None = None
     class_sums, class_thresholds, confident_guess, calibrated_joint : its passes, for
         data held in parts.
     """
-    proba = np.asarray(proba, dtype=np.float64)
+    proba = without_classes(proba, exclude)
     y = np.asarray(y, dtype=np.intp)
     k = proba.shape[1] if n_classes is None else n_classes
     sums, counts = class_sums(proba, y, k)
+    sums[_indices(exclude)] = counts[_indices(exclude)] = 0.0  # threshold inf, row scale 0
     guess, confident = confident_guess(proba, class_thresholds(sums, counts))
     joint = np.zeros((k, k))
     np.add.at(joint, (y[confident], guess[confident]), 1.0)
@@ -171,7 +185,7 @@ def calibrated_joint(joint: NDArray, counts: NDArray) -> NDArray:
 # noise rates
 
 
-def estimate_noise_rate(proba: ArrayLike, y: ArrayLike) -> float:
+def estimate_noise_rate(proba: ArrayLike, y: ArrayLike, *, exclude: ArrayLike = ()) -> float:
     """Fraction of labels estimated to be wrong: the off-diagonal mass of the :func:`confident_joint`.
 
     Parameters
@@ -180,13 +194,16 @@ def estimate_noise_rate(proba: ArrayLike, y: ArrayLike) -> float:
         Out-of-sample class probabilities.
     y : array-like of shape (n_samples,)
         Given labels as class indices.
+    exclude : array-like of int, default=()
+        Classes that take no part (:func:`confident_joint`): the rate is that of the
+        rows of the other classes.
 
     Returns
     -------
     float in ``[0, 1]``
         0 where every confident sample's likely class is its label.
     """
-    return noise_rate_of(confident_joint(proba, y))
+    return noise_rate_of(confident_joint(proba, y, exclude=exclude))
 
 
 def noise_rate_of(joint: NDArray) -> float:
@@ -195,7 +212,8 @@ def noise_rate_of(joint: NDArray) -> float:
     return 0.0 if n == 0 else float((n - np.trace(joint)) / n)
 
 
-def anchor_noise_rate(proba: ArrayLike, quantile: float = 0.99) -> float:
+def anchor_noise_rate(proba: ArrayLike, quantile: float = 0.99, *,
+                      exclude: ArrayLike = ()) -> float:
     """How far the most confident out-of-fold probabilities stay below 1, averaged over the classes.
 
     For each class ``k``, among the samples whose most probable class is ``k``,
@@ -216,19 +234,23 @@ def anchor_noise_rate(proba: ArrayLike, quantile: float = 0.99) -> float:
         Out-of-sample class probabilities.
     quantile : float, default=0.99
         Which of the most confident samples stand for the anchors.
+    exclude : array-like of int, default=()
+        Classes that take no part: the probabilities are those of the other classes
+        (:func:`without_classes`), and the mean is over the other classes.
 
     Returns
     -------
     float in ``[0, 1]``
     """
-    floors = anchor_floors(proba, quantile)
+    floors = anchor_floors(proba, quantile, exclude=exclude)
     return float(np.clip(np.mean(floors), 0.0, 1.0)) if floors else 0.0
 
 
-def anchor_floors(proba: ArrayLike, quantile: float = 0.99) -> list[float]:
+def anchor_floors(proba: ArrayLike, quantile: float = 0.99, *,
+                  exclude: ArrayLike = ()) -> list[float]:
     """The per-class terms of :func:`anchor_noise_rate`: ``1 - q_k`` for each class ``k``
-    that is some sample's most probable one, in class order."""
-    proba = np.asarray(proba, dtype=np.float64)
+    (not in ``exclude``) that is some sample's most probable one, in class order."""
+    proba = without_classes(proba, exclude)
     guess = np.argmax(proba, axis=1)
     top = proba[np.arange(proba.shape[0]), guess]
     return [1.0 - float(np.quantile(top[guess == k], quantile))
@@ -248,8 +270,8 @@ def prune_counts(joint: NDArray) -> list[tuple[int, int, int]]:
             if i != j and int(np.round(joint[i, j])) > 0]
 
 
-def find_label_issues(proba: ArrayLike, y: ArrayLike, *,
-                      only_misclassified: bool = True) -> NDArray[np.bool_]:
+def find_label_issues(proba: ArrayLike, y: ArrayLike, *, only_misclassified: bool = True,
+                      exclude: ArrayLike = ()) -> NDArray[np.bool_]:
     """Suspected label errors by confident learning's "prune by noise rate" ([CL]_ Sec. 3.2).
 
     For every pair of classes ``i != j``, the ``round(C[i, j])`` samples labelled
@@ -269,22 +291,79 @@ def find_label_issues(proba: ArrayLike, y: ArrayLike, *,
         ``False`` keeps every sample the count selects: where a class has lost
         most of its labels, its flipped samples are still classified as their
         (wrong) label, and only the count finds them.
+    exclude : array-like of int, default=()
+        Classes that take no part (:func:`confident_joint`): no row labelled one of
+        them is a suspect, and no row is a suspect of being one of them.
 
     Returns
     -------
     ndarray of bool, shape (n_samples,)
         True for a suspect.
     """
-    proba = np.asarray(proba, dtype=np.float64)
+    proba = without_classes(proba, exclude)
     y = np.asarray(y, dtype=np.intp)
     suspect = np.zeros(y.shape[0], dtype=bool)
-    for i, j, count in prune_counts(confident_joint(proba, y)):
+    for i, j, count in prune_counts(confident_joint(proba, y, exclude=exclude)):
         rows = np.flatnonzero(y == i)
         margin = proba[rows, j] - proba[rows, i]
         suspect[rows[np.argsort(-margin, kind="stable")[:count]]] = True
     if only_misclassified:
         suspect &= np.argmax(proba, axis=1) != y
     return suspect
+
+
+# ---------------------------------------------------------------------------
+# rare classes
+
+
+def rare_classes(y: ArrayLike, n_folds: int, n_classes: int | None = None) -> NDArray[np.intp]:
+    """The classes with at least one and fewer than ``n_folds`` samples, as class indices.
+
+    The out-of-fold probability of each row of a class of ``m < n_folds`` rows comes from
+    a model that saw at most ``m - 1`` of them (none, for one row), so the class's
+    confident-learning threshold, the mean of its rows' probability of it ([CL]_ eq. (2)),
+    is near 0: every row whose own class is below its threshold and whose probability of
+    the rare class is not negligible counts as that class, and the noise estimate grows
+    by those rows. Pass the result as ``exclude`` to the estimates of this module.
+
+    Parameters
+    ----------
+    y : array-like of shape (n_samples,)
+        Given labels as class indices.
+    n_folds : int
+        Number of folds of the out-of-fold probabilities.
+    n_classes : int, optional
+        Defaults to ``max(y) + 1``.
+
+    Returns
+    -------
+    ndarray of int, sorted
+    """
+    y = np.asarray(y, dtype=np.intp)
+    counts = np.bincount(y, minlength=0 if n_classes is None else n_classes)
+    return np.flatnonzero((counts > 0) & (counts < n_folds)).astype(np.intp)
+
+
+def without_classes(proba: ArrayLike, exclude: ArrayLike = ()) -> NDArray[np.float64]:
+    """``proba`` with the columns of the classes ``exclude`` set to 0 and each row rescaled
+    to sum 1 (the class probabilities given that the class is not one of ``exclude``;
+    uniform over the other classes for a row that had no probability of them). Without
+    ``exclude``, ``proba`` as float64."""
+    proba = np.asarray(proba, dtype=np.float64)
+    drop = _indices(exclude)
+    if drop.size == 0:
+        return proba
+    proba = proba.copy()
+    proba[:, drop] = 0.0
+    total = proba.sum(axis=1, keepdims=True)
+    k_left = proba.shape[1] - np.unique(drop).size
+    uniform = np.full(proba.shape[1], 1.0 / max(k_left, 1))
+    uniform[drop] = 0.0
+    return np.where(total > 0, proba / np.where(total > 0, total, 1.0), uniform)
+
+
+def _indices(exclude: ArrayLike) -> NDArray[np.intp]:
+    return np.asarray(exclude, dtype=np.intp).reshape(-1)
 
 
 # ---------------------------------------------------------------------------

@@ -24,13 +24,13 @@ from collections.abc import Iterator, Sequence
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.model_selection import StratifiedKFold, check_cv
+from sklearn.model_selection import check_cv
 from sklearn.utils import _safe_indexing, check_random_state
 from sklearn.utils.validation import check_is_fitted
 
 from ._auto_rules import PATIENCE, SINGLE_MACHINE, Regime, RuleSet, clean_anchor_threshold, regimes
 from ._boosting import validated_training_data
-from ._cv_search import TREE_KEYS, fit_candidates, make_booster, proba_at
+from ._cv_search import TREE_KEYS, fit_candidates, make_booster, proba_at, stratified_folds
 from ._validation import check_choice, check_number, check_optional_int, validated_X
 from .label_issues import (  # noqa: F401 - the names of release 0.1.0
     anchor_noise_rate,
@@ -45,6 +45,7 @@ from .label_issues import (  # noqa: F401 - the names of release 0.1.0
     label_retention,
     noise_rate_of,
     prune_counts,
+    rare_classes,
 )
 from .trees.binning import _kernel_threads
 
@@ -77,6 +78,11 @@ def __getattr__(name: str):
         module, attr = _MOVED[name]
         return getattr(importlib.import_module(f"robust_boosting.{module}"), attr)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _label(value) -> str:
+    """A class label as the user wrote it (``3``, ``'cat'``), not as numpy prints it."""
+    return repr(value.item() if isinstance(value, np.generic) else value)
 
 
 def _as_tuple(name: str, value, check) -> tuple:
@@ -136,6 +142,18 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
        its label (:func:`~robust_boosting.label_issues.label_retention`, as
        cleanlab's ``CleanLearning`` reweights its final fit). Rows of weight 0 are
        left out of the final fit (unless a class would lose every row).
+
+    **Rare classes.** A class with fewer rows than the search's folds (``cv``) takes
+    no part in step 1 or step 2: its out-of-fold probabilities would come from models
+    that saw at most one fewer of its rows, and its confident-learning threshold (the
+    mean of its rows' probability of it) would be near 0. The search runs on the other
+    rows and classes (an int ``cv`` splits them as it would without the class); the
+    estimates of step 2 exclude it (``exclude`` of :mod:`~robust_boosting.label_issues`):
+    no row is a suspect of being in it, its rows are no suspects, and the
+    ``remove_label_issues="auto"`` rule counts the other classes only. Its rows train
+    the final model at their given weight, so it predicts the class where its rows lie.
+    A UserWarning names each such class and its rows
+    (``docs/design/0021-rare-classes.md``).
 
     The ``"auto"`` parameters grow with the data (``robust_boosting._auto_rules``
     holds them as one record per regime):
@@ -288,7 +306,8 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         ``1 - oof_proba_[i, given label]``: higher means more likely mislabelled.
     noise_rate_ : float
         Confident-learning estimate of the fraction of wrong training labels
-        (:func:`~robust_boosting.label_issues.estimate_noise_rate`).
+        (:func:`~robust_boosting.label_issues.estimate_noise_rate`), over the rows of
+        the classes not in :attr:`rare_classes_`.
     anchor_noise_rate_ : float
         :func:`~robust_boosting.label_issues.anchor_noise_rate` of ``oof_proba_``:
         how far the most confident out-of-fold probabilities stay below 1.
@@ -302,6 +321,10 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         (``classes_[argmax oof_proba_[i]]``, in the original label values): the
         suggested correction of a suspect label. It equals the given label
         where the out-of-fold model agrees with it.
+    rare_classes_ : ndarray
+        The classes (labels) of fewer rows than the search's folds, left out of the
+        search and of the label-issue estimates (empty: none; none either when
+        every class has fewer rows than folds).
     excluded_samples_ : ndarray of int
         Training samples the final model down-weighted or ignored: the
         suspects (when :attr:`remove_label_issues_`) and those the self-paced
@@ -487,7 +510,7 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         if not isinstance(self.remove_label_issues, str):
             return bool(self.remove_label_issues)
         return (n > self._rules.small_n or drop_fraction > 0
-                or anchor / (n_classes - 1) >= clean_anchor_threshold(n))
+                or (n_classes > 1 and anchor / (n_classes - 1) >= clean_anchor_threshold(n)))
 
     def _issue_weights(self) -> tuple[float, float]:
         """``label_issue_weight`` as (misclassified suspects, suspects classified as their label)."""
@@ -500,6 +523,9 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         return float(pair[0]), float(pair[1])
 
     def _folds(self, X, y, seed):
+        """The search's (train, test) splits. An int ``cv``: ``StratifiedKFold`` on the rows of
+        the classes of at least ``cv`` rows (the same folds as without the others), and the
+        rows of each smaller class in distinct test folds, chosen by ``seed``."""
         cv = self.cv
         if cv is None or isinstance(cv, numbers.Integral):
             n_splits = 3 if cv is None else int(cv)
@@ -510,7 +536,7 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
                 raise ValueError(
                     f"cv={n_splits} folds need at least {n_splits} samples in some class; "
                     f"the largest class has {counts.max()}.")
-            cv = StratifiedKFold(n_splits, shuffle=True, random_state=seed)
+            return stratified_folds(y, counts, n_splits, seed)
         cv = check_cv(cv, y, classifier=True)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UserWarning)  # a class smaller than n_splits
@@ -518,6 +544,27 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         if not folds:
             raise ValueError("cv produced no train/test split.")
         return folds
+
+    def _rare_classes(self, y_idx, classes, n_folds: int) -> NDArray[np.intp]:
+        """The classes of fewer rows than the search's folds (:func:`rare_classes`), with a
+        warning naming them; sets :attr:`rare_classes_`. None when every class has fewer rows
+        than the folds (a splitter of many folds, such as leave-one-out)."""
+        rare = rare_classes(y_idx, n_folds, classes.shape[0])
+        if rare.size == classes.shape[0]:
+            rare = rare[:0]
+        self.rare_classes_ = classes[rare]
+        if rare.size:
+            counts = np.bincount(y_idx, minlength=classes.shape[0])
+            named = [f"{_label(classes[k])} ({counts[k]} row{'s' if counts[k] > 1 else ''})"
+                     for k in rare]
+            which = (f"class {named[0]} has" if rare.size == 1
+                     else f"classes {', '.join(named[:-1])} and {named[-1]} have")
+            it = "it takes" if rare.size == 1 else "they take"
+            warnings.warn(
+                f"{which} fewer rows than the search's {n_folds} folds: {it} no part in the "
+                "label-noise estimate (noise_rate_, label_issues_, remove_label_issues_) and "
+                "stay in the final fit.", UserWarning, stacklevel=3)
+        return rare
 
     # --------------------------------------------------------------------- fit
     def fit(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None):
@@ -540,7 +587,7 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         """
         X_in = X
         X, classes, y_idx, sw = validated_training_data(self, X, y, sample_weight, allow_nan=True)
-        candidates = self._search_space(X.shape[0], classes.shape[0])
+        self._search_space(X.shape[0], classes.shape[0])  # the parameters' checks first
         # a frame with categorical columns goes to the boosters as it is, so that their
         # trees split those columns into sets of categories; anything else as validated
         X_fit = X_in if self._has_categorical() else X
@@ -548,21 +595,41 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         fold_seed = int(rng.randint(np.iinfo(np.int32).max))
         fit_seed = int(rng.randint(np.iinfo(np.int32).max))
 
+        folds = self._folds(X, y_idx, fold_seed)
+        rare = self._rare_classes(y_idx, classes, len(folds))
+        # the search's rows and classes: all but those of the rare classes
+        common = np.flatnonzero(~np.isin(y_idx, rare))
+        candidates = self._search_space(common.size, classes.shape[0] - rare.size)
         winner, oof = self._search((X_fit, X), y_idx, sw, classes.shape[0], candidates,
-                                   fold_seed, fit_seed)
-        self._find_label_issues(oof, y_idx, classes, winner)
-        self._final_fit(X_fit, classes[y_idx], y_idx, sw, oof, winner, fit_seed)
+                                   folds, fit_seed, rare)
+        self._find_label_issues(oof, y_idx, classes, winner, rare)
+        self._final_fit(X_fit, classes[y_idx], y_idx, sw, oof, winner, fit_seed, rare)
         return self
 
-    def _search(self, X, y_idx, sw, n_classes, candidates, fold_seed,
-                fit_seed) -> tuple[dict, NDArray]:
-        """Step 1: the cross-validated search. Sets the search's attributes; returns the
-        winning candidate and its out-of-fold probabilities. ``X``: ``(X_fit, X_num)``."""
-        X_num = X[1]
+    def _search(self, X, y_idx, sw, n_classes, candidates, folds, fit_seed,
+                rare=()) -> tuple[dict, NDArray]:
+        """Step 1: the cross-validated search on ``folds``. Sets the search's attributes;
+        returns the winning candidate and its out-of-fold probabilities. ``X``:
+        ``(X_fit, X_num)``. The rows of the classes ``rare`` take no part: the search runs
+        on the other rows and classes (a class of weight 0 still changes a multiclass
+        model, whose Newton step scales by ``(K - 1) / K``), and their out-of-fold
+        probabilities are 0 for the rare classes (for a rare row, those of the fold model
+        that held it out)."""
+        X_fit, X_num = X
         n = X_num.shape[0]
-        folds = self._folds(X_num, y_idx, fold_seed)
         trim = max(c["drop_fraction"] for c in candidates)
-        models, curves = fit_candidates(X, y_idx, sw, folds, candidates, fit_seed,
+        keep = np.flatnonzero(~np.isin(y_idx, rare))
+        cols = np.setdiff1d(np.arange(n_classes), rare)
+        if keep.size < n:
+            where = np.full(n, -1)
+            where[keep] = np.arange(keep.size)
+            held = [te for _, te in folds]
+            folds = [(where[tr][where[tr] >= 0], where[te][where[te] >= 0]) for tr, te in folds]
+            X = (_safe_indexing(X_fit, keep), X_num[keep])
+            y_fit, sw = np.searchsorted(cols, y_idx[keep]), sw[keep]
+        else:
+            y_fit = y_idx
+        models, curves = fit_candidates(X, y_fit, sw, folds, candidates, fit_seed,
                                         self.n_jobs, trim)  # curves: (C, F, T)
         best_round = np.argmin(curves.mean(axis=1), axis=1)  # first minimum: fewest rounds
         scores = -curves[np.arange(len(candidates)), :, best_round]  # (C, F)
@@ -574,7 +641,10 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         oof_round = min(int(best_round[best]) + PATIENCE, p["n_estimators"] - 1)
         oof = np.zeros((n, n_classes))
         for f, (_, te) in enumerate(folds):
-            oof[te] = proba_at(models[best][f], X_num[te], oof_round)
+            te = keep[te] if keep.size < n else te
+            if keep.size < n:  # and the rare rows this fold held out
+                te = np.union1d(te, np.setdiff1d(held[f], keep))
+            oof[np.ix_(te, cols)] = proba_at(models[best][f], X_num[te], oof_round)
         # the fold models are not held through the final fit (at 100,000 rows and 5
         # classes their trees are tens of megabytes): they go with this frame
         self.oof_proba_ = oof
@@ -585,26 +655,28 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         self.best_params_ = dict(p, cv_n_estimators=int(best_round[best]) + 1)
         return p, oof
 
-    def _find_label_issues(self, oof, y_idx, classes, winner) -> None:
-        """Step 2: confident learning on the out-of-fold probabilities, and whether the
-        final fit removes the suspects."""
+    def _find_label_issues(self, oof, y_idx, classes, winner, rare) -> None:
+        """Step 2: confident learning on the out-of-fold probabilities, the classes ``rare``
+        excluded, and whether the final fit removes the suspects."""
         n = y_idx.shape[0]
         self.label_issue_scores_ = 1.0 - oof[np.arange(n), y_idx]
-        self.noise_rate_ = estimate_noise_rate(oof, y_idx)
-        self.label_issues_ = np.flatnonzero(find_label_issues(oof, y_idx, only_misclassified=False))
+        self.noise_rate_ = estimate_noise_rate(oof, y_idx, exclude=rare)
+        self.label_issues_ = np.flatnonzero(find_label_issues(oof, y_idx, only_misclassified=False,
+                                                              exclude=rare))
         self.suggested_labels_ = classes[np.argmax(oof, axis=1)]
-        self.anchor_noise_rate_ = anchor_noise_rate(oof)
-        self.remove_label_issues_ = self._removes(n, classes.shape[0], self.anchor_noise_rate_,
+        self.anchor_noise_rate_ = anchor_noise_rate(oof, exclude=rare)
+        self.remove_label_issues_ = self._removes(n, classes.shape[0] - rare.size,
+                                                  self.anchor_noise_rate_,
                                                   winner["drop_fraction"])
 
-    def _final_fit(self, X_fit, y, y_idx, sw, oof, p, fit_seed) -> None:
+    def _final_fit(self, X_fit, y, y_idx, sw, oof, p, fit_seed, rare=()) -> None:
         """Step 3: the winner's setting on all the data, the suspects removed or down-weighted
         (when :attr:`remove_label_issues_`) and the classes reweighted."""
         n, n_classes = y_idx.shape[0], oof.shape[1]
         removed, final_weight = np.empty(0, np.intp), sw
         if self.remove_label_issues_:
             removed = self.label_issues_
-            final_weight = self._final_weight(sw, oof, y_idx, removed)
+            final_weight = self._final_weight(sw, oof, y_idx, removed, rare)
             if not final_weight.sum() > 0:  # every weighted sample is a suspect: keep them all
                 final_weight, removed = sw, np.empty(0, np.intp)
         # the final model is fitted on the rows it weighs: a row of weight 0 (a removed
@@ -624,13 +696,14 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         dropped = kept[self._self_paced_dropped(y_idx[kept])]
         self.excluded_samples_ = np.union1d(removed, dropped).astype(np.intp)
 
-    def _final_weight(self, sw, oof, y_idx, suspects) -> NDArray[np.float64]:
+    def _final_weight(self, sw, oof, y_idx, suspects, rare=()) -> NDArray[np.float64]:
         """The final fit's sample weights: the suspects' multiplied by ``label_issue_weight``,
-        then each sample's divided by the estimated ``P(given label | true class)`` of its label."""
+        then each sample's divided by the estimated ``P(given label | true class)`` of its label
+        (1 for the classes ``rare``, which take no part in the estimate)."""
         suspect = np.zeros(y_idx.shape[0], dtype=bool)
         suspect[suspects] = True
         return final_weights(sw, np.argmax(oof, axis=1) == y_idx, suspect,
-                             label_retention(confident_joint(oof, y_idx))[y_idx],
+                             label_retention(confident_joint(oof, y_idx, exclude=rare))[y_idx],
                              self._issue_weights())
 
     def _self_paced_dropped(self, y_idx) -> NDArray[np.intp]:

@@ -185,7 +185,8 @@ def _brute_best_gain(codes, w, y, k, crit, min_leaf=1):
 def test_categorical_split_is_the_best_of_all_subsets(seed, k, n, crit, min_leaf):
     """Ordering the categories by their class-1 share (or mean target) and scanning prefixes
     finds the best of all 2**(k-1) - 1 splits, for two classes and for least squares
-    (with ``min_samples_leaf`` = 1; with more, the best prefix split that respects it)."""
+    (with ``min_samples_leaf`` = 1; with more, the best prefix split that respects it;
+    every category its own bin: ``min_category_count=1``)."""
     rng = np.random.default_rng(seed)
     codes = rng.integers(0, k, n)
     y = rng.integers(0, 2, n)
@@ -193,9 +194,10 @@ def test_categorical_split_is_the_best_of_all_subsets(seed, k, n, crit, min_leaf
     X = pd.DataFrame({"c": pd.Categorical.from_codes(codes, [f"v{i}" for i in range(k)])})
     if crit == "squared_error":
         y = rng.normal(size=n)
-        tree = HistTreeRegressor(max_depth=1, min_samples_leaf=min_leaf)
+        tree = HistTreeRegressor(max_depth=1, min_samples_leaf=min_leaf, min_category_count=1)
     else:
-        tree = HistTreeClassifier(criterion=crit, max_depth=1, min_samples_leaf=min_leaf)
+        tree = HistTreeClassifier(criterion=crit, max_depth=1, min_samples_leaf=min_leaf,
+                                  min_category_count=1)
     tree.fit(X, y, sample_weight=w)
     best = _brute_best_gain(codes, w, y, k, crit, min_leaf)
     got = tree.tree_.gain[0]

@@ -43,7 +43,7 @@ _PARALLEL_MIN_PREDICT = 200_000
 DEFAULT_MIN_CATEGORY_COUNT = 10
 #: ``cat_l2`` of the regression trees: the extra L2 penalty of categorical splits, in
 #: rows of the mean weight (LightGBM's ``cat_l2``; docs/design/0020)
-DEFAULT_CAT_L2 = 10.0
+DEFAULT_CAT_L2 = 0.0
 
 
 # --------------------------------------------------------------------------

@@ -79,6 +79,9 @@ def _other_value(est, name, value):
         "max_bins": 3,
         "n_jobs": 2,
         "unknown_categories": "error",
+        "id_columns": "keep" if value == "drop" else "drop",
+        "min_category_count": 3,
+        "cat_l2": 5.0,
     }
     return table[name]
 

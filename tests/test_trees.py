@@ -717,7 +717,7 @@ def test_symmetric_tree_parameters_and_paths():
     with pytest.raises(ValueError, match="grow_policy"):
         HistTreeRegressor(grow_policy="oblivious").fit(X, y)
     frame = pd.DataFrame({"a": X[:, 0], "c": pd.Categorical(np.arange(400) % 3)})
-    with pytest.raises(ValueError, match="categorical features"):
+    with pytest.raises(ValueError, match=r"categorical feature\(s\) 'c'\. Use"):
         HistTreeRegressor(grow_policy="symmetric").fit(frame, y)
     sym = HistTreeRegressor(grow_policy="symmetric", max_depth=4, l2_regularization=1.0)
     Xp = sym.prepare_data(X)

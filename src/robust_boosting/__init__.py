@@ -2,6 +2,7 @@
 
 from ._boosting import BoostingStoppedWarning
 from ._model_io import load_model, save_model
+from ._schema import IdentifierColumnWarning
 from .adaboost import AdaBoostClassifier
 from .classical import (
     GentleBoostClassifier,
@@ -34,6 +35,7 @@ __all__ = [
     "HistTreeClassifier",
     "HistTreeRegressor",
     "BoostingStoppedWarning",
+    "IdentifierColumnWarning",
     "save_model",
     "load_model",
     "__version__",

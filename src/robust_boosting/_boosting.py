@@ -187,15 +187,19 @@ class BaseBoostingClassifier(ClassifierMixin, EnsemblePrediction, BaseEstimator)
     #: ``unknown_categories`` of a model saved by release 0.1.0, which had no such
     #: parameter (its policy is read from its schema; this keeps ``get_params`` working)
     unknown_categories = "missing"
+    #: ``id_columns`` of a model saved before it existed (no column was left out)
+    id_columns = "keep"
 
     # the parameters every booster has; estimators with more define their own __init__
     def __init__(self, estimator=None, *, n_estimators: int = 100, learning_rate: float = 1.0,
-                 random_state=None, unknown_categories: str = "missing"):
+                 random_state=None, unknown_categories: str = "missing",
+                 id_columns: str = "drop"):
         self.estimator = estimator
         self.n_estimators = n_estimators
         self.learning_rate = learning_rate
         self.random_state = random_state
         self.unknown_categories = unknown_categories
+        self.id_columns = id_columns
 
     def _make_step(self) -> Step:
         raise NotImplementedError

@@ -33,6 +33,15 @@ on a fitted model, or ``robust-boosting predict --unknown-categories error``) to
 a category a ValueError naming the column, the values and the rows. A model whose weak learner does not handle missing values
 raises that error whatever the policy. Every error is one line.
 
+**Identifier columns are left out.** A text or ``category`` column whose values are
+nearly all distinct (at least :data:`ID_MIN_DISTINCT` distinct values, more than
+:data:`ID_DISTINCT_SHARE` of its non-missing cells: an identifier, a timestamp as text)
+cannot generalise: every split on it isolates single rows. Under the estimator's
+``id_columns="drop"`` (the default) fit gives it the kind ``ignored`` and an
+:class:`IdentifierColumnWarning` naming it; the column stays in ``feature_names_in_``
+and predict still takes it (any values), but the model sees it as the constant 0.
+``id_columns="keep"`` keeps it categorical.
+
 The model works on the encoded array: numeric and boolean columns as float64,
 categorical columns as their category's code (``0 .. n_categories - 1``), missing
 values as NaN. The histogram trees split categorical features natively (see
@@ -49,11 +58,31 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["FeatureSchema", "is_frame", "missing_values_error", "prepared_data"]
+__all__ = ["FeatureSchema", "IdentifierColumnWarning", "is_frame", "missing_values_error",
+           "prepared_data"]
 
 NUMERIC = "numeric"
 BOOL = "bool"
 CATEGORICAL = "categorical"
+#: a column left out of the model (an identifier column under ``id_columns="drop"``)
+IGNORED = "ignored"
+
+#: what fit does with an identifier column
+ID_COLUMN_POLICIES = ("drop", "keep")
+#: a text or category column is an identifier column when it has at least this many
+#: distinct values, and they are more than this share of its non-missing cells
+ID_MIN_DISTINCT = 20
+ID_DISTINCT_SHARE = 0.9
+
+
+class IdentifierColumnWarning(UserWarning):
+    """A column whose values are nearly all distinct was left out of the model.
+
+    Raised by fit under ``id_columns="drop"`` (the default) for each text or
+    categorical column of a DataFrame with at least 20 distinct values making up more
+    than 90 % of its non-missing cells (an identifier, a timestamp as text). Pass
+    ``id_columns="keep"`` to keep such columns as categorical features.
+    """
 
 #: at most this many rows and values are listed in an error message
 _SHOW = 5
@@ -193,15 +222,32 @@ class FeatureSchema:
         """Number of categories of each column (int32; 0 for numeric and boolean columns)."""
         return np.array([0 if c is None else len(c) for c in self.categories], dtype=np.int32)
 
+    @property
+    def ignored(self) -> list:
+        """Names of the columns left out of the model (identifier columns)."""
+        return [n for n, k in zip(self.names, self.kinds, strict=True) if k == IGNORED]
+
+    def blank_ignored(self, X):
+        """``X`` (a frame of the fitted columns) with each ignored column replaced by the
+        constant 0.0 it is encoded as (``X`` itself when no column is ignored)."""
+        ignored = self.ignored if hasattr(self, "kinds") else []
+        if not ignored or not is_frame(X):
+            return X
+        return X.assign(**{name: 0.0 for name in ignored})
+
     # -- fit ---------------------------------------------------------------
     @classmethod
-    def from_frame(cls, X) -> FeatureSchema:
+    def from_frame(cls, X, id_columns: str = "keep") -> FeatureSchema:
         """Read the schema of a DataFrame (see the module docstring for the rules).
 
+        ``id_columns="drop"``: a text or categorical column of nearly all distinct
+        values is ``ignored``, with an :class:`IdentifierColumnWarning` naming it.
         Raises a one-line ValueError for a column that mixes numbers and text and a
         TypeError for a column of an unsupported dtype (datetime, ...) or a frame whose
         column names are not all strings while some column is not numeric.
         """
+        import warnings
+
         import pandas as pd
 
         names, kinds, dtypes, categories, observed = [], [], [], [], []
@@ -241,6 +287,14 @@ class FeatureSchema:
                     f"column {name!r} has dtype {dtype}, which is not supported: use numbers, "
                     "booleans or categories."
                 )
+            if kind == CATEGORICAL and id_columns == "drop":
+                n_distinct, n_present = _distinct_count(col)
+                if n_distinct >= ID_MIN_DISTINCT and n_distinct > ID_DISTINCT_SHARE * n_present:
+                    kind, cats, seen = IGNORED, None, None
+                    warnings.warn(
+                        f"column {name!r} was left out of the model: {n_distinct} of its "
+                        f"{n_present} values are distinct (an identifier?); pass "
+                        "id_columns='keep' to keep it.", IdentifierColumnWarning, stacklevel=4)
             names.append(name)
             kinds.append(kind)
             dtypes.append(str(dtype))
@@ -308,6 +362,8 @@ class FeatureSchema:
         import pandas as pd
 
         kind = self.kinds[j]
+        if kind == IGNORED:  # left out of the model: any values, seen as 0
+            return np.zeros(len(col))
         dtype = col.dtype
         is_cat = isinstance(dtype, pd.CategoricalDtype)
         if not is_cat and col.isna().all():  # e.g. an empty column of a CSV: all missing
@@ -383,6 +439,12 @@ def prepared_data(estimator, X, schema: FeatureSchema | None):
     if n_cat is not None and n_cat.any() and getattr(estimator, "native_categorical", False):
         return prepare(X, n_categories=n_cat)
     return prepare(X)
+
+
+def _distinct_count(col) -> tuple[int, int]:
+    """``(distinct non-missing values, non-missing cells)`` of a column."""
+    present = col.notna().to_numpy()
+    return int(col[present].nunique(dropna=True)), int(np.count_nonzero(present))
 
 
 def _all_bool(values) -> bool:

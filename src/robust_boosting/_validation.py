@@ -18,10 +18,24 @@ import numpy as np
 from sklearn.utils.validation import validate_data
 
 from ._loop_kernels import finite_range
-from ._schema import UNKNOWN_CATEGORY_POLICIES, FeatureSchema, is_frame, missing_values_error
+from ._schema import (
+    ID_COLUMN_POLICIES,
+    UNKNOWN_CATEGORY_POLICIES,
+    FeatureSchema,
+    is_frame,
+    missing_values_error,
+)
 
-__all__ = ["check_choice", "check_number", "check_optional_int", "unknown_category_policy",
-           "validated_X"]
+__all__ = ["check_choice", "check_number", "check_optional_int", "id_column_policy",
+           "unknown_category_policy", "validated_X"]
+
+
+def id_column_policy(estimator) -> str:
+    """The estimator's ``id_columns`` parameter, checked: what fit does with a column of
+    nearly all distinct values (``"drop"``: leave it out, with a warning; ``"keep"``)."""
+    policy = getattr(estimator, "id_columns", "drop")
+    check_choice("id_columns", policy, ID_COLUMN_POLICIES)
+    return policy
 
 
 def unknown_category_policy(estimator) -> str:
@@ -63,7 +77,7 @@ def validated_X(estimator, X, y="no_validation", *, reset: bool, allow_nan: bool
         _check_lengths(X, y)
     policy = unknown_category_policy(estimator)
     frame = is_frame(X)
-    schema = FeatureSchema.from_frame(X) if (reset and frame) else (
+    schema = FeatureSchema.from_frame(X, id_column_policy(estimator)) if (reset and frame) else (
         None if reset else getattr(estimator, "feature_schema_", None))
     if schema is not None and not schema.all_numeric:
         if not frame:

@@ -35,6 +35,12 @@ class AdaBoostClassifier(BaseBoostingClassifier):
         row had: ``"missing"`` treats it as a missing value (the trees' learned
         missing-value branch, as scikit-learn's histogram boosting and LightGBM do);
         ``"error"`` raises a ValueError naming the column, the values and the rows.
+    id_columns : {"drop", "keep"}, default="drop"
+        What fit does with a text or categorical column of nearly all distinct
+        values (an identifier, a timestamp as text: at least 20 distinct values, more
+        than 90 % of its non-missing cells): ``"drop"`` leaves it out of the model with
+        an :class:`~robust_boosting.IdentifierColumnWarning` naming it (predict takes
+        the column and ignores it); ``"keep"`` keeps it as a categorical column.
 
     Attributes
     ----------

@@ -79,6 +79,12 @@ class RealBoostClassifier(ClassProbabilityBooster):
         row had: ``"missing"`` treats it as a missing value (the trees' learned
         missing-value branch, as scikit-learn's histogram boosting and LightGBM do);
         ``"error"`` raises a ValueError naming the column, the values and the rows.
+    id_columns : {"drop", "keep"}, default="drop"
+        What fit does with a text or categorical column of nearly all distinct
+        values (an identifier, a timestamp as text: at least 20 distinct values, more
+        than 90 % of its non-missing cells): ``"drop"`` leaves it out of the model with
+        an :class:`~robust_boosting.IdentifierColumnWarning` naming it (predict takes
+        the column and ignores it); ``"keep"`` keeps it as a categorical column.
 
     Attributes
     ----------
@@ -94,7 +100,8 @@ class RealBoostClassifier(ClassProbabilityBooster):
 
     def __init__(self, estimator=None, *, n_estimators: int = 100, learning_rate: float = 1.0,
                  clip: float = 1e-4, loss: str | MarginLoss = "exponential",
-                 random_state=None, unknown_categories: str = "missing"):
+                 random_state=None, unknown_categories: str = "missing",
+                 id_columns: str = "drop"):
         self.estimator = estimator
         self.n_estimators = n_estimators
         self.learning_rate = learning_rate
@@ -102,6 +109,7 @@ class RealBoostClassifier(ClassProbabilityBooster):
         self.loss = loss
         self.random_state = random_state
         self.unknown_categories = unknown_categories
+        self.id_columns = id_columns
 
 
 class GentleBoostClassifier(GentleLossBooster):
@@ -133,6 +141,12 @@ class GentleBoostClassifier(GentleLossBooster):
         row had: ``"missing"`` treats it as a missing value (the trees' learned
         missing-value branch, as scikit-learn's histogram boosting and LightGBM do);
         ``"error"`` raises a ValueError naming the column, the values and the rows.
+    id_columns : {"drop", "keep"}, default="drop"
+        What fit does with a text or categorical column of nearly all distinct
+        values (an identifier, a timestamp as text: at least 20 distinct values, more
+        than 90 % of its non-missing cells): ``"drop"`` leaves it out of the model with
+        an :class:`~robust_boosting.IdentifierColumnWarning` naming it (predict takes
+        the column and ignores it); ``"keep"`` keeps it as a categorical column.
 
     Attributes
     ----------
@@ -140,13 +154,15 @@ class GentleBoostClassifier(GentleLossBooster):
     """
 
     def __init__(self, estimator=None, *, n_estimators: int = 100, learning_rate: float = 1.0,
-                 loss: str | MarginLoss = "exponential", random_state=None, unknown_categories: str = "missing"):
+                 loss: str | MarginLoss = "exponential", random_state=None, unknown_categories: str = "missing",
+                 id_columns: str = "drop"):
         self.estimator = estimator
         self.n_estimators = n_estimators
         self.learning_rate = learning_rate
         self.loss = loss
         self.random_state = random_state
         self.unknown_categories = unknown_categories
+        self.id_columns = id_columns
 
 
 class LogitBoostClassifier(BaseBoostingClassifier):
@@ -194,6 +210,12 @@ class LogitBoostClassifier(BaseBoostingClassifier):
         row had: ``"missing"`` treats it as a missing value (the trees' learned
         missing-value branch, as scikit-learn's histogram boosting and LightGBM do);
         ``"error"`` raises a ValueError naming the column, the values and the rows.
+    id_columns : {"drop", "keep"}, default="drop"
+        What fit does with a text or categorical column of nearly all distinct
+        values (an identifier, a timestamp as text: at least 20 distinct values, more
+        than 90 % of its non-missing cells): ``"drop"`` leaves it out of the model with
+        an :class:`~robust_boosting.IdentifierColumnWarning` naming it (predict takes
+        the column and ignores it); ``"keep"`` keeps it as a categorical column.
 
     Attributes
     ----------
@@ -203,7 +225,8 @@ class LogitBoostClassifier(BaseBoostingClassifier):
 
     def __init__(self, estimator=None, *, n_estimators: int = 100, learning_rate: float = 1.0,
                  z_max: float = 4.0, weight_floor: float = DEFAULT_WEIGHT_FLOOR,
-                 multiclass_trees: str = "per_class", random_state=None, unknown_categories: str = "missing"):
+                 multiclass_trees: str = "per_class", random_state=None, unknown_categories: str = "missing",
+                 id_columns: str = "drop"):
         self.estimator = estimator
         self.n_estimators = n_estimators
         self.learning_rate = learning_rate
@@ -212,6 +235,7 @@ class LogitBoostClassifier(BaseBoostingClassifier):
         self.multiclass_trees = multiclass_trees
         self.random_state = random_state
         self.unknown_categories = unknown_categories
+        self.id_columns = id_columns
 
     def _validate_params(self):
         super()._validate_params()
@@ -258,7 +282,8 @@ class SPLLogitBoostClassifier(SelfPacedMixin, LogitBoostClassifier):
                  warm_start_age: float = 1e6, inner_iterations: int | str = 1,
                  learning_rate: float = 1.0, z_max: float = 4.0,
                  weight_floor: float = DEFAULT_WEIGHT_FLOOR, multiclass_trees: str = "per_class",
-                 random_state=None, unknown_categories: str = "missing"):
+                 random_state=None, unknown_categories: str = "missing",
+                 id_columns: str = "drop"):
         self.estimator = estimator
         self.n_estimators = n_estimators
         self.age = age
@@ -273,6 +298,7 @@ class SPLLogitBoostClassifier(SelfPacedMixin, LogitBoostClassifier):
         self.multiclass_trees = multiclass_trees
         self.random_state = random_state
         self.unknown_categories = unknown_categories
+        self.id_columns = id_columns
 
 
 class SPLGentleBoostClassifier(SelfPacedMixin, GentleBoostClassifier):
@@ -302,7 +328,8 @@ class SPLGentleBoostClassifier(SelfPacedMixin, GentleBoostClassifier):
                  regularizer: str | SPRegularizer | Callable = "hard",
                  regularizer_params: dict | None = None, warm_start_rounds: int = 3,
                  warm_start_age: float = 1e6, inner_iterations: int | str = 1,
-                 learning_rate: float = 1.0, random_state=None, unknown_categories: str = "missing"):
+                 learning_rate: float = 1.0, random_state=None, unknown_categories: str = "missing",
+                 id_columns: str = "drop"):
         self.estimator = estimator
         self.n_estimators = n_estimators
         self.age = age
@@ -314,3 +341,4 @@ class SPLGentleBoostClassifier(SelfPacedMixin, GentleBoostClassifier):
         self.learning_rate = learning_rate
         self.random_state = random_state
         self.unknown_categories = unknown_categories
+        self.id_columns = id_columns

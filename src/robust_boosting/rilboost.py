@@ -289,6 +289,12 @@ class RILBoostClassifier(BaseBoostingClassifier):
         row had: ``"missing"`` treats it as a missing value (the trees' learned
         missing-value branch, as scikit-learn's histogram boosting and LightGBM do);
         ``"error"`` raises a ValueError naming the column, the values and the rows.
+    id_columns : {"drop", "keep"}, default="drop"
+        What fit does with a text or categorical column of nearly all distinct
+        values (an identifier, a timestamp as text: at least 20 distinct values, more
+        than 90 % of its non-missing cells): ``"drop"`` leaves it out of the model with
+        an :class:`~robust_boosting.IdentifierColumnWarning` naming it (predict takes
+        the column and ignores it); ``"keep"`` keeps it as a categorical column.
 
     Attributes
     ----------
@@ -324,7 +330,8 @@ class RILBoostClassifier(BaseBoostingClassifier):
     def __init__(self, estimator=None, *, n_estimators: int = 10, epsilon: float = 0.1,
                  mixing: float | str = 0.0, strategy: str = "minimax", C: float = 1.0,
                  gamma: float | str = "scale", search: str = "auto",
-                 weight_scale: float | str = "n_samples", random_state=None, unknown_categories: str = "missing"):
+                 weight_scale: float | str = "n_samples", random_state=None, unknown_categories: str = "missing",
+                 id_columns: str = "drop"):
         self.estimator = estimator
         self.n_estimators = n_estimators
         self.epsilon = epsilon
@@ -336,6 +343,7 @@ class RILBoostClassifier(BaseBoostingClassifier):
         self.weight_scale = weight_scale
         self.random_state = random_state
         self.unknown_categories = unknown_categories
+        self.id_columns = id_columns
 
     def _validate_params(self) -> None:
         super()._validate_params()

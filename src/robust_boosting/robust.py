@@ -88,6 +88,12 @@ class SavageBoostClassifier(ClassProbabilityBooster):
         row had: ``"missing"`` treats it as a missing value (the trees' learned
         missing-value branch, as scikit-learn's histogram boosting and LightGBM do);
         ``"error"`` raises a ValueError naming the column, the values and the rows.
+    id_columns : {"drop", "keep"}, default="drop"
+        What fit does with a text or categorical column of nearly all distinct
+        values (an identifier, a timestamp as text: at least 20 distinct values, more
+        than 90 % of its non-missing cells): ``"drop"`` leaves it out of the model with
+        an :class:`~robust_boosting.IdentifierColumnWarning` naming it (predict takes
+        the column and ignores it); ``"keep"`` keeps it as a categorical column.
 
     Attributes
     ----------
@@ -99,13 +105,15 @@ class SavageBoostClassifier(ClassProbabilityBooster):
     _default_loss = "savage"
 
     def __init__(self, estimator=None, *, n_estimators: int = 100, learning_rate: float = 1.0,
-                 clip: float = 0.05, random_state=None, unknown_categories: str = "missing"):
+                 clip: float = 0.05, random_state=None, unknown_categories: str = "missing",
+                 id_columns: str = "drop"):
         self.estimator = estimator
         self.n_estimators = n_estimators
         self.learning_rate = learning_rate
         self.clip = clip
         self.random_state = random_state
         self.unknown_categories = unknown_categories
+        self.id_columns = id_columns
 
 
 class RBoostClassifier(GentleLossBooster):
@@ -133,6 +141,12 @@ class RBoostClassifier(GentleLossBooster):
         row had: ``"missing"`` treats it as a missing value (the trees' learned
         missing-value branch, as scikit-learn's histogram boosting and LightGBM do);
         ``"error"`` raises a ValueError naming the column, the values and the rows.
+    id_columns : {"drop", "keep"}, default="drop"
+        What fit does with a text or categorical column of nearly all distinct
+        values (an identifier, a timestamp as text: at least 20 distinct values, more
+        than 90 % of its non-missing cells): ``"drop"`` leaves it out of the model with
+        an :class:`~robust_boosting.IdentifierColumnWarning` naming it (predict takes
+        the column and ignores it); ``"keep"`` keeps it as a categorical column.
 
     Attributes
     ----------
@@ -183,6 +197,12 @@ class RobustBoostClassifier(BaseBoostingClassifier):
         row had: ``"missing"`` treats it as a missing value (the trees' learned
         missing-value branch, as scikit-learn's histogram boosting and LightGBM do);
         ``"error"`` raises a ValueError naming the column, the values and the rows.
+    id_columns : {"drop", "keep"}, default="drop"
+        What fit does with a text or categorical column of nearly all distinct
+        values (an identifier, a timestamp as text: at least 20 distinct values, more
+        than 90 % of its non-missing cells): ``"drop"`` leaves it out of the model with
+        an :class:`~robust_boosting.IdentifierColumnWarning` naming it (predict takes
+        the column and ignores it); ``"keep"`` keeps it as a categorical column.
 
     Attributes
     ----------
@@ -214,7 +234,8 @@ class RobustBoostClassifier(BaseBoostingClassifier):
     """
 
     def __init__(self, estimator=None, *, n_estimators: int = 100, error_goal: float = 0.1,
-                 max_margin: float = 0.0, margin_sigma: float = 0.1, random_state=None, unknown_categories: str = "missing"):
+                 max_margin: float = 0.0, margin_sigma: float = 0.1, random_state=None, unknown_categories: str = "missing",
+                 id_columns: str = "drop"):
         self.estimator = estimator
         self.n_estimators = n_estimators
         self.error_goal = error_goal
@@ -222,6 +243,7 @@ class RobustBoostClassifier(BaseBoostingClassifier):
         self.margin_sigma = margin_sigma
         self.random_state = random_state
         self.unknown_categories = unknown_categories
+        self.id_columns = id_columns
 
     def _validate_params(self):
         super()._validate_params()

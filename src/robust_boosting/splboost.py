@@ -102,6 +102,12 @@ class SPLBoostClassifier(SelfPacedMixin, BaseBoostingClassifier):
         row had: ``"missing"`` treats it as a missing value (the trees' learned
         missing-value branch, as scikit-learn's histogram boosting and LightGBM do);
         ``"error"`` raises a ValueError naming the column, the values and the rows.
+    id_columns : {"drop", "keep"}, default="drop"
+        What fit does with a text or categorical column of nearly all distinct
+        values (an identifier, a timestamp as text: at least 20 distinct values, more
+        than 90 % of its non-missing cells): ``"drop"`` leaves it out of the model with
+        an :class:`~robust_boosting.IdentifierColumnWarning` naming it (predict takes
+        the column and ignores it); ``"keep"`` keeps it as a categorical column.
 
     Attributes
     ----------
@@ -135,7 +141,8 @@ class SPLBoostClassifier(SelfPacedMixin, BaseBoostingClassifier):
                  regularizer_params: dict | None = None, warm_start_rounds: int | str = "auto",
                  warm_start_age: float = 1e6, inner_iterations: int | str = 1,
                  learning_rate: float = 1.0, age_growth: float | None = 2.0,
-                 random_state=None, unknown_categories: str = "missing"):
+                 random_state=None, unknown_categories: str = "missing",
+                 id_columns: str = "drop"):
         self.estimator = estimator
         self.n_estimators = n_estimators
         self.age = age
@@ -148,6 +155,7 @@ class SPLBoostClassifier(SelfPacedMixin, BaseBoostingClassifier):
         self.age_growth = age_growth
         self.random_state = random_state
         self.unknown_categories = unknown_categories
+        self.id_columns = id_columns
 
     def _make_step(self):
         return DiscreteStep(learning_rate=self.learning_rate)

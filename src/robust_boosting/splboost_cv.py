@@ -272,6 +272,12 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         row had: ``"missing"`` treats it as a missing value (the trees' learned
         missing-value branch, as scikit-learn's histogram boosting and LightGBM do);
         ``"error"`` raises a ValueError naming the column, the values and the rows.
+    id_columns : {"drop", "keep"}, default="drop"
+        What fit does with a text or categorical column of nearly all distinct
+        values (an identifier, a timestamp as text: at least 20 distinct values, more
+        than 90 % of its non-missing cells): ``"drop"`` leaves it out of the model with
+        an :class:`~robust_boosting.IdentifierColumnWarning` naming it (predict takes
+        the column and ignores it); ``"keep"`` keeps it as a categorical column.
 
     Attributes
     ----------
@@ -363,6 +369,8 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
     #: ``unknown_categories`` of a model saved by release 0.1.0, which had no such
     #: parameter (its policy is read from its schema; this keeps ``get_params`` working)
     unknown_categories = "missing"
+    #: ``id_columns`` of a model saved before it existed (no column was left out)
+    id_columns = "keep"
 
     def __init__(self, *, max_depth: int | None | Sequence[int | None] | str = "auto",
                  learning_rate: float | Sequence[float] | str = "auto",
@@ -374,7 +382,8 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
                  multiclass_trees: str = "auto", cv=3,
                  remove_label_issues: bool | str = "auto",
                  label_issue_weight: float | tuple[float, float] = (0.0, 0.8),
-                 n_jobs: int | None = None, random_state=None, unknown_categories: str = "missing"):
+                 n_jobs: int | None = None, random_state=None, unknown_categories: str = "missing",
+                 id_columns: str = "drop"):
         self.max_depth = max_depth
         self.learning_rate = learning_rate
         self.drop_fraction = drop_fraction
@@ -391,6 +400,7 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         self.n_jobs = n_jobs
         self.random_state = random_state
         self.unknown_categories = unknown_categories
+        self.id_columns = id_columns
 
     # ------------------------------------------------------------------ params
     def _search_space(self, n: int, n_classes: int = 2) -> list[dict]:
@@ -590,7 +600,7 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         self._search_space(X.shape[0], classes.shape[0])  # the parameters' checks first
         # a frame with categorical columns goes to the boosters as it is, so that their
         # trees split those columns into sets of categories; anything else as validated
-        X_fit = X_in if self._has_categorical() else X
+        X_fit = self.feature_schema_.blank_ignored(X_in) if self._has_categorical() else X
         rng = check_random_state(self.random_state)
         fold_seed = int(rng.randint(np.iinfo(np.int32).max))
         fit_seed = int(rng.randint(np.iinfo(np.int32).max))
@@ -741,7 +751,7 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         """``X`` checked against the fitted schema, as the final model takes it."""
         check_is_fitted(self)
         X_num = validated_X(self, X, reset=False, allow_nan=True, allow_inf=False)
-        return X if self._has_categorical() else X_num
+        return self.feature_schema_.blank_ignored(X) if self._has_categorical() else X_num
 
     def decision_function(self, X: ArrayLike) -> NDArray[np.float64]:
         """Score of the final model (see :meth:`SPLLogitBoostClassifier.decision_function`)."""

@@ -172,6 +172,11 @@ remove_label_issues, label_issue_weight, random_state
         ``ValueError``: the folds are a hash of each row's position.
     n_jobs : int, optional
         Threads per worker for XGBoost (default: the worker's thread count).
+    id_columns : {"drop", "keep"}, default="drop"
+        Accepted for the single machine's parameter set; unused here: a Dask frame's
+        categorical columns are ``category`` columns of known categories, which XGBoost
+        splits as they are (counting each column's distinct values would be another
+        pass over the data).
     client : distributed.Client, optional
         The cluster to use; default: the current client (``distributed.default_client()``).
     collective_timeout : int, default=600
@@ -232,7 +237,8 @@ oof_n_estimators_, noise_rate_, remove_label_issues_
                  l2_regularization="auto", grow_policy: str = "auto",
                  random_strength: float | str = "auto", multiclass_trees: str = "auto", cv=3,
                  remove_label_issues: bool | str = "auto", label_issue_weight=(0.0, 0.8),
-                 n_jobs: int | None = None, random_state=None, unknown_categories: str = "missing", client=None,
+                 n_jobs: int | None = None, random_state=None, unknown_categories: str = "missing",
+                 id_columns: str = "drop", client=None,
                  collective_timeout: int = 600, device: str = "cpu"):
         super().__init__(max_depth=max_depth, learning_rate=learning_rate,
                          drop_fraction=drop_fraction, n_estimators=n_estimators,
@@ -242,7 +248,7 @@ oof_n_estimators_, noise_rate_, remove_label_issues_
                          cv=cv, remove_label_issues=remove_label_issues,
                          label_issue_weight=label_issue_weight, n_jobs=n_jobs,
                          random_state=random_state,
-                         unknown_categories=unknown_categories)
+                         unknown_categories=unknown_categories, id_columns=id_columns)
         self.client = client
         self.collective_timeout = collective_timeout
         self.device = device

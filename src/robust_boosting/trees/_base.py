@@ -38,6 +38,12 @@ _CRITERIA_REG = {"squared_error": _splitting.SQUARED_ERROR}
 _VALID_PARAMS: set = set()
 # Prediction runs in parallel chunks from this many samples on.
 _PARALLEL_MIN_PREDICT = 200_000
+#: ``min_category_count`` of the trees: a category of fewer training rows shares the
+#: bin "other" with the other rare ones (docs/design/0020)
+DEFAULT_MIN_CATEGORY_COUNT = 10
+#: ``cat_l2`` of the regression trees: the extra L2 penalty of categorical splits, in
+#: rows of the mean weight (LightGBM's ``cat_l2``; docs/design/0020)
+DEFAULT_CAT_L2 = 0.0
 
 
 # --------------------------------------------------------------------------
@@ -63,13 +69,18 @@ class _BaseHistTree(BaseEstimator):
     #: ``unknown_categories`` of a model saved by release 0.1.0, which had no such
     #: parameter (its policy is read from its schema; this keeps ``get_params`` working)
     unknown_categories = "missing"
+    #: of a model saved before these parameters existed: its categories were not grouped
+    #: and no column was left out
+    min_category_count = 1
+    id_columns = "keep"
+    cat_l2 = 0.0
     _criteria: dict[str, int] = {}
     _is_reg = False
     #: the boosters pass ``n_categories`` to :meth:`prepare_data`: categorical features
     #: are split natively into sets of categories
     native_categorical = True
     #: the parameters :meth:`prepare_data` reads (batched fits bin once per value)
-    _prepare_data_params = ("max_bins",)
+    _prepare_data_params = ("max_bins", "min_category_count")
 
     def __init__(
         self,
@@ -81,9 +92,11 @@ class _BaseHistTree(BaseEstimator):
         min_weight_fraction_leaf: float = 0.0,
         sample_count: str = "exact",
         max_bins: int = 255,
+        min_category_count: int = DEFAULT_MIN_CATEGORY_COUNT,
         n_jobs: int | None = None,
         random_state: Any = None,
         unknown_categories: str = "missing",
+        id_columns: str = "drop",
     ) -> None:
         self.criterion = criterion
         self.max_depth = max_depth
@@ -92,9 +105,11 @@ class _BaseHistTree(BaseEstimator):
         self.min_weight_fraction_leaf = min_weight_fraction_leaf
         self.sample_count = sample_count
         self.max_bins = max_bins
+        self.min_category_count = min_category_count
         self.n_jobs = n_jobs
         self.random_state = random_state
         self.unknown_categories = unknown_categories
+        self.id_columns = id_columns
 
     @staticmethod
     def _init_with_defaults(**defaults):
@@ -128,8 +143,10 @@ class _BaseHistTree(BaseEstimator):
         try:
             key = (type(self), *((type(v), v) for v in (
                 self.criterion, self.max_depth, self.max_leaf_nodes, self.min_samples_leaf,
-                self.max_bins, self.n_jobs, self.min_weight_fraction_leaf,
-                self.sample_count, self._l2(), self._grow_policy(), self._strength())))
+                self.max_bins, self.min_category_count, self.n_jobs,
+                self.min_weight_fraction_leaf,
+                self.sample_count, self._l2(), self._cat_l2(), self._grow_policy(),
+                self._strength())))
             if key in _VALID_PARAMS:
                 return
         except TypeError:  # an unhashable value: checked below (and rejected)
@@ -145,6 +162,8 @@ class _BaseHistTree(BaseEstimator):
         check_number("min_samples_leaf", self.min_samples_leaf, low=1, low_open=False,
                      integer=True)
         check_number("max_bins", self.max_bins, low=2, low_open=False, high=255, integer=True)
+        check_number("min_category_count", self.min_category_count, low=1, low_open=False,
+                     integer=True)
         check_optional_int("n_jobs", self.n_jobs, -(2**31))
         if self.n_jobs == 0:
             raise ValueError("n_jobs must be a non-zero integer or None, got 0.")
@@ -154,6 +173,7 @@ class _BaseHistTree(BaseEstimator):
         if self._is_reg:
             check_number("l2_regularization", self.l2_regularization, low=0.0,
                          low_open=False)
+            check_number("cat_l2", self.cat_l2, low=0.0, low_open=False)
             check_choice("grow_policy", self.grow_policy, ["depthwise", "symmetric"])
             if self.grow_policy == "symmetric":
                 if self.max_depth is None:
@@ -181,6 +201,10 @@ class _BaseHistTree(BaseEstimator):
     def _l2(self) -> float:
         """The regression trees' ``l2_regularization`` (0 for the classification trees)."""
         return self.l2_regularization if self._is_reg else 0.0
+
+    def _cat_l2(self) -> float:
+        """The regression trees' ``cat_l2`` (0 for the classification trees)."""
+        return self.cat_l2 if self._is_reg else 0.0
 
     def _split_noise_seed(self) -> int:
         """The seed of the random split scores, from ``random_state``: drawn only when they
@@ -216,7 +240,7 @@ class _BaseHistTree(BaseEstimator):
         if is_frame(X) and not FeatureSchema.from_frame(X).all_numeric:
             raise TypeError("prepare_data takes numeric data; fit the estimator on the "
                             "DataFrame itself (its categorical columns are then encoded).")
-        mapper = BinMapper(max_bins=self.max_bins)
+        mapper = BinMapper(max_bins=self.max_bins, min_category_count=self.min_category_count)
         with _kernel_threads(self.n_jobs):
             return mapper.fit_transform(X, n_categories=n_categories)
 
@@ -319,7 +343,8 @@ class _BaseHistTree(BaseEstimator):
         if isinstance(X, BinnedData):
             binned = X
         else:
-            mapper = BinMapper(max_bins=self.max_bins).fit(
+            mapper = BinMapper(max_bins=self.max_bins,
+                               min_category_count=self.min_category_count).fit(
                 X, rows=active, n_categories=self.feature_schema_.n_categories)
             binned = mapper.transform(X)
         mapper = binned.mapper
@@ -344,6 +369,7 @@ class _BaseHistTree(BaseEstimator):
             oc = np.empty(0, dtype=np.int32)
             n_stat = 3
             lam = float(self._l2()) * total_w / n_active
+            cat_lam = float(self._cat_l2()) * total_w / n_active
             if lam > 0:
                 # the penalty shrinks the values toward zero, not toward the mean
                 # target: the residuals are taken about zero (no centring)
@@ -357,7 +383,7 @@ class _BaseHistTree(BaseEstimator):
             oc = np.ascontiguousarray(oc, dtype=np.int32)
             owy = np.empty(0, dtype=np.float64)
             n_stat = self.n_classes_ + 1
-            lam = 0.0
+            lam = cat_lam = 0.0
             tol_scale = 1.0
             root_tot = np.zeros(n_stat, dtype=np.float64)
             root_tot[: self.n_classes_] = np.bincount(
@@ -366,10 +392,13 @@ class _BaseHistTree(BaseEstimator):
             root_tot[-1] = n_active
         grower_cls = _SymmetricGrower if self._grow_policy() == "symmetric" else _Grower
         if grower_cls is _SymmetricGrower and mapper.categorical_features_.size:
+            cats = mapper.categorical_features_.tolist()
+            names = getattr(self, "feature_names_in_", None)
+            which = (", ".join(repr(str(names[f])) for f in cats) if names is not None
+                     else f"{cats} (by position)")
             raise ValueError(
                 "grow_policy='symmetric' splits numeric features only; the data have "
-                f"categorical features {mapper.categorical_features_.tolist()} (by position). "
-                "Use grow_policy='depthwise'.")
+                f"the categorical feature(s) {which}. Use grow_policy='depthwise'.")
         strength = self._strength()
         grower = grower_cls(
             binned.codes_t, mapper.n_bins_, mapper.missing_bin_, idx, ow, oc, owy,
@@ -378,7 +407,8 @@ class _BaseHistTree(BaseEstimator):
             self.min_weight_fraction_leaf * total_w, tol_scale, n_threads,
             cat_features=mapper.categorical_features_,
             count_by_weight=self.sample_count == "weight", lam=lam,
-            random_strength=strength, rs_seed=self._split_noise_seed(),
+            random_strength=strength, rs_seed=self._split_noise_seed(), cat_lam=cat_lam,
+            min_cat_cnt=self.min_category_count,
         )
         if (active is not None and 2 * n_active >= n_samples and self.min_samples_leaf == 1
                 and self.sample_count != "weight"):
@@ -523,6 +553,7 @@ class _BaseHistTree(BaseEstimator):
             out = np.empty(X.shape[0], dtype=np.int32)
             if t.has_categorical:
                 self.bin_mapper_._check_codes(X)
+                X = self.bin_mapper_.category_bins(X)
                 _predictor.apply_raw_cat(X, t.feature, t.threshold, t.missing_go_left, t.is_categorical,
                                  t.categories_left, t.children_left, t.children_right, out)
                 return out

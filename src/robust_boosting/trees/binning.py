@@ -218,6 +218,12 @@ class BinMapper(BaseEstimator):
         Quantiles are computed on at most this many rows (chosen at random).
     random_state : int, RandomState or None, default=0
         Seed of the row subsample.
+    min_category_count : int, default=1
+        A category of a categorical feature with fewer rows than this (among the rows
+        the thresholds are placed on) shares one bin, "other", with the other such
+        categories; so does a category with no row. Whatever this value, a feature
+        with more categories than :data:`MAX_CATEGORY_BINS` bins keeps the most
+        frequent ones (ties: the lower code) and groups the rest in "other".
 
     Attributes
     ----------
@@ -229,14 +235,23 @@ class BinMapper(BaseEstimator):
         Code of missing values (``max(n_bins_)``), the same for every feature.
     n_features_in_ : int
         Number of features.
+    category_bins_ : list of (ndarray of float64 or None), or None
+        For each categorical feature whose categories do not each have a bin, the bin
+        of each category code (None for the other features: code ``c`` is bin ``c``);
+        None when no feature's categories are grouped.
     """
 
+    #: of a mapper saved before the parameter existed (it did not group categories)
+    min_category_count = 1
+
     def __init__(
-        self, max_bins: int = 255, subsample: int | None = 200_000, random_state: Any = 0
+        self, max_bins: int = 255, subsample: int | None = 200_000, random_state: Any = 0,
+        min_category_count: int = 1,
     ) -> None:
         self.max_bins = max_bins
         self.subsample = subsample
         self.random_state = random_state
+        self.min_category_count = min_category_count
 
     def __getstate__(self):
         state = dict(super().__getstate__())  # a copy: object.__getstate__ may return __dict__
@@ -269,8 +284,9 @@ class BinMapper(BaseEstimator):
         n_categories : array of int of shape (n_features,), optional
             Number of categories of each categorical feature (0 for the others).
             A categorical feature's values are category codes ``0 .. k - 1`` (or
-            NaN); each category gets its own bin (at most 255 categories), and the
-            trees split it into sets of categories rather than at a threshold.
+            NaN); each category gets its own bin, except the rare ones (see
+            ``min_category_count``), and the trees split it into sets of bins
+            rather than at a threshold.
 
         Returns
         -------
@@ -292,11 +308,10 @@ class BinMapper(BaseEstimator):
         if n_cat.shape != (X.shape[1],):
             raise ValueError(f"n_categories must have one entry per feature ({X.shape[1]}), "
                              f"got shape {n_cat.shape}")
-        too_many = np.flatnonzero(n_cat > 255)
-        if too_many.size:
-            f = int(too_many[0])
-            raise ValueError(f"feature {f} has {n_cat[f]} categories; the histogram trees take "
-                             "at most 255 (group the rare ones first)")
+        min_count = self.min_category_count
+        if isinstance(min_count, bool) or not isinstance(min_count, numbers.Integral) \
+                or min_count < 1:
+            raise ValueError(f"min_category_count must be an integer >= 1, got {min_count!r}")
         self.n_categories_ = n_cat
         self._categorical = np.flatnonzero(n_cat).astype(np.int32)
         self._check_codes(X)
@@ -307,15 +322,22 @@ class BinMapper(BaseEstimator):
             rows = pick if rows is None else np.asarray(rows)[pick]
         Xs = X if rows is None else X[rows]
         thresholds = []
+        category_bins: list[np.ndarray | None] = []
         for f in range(X.shape[1]):
-            if n_cat[f]:  # one bin per category: code c goes to bin c
-                thresholds.append(np.arange(max(n_cat[f] - 1, 0), dtype=np.float64) + 0.5)
+            if n_cat[f]:  # a bin per category (code c: bin c) unless rare ones are grouped
+                lut = category_bins_of(Xs[:, f], int(n_cat[f]), int(min_count))
+                category_bins.append(lut)
+                n_b = n_cat[f] if lut is None else int(lut.max()) + 1
+                thresholds.append(np.arange(max(n_b - 1, 0), dtype=np.float64) + 0.5)
                 continue
+            category_bins.append(None)
             col = np.array(Xs[:, f], dtype=np.float64)
             col = col[~np.isnan(col)]
             col.sort()
             thresholds.append(_feature_thresholds(col, int(self.max_bins)))
         self.thresholds_ = thresholds
+        self.category_bins_ = (category_bins if any(lut is not None for lut in category_bins)
+                               else None)
         self.n_bins_ = np.array([len(t) + 1 for t in thresholds], dtype=np.int32)
         self.missing_bin_ = int(self.n_bins_.max()) if len(thresholds) else 1
         self._thr_flat = (
@@ -346,6 +368,7 @@ class BinMapper(BaseEstimator):
                 f"{self.n_features_in_} features"
             )
         self._check_codes(X)
+        X = self.category_bins(X)
         codes = np.empty(X.shape, dtype=np.uint8, order="F")
         _binning.bin_matrix(X, self._thr_flat, self._thr_off, self.missing_bin_, codes.T,
                       current_threads())
@@ -361,6 +384,20 @@ class BinMapper(BaseEstimator):
         """Indices (int32) of the categorical features."""
         known = getattr(self, "_categorical", None)  # absent in mappers saved before it existed
         return np.flatnonzero(self._n_categories()).astype(np.int32) if known is None else known
+
+    def category_bins(self, X: np.ndarray) -> np.ndarray:
+        """``X`` (checked category codes) with each grouped categorical feature's codes
+        replaced by their bins (``category_bins_``); ``X`` itself when none is grouped."""
+        luts = getattr(self, "category_bins_", None)  # absent in mappers saved before it
+        if luts is None:
+            return X
+        X = np.array(X, dtype=np.float64, order="F")
+        for f, lut in enumerate(luts):
+            if lut is not None:
+                col = X[:, f]
+                present = ~np.isnan(col)
+                col[present] = lut[col[present].astype(np.intp)]
+        return X
 
     def _n_categories(self) -> np.ndarray:
         n_cat = getattr(self, "n_categories_", None)  # absent in mappers saved before it existed
@@ -401,4 +438,43 @@ class BinMapper(BaseEstimator):
             and np.array_equal(other._thr_off, self._thr_off)
             and np.array_equal(other._thr_flat, self._thr_flat)
             and np.array_equal(other._n_categories(), self._n_categories())
+            and _same_luts(getattr(other, "category_bins_", None),
+                           getattr(self, "category_bins_", None))
         )
+
+
+#: the most bins a categorical feature gets (the codes are uint8; the missing bin is last)
+MAX_CATEGORY_BINS = 255
+
+
+def category_bins_of(codes: np.ndarray, n_categories: int, min_count: int) -> np.ndarray | None:
+    """The bin of each category code of one feature (float64), or None: code ``c`` is bin ``c``.
+
+    The categories with at least ``min_count`` of the ``codes`` (NaN: missing) keep a bin
+    each, in code order, at most ``MAX_CATEGORY_BINS - 1`` of them when some are grouped
+    (the most frequent; ties: the lower code); every other category (rare, or absent from
+    ``codes``) goes to the last bin, "other".
+    """
+    present = codes[~np.isnan(codes)].astype(np.intp)
+    counts = np.bincount(present, minlength=n_categories)
+    keep = counts >= min_count
+    if keep.all() and n_categories <= MAX_CATEGORY_BINS:
+        return None
+    if np.count_nonzero(keep) > MAX_CATEGORY_BINS - 1:
+        order = np.argsort(-counts, kind="stable")  # most frequent first, ties by code
+        keep = np.zeros(n_categories, dtype=bool)
+        keep[order[:MAX_CATEGORY_BINS - 1]] = True
+    n_kept = int(np.count_nonzero(keep))
+    lut = np.full(n_categories, float(n_kept))
+    lut[keep] = np.arange(n_kept, dtype=np.float64)
+    return lut
+
+
+def _same_luts(a, b) -> bool:
+    if a is None or b is None:
+        return a is None and b is None
+    if len(a) != len(b):
+        return False
+    return all((x is None and y is None) or (x is not None and y is not None
+                                             and np.array_equal(x, y))
+               for x, y in zip(a, b, strict=True))

@@ -7,7 +7,13 @@ from typing import Any
 import numpy as np
 from sklearn.base import ClassifierMixin, RegressorMixin
 
-from ._base import _CRITERIA_CLS, _CRITERIA_REG, _BaseHistTree
+from ._base import (
+    _CRITERIA_CLS,
+    _CRITERIA_REG,
+    DEFAULT_CAT_L2,
+    DEFAULT_MIN_CATEGORY_COUNT,
+    _BaseHistTree,
+)
 
 
 class HistTreeClassifier(ClassifierMixin, _BaseHistTree):
@@ -43,6 +49,14 @@ class HistTreeClassifier(ClassifierMixin, _BaseHistTree):
     max_bins : int, default=255
         Maximum number of bins per feature when ``fit`` receives raw data
         (ignored for :class:`BinnedData`, which carries its own bins).
+    min_category_count : int, default=10
+        A category of a categorical column with fewer training rows (of non-zero
+        weight) than this shares one bin, "other", with the other rare categories
+        before any split is searched, so that a split cannot isolate a handful of
+        rows by their category; a column with more than 254 categories of that many
+        rows keeps the 254 most frequent and groups the rest (any number of
+        categories is taken). 1: every category seen in training has its own bin
+        (up to 255). See docs/design/0020.
     n_jobs : int or None, default=None
         Number of threads of the compiled kernels (None: the enclosing setting,
         by default every core the process may use; -1: all).
@@ -55,6 +69,14 @@ class HistTreeClassifier(ClassifierMixin, _BaseHistTree):
         row had: ``"missing"`` treats it as a missing value (the trees' learned
         missing-value branch, as scikit-learn's histogram boosting and LightGBM do);
         ``"error"`` raises a ValueError naming the column, the values and the rows.
+    id_columns : {"drop", "keep"}, default="drop"
+        What fit does with a text or categorical column of a DataFrame whose values
+        are nearly all distinct (an identifier, a timestamp as text: at least 20
+        distinct values, more than 90 % of its non-missing cells): ``"drop"`` leaves
+        it out of the model with an
+        :class:`~robust_boosting.IdentifierColumnWarning` naming it (predict still
+        takes the column and ignores it); ``"keep"`` keeps it as a categorical
+        column.
 
     Attributes
     ----------
@@ -143,6 +165,13 @@ class HistTreeRegressor(RegressorMixin, _BaseHistTree):
         Hessian, so the penalty does not depend on how the weights are scaled).
         With ``λ > 0`` the values shrink toward zero, not toward the mean target.
         0 is the plain weighted least-squares tree.
+    cat_l2 : float, default=0.0
+        The extra L2 penalty of a split of a categorical feature, in rows of the mean
+        training weight, as LightGBM's ``cat_l2`` (Ke et al. 2017): its children are
+        scored by ``S² / (W + (λ + cat_l2) w̄)`` against the parent's
+        ``S² / (W + λ w̄)``, so that a set of categories must gain more than a
+        threshold on a numeric feature. 0: no extra penalty (the default: 10, LightGBM's,
+        cost the robust default up to 1.6 points, docs/design/0020).
     grow_policy : {"depthwise", "symmetric"}, default="depthwise"
         ``"depthwise"``: depth-first to ``max_depth``, or best-first to
         ``max_leaf_nodes``. ``"symmetric"``: an oblivious tree, CatBoost's default
@@ -157,6 +186,8 @@ class HistTreeRegressor(RegressorMixin, _BaseHistTree):
         features only: categorical features raise a ``ValueError``.
     max_bins : int, default=255
         Maximum number of bins per feature when ``fit`` receives raw data.
+    min_category_count : int, default=10
+        As for :class:`HistTreeClassifier`.
     n_jobs : int or None, default=None
         Number of threads of the compiled kernels (None: the enclosing setting,
         by default every core the process may use; -1: all).
@@ -176,6 +207,8 @@ class HistTreeRegressor(RegressorMixin, _BaseHistTree):
         row had: ``"missing"`` treats it as a missing value (the trees' learned
         missing-value branch, as scikit-learn's histogram boosting and LightGBM do);
         ``"error"`` raises a ValueError naming the column, the values and the rows.
+    id_columns : {"drop", "keep"}, default="drop"
+        As for :class:`HistTreeClassifier`.
 
     Attributes
     ----------
@@ -191,15 +224,21 @@ class HistTreeRegressor(RegressorMixin, _BaseHistTree):
     def __init__(self, *, criterion: str = "squared_error", max_depth: int | None = 3,
                  max_leaf_nodes: int | None = None, min_samples_leaf: int = 1,
                  min_weight_fraction_leaf: float = 0.0, sample_count: str = "exact",
-                 l2_regularization: float = 0.0, grow_policy: str = "depthwise",
-                 random_strength: float = 0.0, max_bins: int = 255, n_jobs: int | None = None,
-                 random_state: Any = None, unknown_categories: str = "missing") -> None:
+                 l2_regularization: float = 0.0, cat_l2: float = DEFAULT_CAT_L2,
+                 grow_policy: str = "depthwise",
+                 random_strength: float = 0.0, max_bins: int = 255,
+                 min_category_count: int = DEFAULT_MIN_CATEGORY_COUNT,
+                 n_jobs: int | None = None, random_state: Any = None,
+                 unknown_categories: str = "missing", id_columns: str = "drop") -> None:
         super().__init__(criterion=criterion, max_depth=max_depth,
                          max_leaf_nodes=max_leaf_nodes, min_samples_leaf=min_samples_leaf,
                          min_weight_fraction_leaf=min_weight_fraction_leaf,
-                         sample_count=sample_count, max_bins=max_bins, n_jobs=n_jobs,
-                         random_state=random_state, unknown_categories=unknown_categories)
+                         sample_count=sample_count, max_bins=max_bins,
+                         min_category_count=min_category_count, n_jobs=n_jobs,
+                         random_state=random_state, unknown_categories=unknown_categories,
+                         id_columns=id_columns)
         self.l2_regularization = l2_regularization
+        self.cat_l2 = cat_l2
         self.grow_policy = grow_policy
         self.random_strength = random_strength
 

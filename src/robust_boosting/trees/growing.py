@@ -126,6 +126,7 @@ class _Grower:
         self, codes_t, n_bins, missing_bin, idx, ow, oc, owy, is_reg, n_stat, crit,
         max_depth, max_leaf_nodes, min_samples_leaf, min_weight, tol_scale, n_threads,
         cat_features=None, count_by_weight=False, lam=0.0, random_strength=0.0, rs_seed=0,
+        cat_lam=0.0, min_cat_cnt=1.0,
     ):
         self.codes_t = codes_t
         # categorical features (int32 indices): split into sets of categories
@@ -147,6 +148,13 @@ class _Grower:
         # regression: the L2 penalty of the criterion and the leaf values, in the units
         # of the weights (a child's score S^2 / (W + lam), its value S / (W + lam))
         self.lam = float(lam)
+        # regression: the extra L2 penalty of a categorical split's children (their scores
+        # S^2 / (W + lam + cat_lam)), LightGBM's cat_l2; the parent's score keeps lam
+        self.cat_lam = float(cat_lam)
+        # categorical features: a category (bin) with fewer rows at the node than this
+        # takes no part in the node's search and goes with the right side (LightGBM's
+        # cat_smooth threshold; rows estimated from the weights without a count channel)
+        self.min_cat_cnt = float(min_cat_cnt)
         # symmetric trees: the strength and seed of the random split scores (0: none)
         self.random_strength = float(random_strength)
         self.rs_seed = int(rs_seed)
@@ -251,12 +259,37 @@ class _Grower:
             left_set[self.missing_bin] = ml
         return f, int(self.bins[row, f]), ml, float(gain), left_set
 
+    def _without_rare_categories(self, hist, tot):
+        """``hist``, or a copy whose categorical features' bins of fewer than
+        ``min_cat_cnt`` rows at the node are emptied (the missing bin is kept): the scan
+        leaves them out of the ordered categories, and they go right with the rest."""
+        n_val = self.n_stat - 1
+        h = hist[self.cat_features]  # a copy
+        if h.shape[2] > n_val:  # the exact count channel
+            cnt = h[:, :, n_val]
+        else:
+            w = h[:, :, 0] if self.is_reg else h[:, :, :n_val].sum(axis=2)
+            node_w = tot[0] if self.is_reg else tot[:n_val].sum()
+            if not node_w > 0:
+                return hist
+            cnt = w * (tot[n_val] / node_w)
+        rare = cnt < self.min_cat_cnt
+        rare[:, self.missing_bin] = False
+        if not rare.any():
+            return hist
+        h[rare] = 0.0
+        out = hist.copy()
+        out[self.cat_features] = h
+        return out
+
     def _categorical_scan(self, hist, row, tot):
         """Overwrite the scores of the categorical features by their set splits."""
+        if self.min_cat_cnt > 1:
+            hist = self._without_rare_categories(hist, tot)
         _splitting.categorical_splits(
             hist, self.cat_features, self.n_bins, self.missing_bin, tot, self.crit,
             self.min_cnt, self.min_w, self.is_reg, self.scores[row], self.bins[row],
-            self.mls[row], self.left_sets[row], self.scratch, self.lam,
+            self.mls[row], self.left_sets[row], self.scratch, self.lam + self.cat_lam,
         )
 
     def _run_kernel(self, start, end, parent_hist, small_hist, large_hist, do_sub,

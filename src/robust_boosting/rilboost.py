@@ -280,6 +280,11 @@ class RILBoostClassifier(BaseBoostingClassifier):
         The weak learner gets ``sample_weight = weight_scale * h``;
         ``"n_samples"`` is the number of training samples with positive
         weight; ``1.0`` gives the paper's literal bounds ``C h_i``.
+    n_jobs : int or None, default=None
+        Threads of the weak learners' compiled kernels (the histogram trees); -1: every
+        core the process may use. None chooses one thread per 500,000 rows x features
+        of the training data, at most every core (design record 0022). A weak learner's
+        own explicit ``n_jobs`` wins over it. The model does not depend on it.
     random_state : int, RandomState or None, default=None
         Seeds the weak learners' ``random_state`` parameters, round by round, and
         breaks minimin ties at random (the paper leaves tie-breaking open; see
@@ -324,7 +329,8 @@ class RILBoostClassifier(BaseBoostingClassifier):
     def __init__(self, estimator=None, *, n_estimators: int = 10, epsilon: float = 0.1,
                  mixing: float | str = 0.0, strategy: str = "minimax", C: float = 1.0,
                  gamma: float | str = "scale", search: str = "auto",
-                 weight_scale: float | str = "n_samples", random_state=None, unknown_categories: str = "missing"):
+                 weight_scale: float | str = "n_samples", random_state=None, unknown_categories: str = "missing",
+                 n_jobs: int | None = None):
         self.estimator = estimator
         self.n_estimators = n_estimators
         self.epsilon = epsilon
@@ -336,6 +342,7 @@ class RILBoostClassifier(BaseBoostingClassifier):
         self.weight_scale = weight_scale
         self.random_state = random_state
         self.unknown_categories = unknown_categories
+        self.n_jobs = n_jobs
 
     def _validate_params(self) -> None:
         super()._validate_params()

@@ -46,7 +46,7 @@ from .label_issues import (  # noqa: F401 - the names of release 0.1.0
     noise_rate_of,
     prune_counts,
 )
-from .trees.binning import _kernel_threads
+from .trees.binning import _kernel_threads, data_work
 
 __all__ = ["SPLBoostClassifierCV", "anchor_noise_rate", "confident_joint", "estimate_noise_rate",
            "find_label_issues"]
@@ -245,8 +245,10 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         Threads of the tree kernels (the candidates without a drop fraction
         are fitted on every fold in one batched pass, and the final model), and
         joblib workers for the candidates with a drop fraction, which are
-        fitted one by one. None: every core the process may use; -1: every
-        core. The result does not depend on it.
+        fitted one by one; -1: every core the process may use. None chooses
+        the kernels' threads from the data's size: one per 500,000 rows x
+        features, at most every core (design record 0022), and one joblib
+        worker. The result does not depend on it.
     random_state : int, RandomState or None, default=None
         Seeds the fold split and the weak learners.
     unknown_categories : {"missing", "error"}, default="missing"
@@ -548,10 +550,13 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         fold_seed = int(rng.randint(np.iinfo(np.int32).max))
         fit_seed = int(rng.randint(np.iinfo(np.int32).max))
 
-        winner, oof = self._search((X_fit, X), y_idx, sw, classes.shape[0], candidates,
-                                   fold_seed, fit_seed)
-        self._find_label_issues(oof, y_idx, classes, winner)
-        self._final_fit(X_fit, classes[y_idx], y_idx, sw, oof, winner, fit_seed)
+        # every kernel of the search and the final fit on n_jobs threads, chosen from X's
+        # size when None (design record 0022)
+        with _kernel_threads(self.n_jobs, data_work(X)):
+            winner, oof = self._search((X_fit, X), y_idx, sw, classes.shape[0], candidates,
+                                       fold_seed, fit_seed)
+            self._find_label_issues(oof, y_idx, classes, winner)
+            self._final_fit(X_fit, classes[y_idx], y_idx, sw, oof, winner, fit_seed)
         return self
 
     def _search(self, X, y_idx, sw, n_classes, candidates, fold_seed,

@@ -139,9 +139,11 @@ class _PatienceMonitor:
     so the models do not depend on how they are batched.
     """
 
-    def __init__(self, y, held_out, weights, trim, patience, caps):
+    def __init__(self, y, held_out, weights, trim, patience, caps, progress=None, names=None):
         self.y, self.held_out, self.weights = y, held_out, weights
         self.trim, self.patience, self.caps = trim, patience, caps
+        # the search's Progress (verbose): a unit per model round; names[j] for its records
+        self.progress, self.names = progress, names
         self.binary = int(y.max()) + 1 <= 2  # else one-vs-rest: problem k is class k vs rest
         self.problem: dict = {}  # model -> index of the binary problem being boosted
         self.best: dict = {}  # model -> (best loss, its round)
@@ -149,6 +151,18 @@ class _PatienceMonitor:
         self.one_vs_rest: set = set()
 
     def __call__(self, j, request) -> bool:
+        stop = self._decide(j, request)
+        if self.progress is not None:
+            # a round done, or every round left of a model that stops here
+            self.progress.advance(float(request.round > 0)
+                                  + (self.caps[j] - request.round if stop else 0))
+            if stop:
+                self.progress.debug(f"{self.names[j]} stopped after {request.round} rounds "
+                                    f"(best {self.best[j][1]}, held-out loss "
+                                    f"{self.best[j][0]:.4f})")
+        return stop
+
+    def _decide(self, j, request) -> bool:
         rows = self.held_out[j]
         scores = request.scores[rows]
         if request.round == 0:  # a (new) binary problem starts
@@ -184,7 +198,7 @@ class _PatienceMonitor:
 
 
 def _fit_share(X, y, sample_weight, folds, candidates, jobs, seed, trim, patience,
-               binned_cache=None):
+               binned_cache=None, progress=None):
     """Fit ``jobs`` (all plain LogitBoost) in one batched pass with early stopping.
 
     Returns each job's fitted booster and its held-out loss curve. Each model is
@@ -206,7 +220,8 @@ def _fit_share(X, y, sample_weight, folds, candidates, jobs, seed, trim, patienc
                           "multiclass_trees": candidates[c]["multiclass_trees"],
                           "n_estimators": rounds + 1})
     monitor = _PatienceMonitor(y, [folds[f][1] for _, f, _ in jobs], sample_weight, trim,
-                               patience, [rounds for _, _, rounds in jobs])
+                               patience, [rounds for _, _, rounds in jobs], progress,
+                               [f"candidate {c + 1}, fold {f + 1}" for c, f, _ in jobs])
     template = make_booster(dict(max_depth=1, max_leaf_nodes=None, min_samples_leaf=1,
                                   l2_regularization=0.0, grow_policy="depthwise",
                                   random_strength=0.0), 1.0, 0.0, 1,
@@ -244,7 +259,7 @@ def _models_in_flight(n: int, n_classes: int) -> int:
 
 
 def _fit_jobs(X, y, sample_weight, folds, candidates, jobs, seed, n_jobs, trim=0.0,
-              patience=None):
+              patience=None, progress=None):
     """Fit ``(candidate, fold, rounds)`` jobs; each one's booster and held-out loss curve.
 
     Candidates without a drop fraction (plain LogitBoost) are fitted together by
@@ -277,7 +292,8 @@ def _fit_jobs(X, y, sample_weight, folds, candidates, jobs, seed, n_jobs, trim=0
         share = batched[a:a + per_group]
         with _kernel_threads(n_jobs):
             fitted = _fit_share(X, y, sample_weight, folds, candidates,
-                                [jobs[j] for j in share], seed, trim, patience, binned)
+                                [jobs[j] for j in share], seed, trim, patience, binned,
+                                progress)
         for j, pair in zip(share, fitted, strict=True):
             out[j] = pair
     results = Parallel(n_jobs=n_jobs)(
@@ -286,11 +302,13 @@ def _fit_jobs(X, y, sample_weight, folds, candidates, jobs, seed, n_jobs, trim=0
         for j in single) if single else []
     for j, pair in zip(single, results, strict=True):
         out[j] = pair
+        if progress is not None:
+            progress.advance(jobs[j][2])
     return out
 
 
 def fit_candidates(X, y, sample_weight, folds, candidates, seed, n_jobs, trim,
-                    patience=PATIENCE):
+                    patience=PATIENCE, progress=None):
     """Every candidate fitted on every fold, and its held-out loss curves.
 
     Returns ``(models, curves)``: ``models[c][f]`` the booster of candidate ``c``
@@ -308,11 +326,14 @@ def fit_candidates(X, y, sample_weight, folds, candidates, seed, n_jobs, trim,
     best round. This is the single place where the search trains models
     (through :func:`_fit_jobs`). Only the curves are kept of the staged
     predictions: the out-of-fold probabilities of the winner are predicted
-    afterwards at the one round they are needed (:func:`proba_at`).
+    afterwards at the one round they are needed (:func:`proba_at`). ``progress``
+    (a :class:`~robust_boosting._progress.Progress`) counts a unit per model round.
     """
     def run(jobs):
+        if progress is not None:
+            progress.total(sum(rounds for _, _, rounds in jobs))
         return _fit_jobs(X, y, sample_weight, folds, candidates, jobs, seed, n_jobs, trim,
-                         patience)
+                         patience, progress)
 
     plain = [c for c, p in enumerate(candidates) if p["drop_fraction"] == 0]
     paced = [c for c, p in enumerate(candidates) if p["drop_fraction"] != 0]

@@ -31,6 +31,8 @@ from sklearn.utils.validation import check_is_fitted
 from ._auto_rules import PATIENCE, SINGLE_MACHINE, Regime, RuleSet, clean_anchor_threshold, regimes
 from ._boosting import validated_training_data
 from ._cv_search import TREE_KEYS, fit_candidates, make_booster, proba_at
+from ._interfaces import answer_requests
+from ._progress import Progress, check_verbose
 from ._validation import check_choice, check_number, check_optional_int, validated_X
 from .label_issues import (  # noqa: F401 - the names of release 0.1.0
     anchor_noise_rate,
@@ -256,6 +258,14 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         row had: ``"missing"`` treats it as a missing value (the trees' learned
         missing-value branch, as scikit-learn's histogram boosting and LightGBM do);
         ``"error"`` raises a ValueError naming the column, the values and the rows.
+    verbose : int, default=0
+        Progress of the fit as :mod:`logging` records of the logger
+        ``"robust_boosting.progress"``: 0 none; 1 ``INFO`` records, a line as each
+        stage (search, label issues, final fit) starts and ends, and every few
+        seconds its share done and an estimate of its time left; 2 also ``DEBUG``
+        records (each search model's stopping round). It sets that logger's level
+        for the fit when it has none, and prints on stderr when ``logging`` has no
+        handler (:mod:`robust_boosting._progress`). The model does not depend on it.
 
     Attributes
     ----------
@@ -342,6 +352,8 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
     #: ``unknown_categories`` of a model saved by release 0.1.0, which had no such
     #: parameter (its policy is read from its schema; this keeps ``get_params`` working)
     unknown_categories = "missing"
+    #: ``verbose`` of a model saved by a release without it
+    verbose = 0
 
     def __init__(self, *, max_depth: int | None | Sequence[int | None] | str = "auto",
                  learning_rate: float | Sequence[float] | str = "auto",
@@ -353,7 +365,8 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
                  multiclass_trees: str = "auto", cv=3,
                  remove_label_issues: bool | str = "auto",
                  label_issue_weight: float | tuple[float, float] = (0.0, 0.8),
-                 n_jobs: int | None = None, random_state=None, unknown_categories: str = "missing"):
+                 n_jobs: int | None = None, random_state=None, unknown_categories: str = "missing",
+                 verbose: int = 0):
         self.max_depth = max_depth
         self.learning_rate = learning_rate
         self.drop_fraction = drop_fraction
@@ -370,6 +383,7 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         self.n_jobs = n_jobs
         self.random_state = random_state
         self.unknown_categories = unknown_categories
+        self.verbose = verbose
 
     # ------------------------------------------------------------------ params
     def _search_space(self, n: int, n_classes: int = 2) -> list[dict]:
@@ -540,6 +554,7 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         -------
         self
         """
+        check_verbose(self.verbose)
         X_in = X
         X, classes, y_idx, sw = validated_training_data(self, X, y, sample_weight, allow_nan=True)
         candidates = self._search_space(X.shape[0], classes.shape[0])
@@ -552,15 +567,34 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
 
         # every kernel of the search and the final fit on n_jobs threads, chosen from X's
         # size when None (design record 0022)
-        with _kernel_threads(self.n_jobs, data_work(X)):
+        with _kernel_threads(self.n_jobs, data_work(X)) as threads, \
+                Progress(self.verbose) as progress:
+            progress.stage("search", f"{len(candidates)} candidate(s) x {self._n_folds()} folds "
+                           f"on {X.shape[0]:,} rows x {X.shape[1]} features, {threads} "
+                           f"thread(s)")
             winner, oof = self._search((X_fit, X), y_idx, sw, classes.shape[0], candidates,
-                                       fold_seed, fit_seed)
+                                       fold_seed, fit_seed, progress)
+            progress.done(f"best candidate {self.best_index_ + 1}: "
+                          f"{self.best_params_['cv_n_estimators']} rounds, held-out log-loss "
+                          f"{-self.best_score_:.4f}")
+            progress.stage("label issues", "confident learning on the out-of-fold probabilities")
             self._find_label_issues(oof, y_idx, classes, winner)
-            self._final_fit(X_fit, classes[y_idx], y_idx, sw, oof, winner, fit_seed)
+            progress.done(f"{self.label_issues_.size:,} suspect(s), noise rate "
+                          f"{self.noise_rate_:.3f}, "
+                          f"{'removed' if self.remove_label_issues_ else 'kept'}")
+            self._final_fit(X_fit, classes[y_idx], y_idx, sw, oof, winner, fit_seed, progress)
+            progress.finished("search, label issues and final fit done")
         return self
 
+    def _n_folds(self) -> int | str:
+        cv = self.cv
+        if cv is None or isinstance(cv, numbers.Integral):
+            return 3 if cv is None else int(cv)
+        n = getattr(cv, "get_n_splits", None)
+        return n() if n is not None else "the given"
+
     def _search(self, X, y_idx, sw, n_classes, candidates, fold_seed,
-                fit_seed) -> tuple[dict, NDArray]:
+                fit_seed, progress=None) -> tuple[dict, NDArray]:
         """Step 1: the cross-validated search. Sets the search's attributes; returns the
         winning candidate and its out-of-fold probabilities. ``X``: ``(X_fit, X_num)``."""
         X_num = X[1]
@@ -568,7 +602,7 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         folds = self._folds(X_num, y_idx, fold_seed)
         trim = max(c["drop_fraction"] for c in candidates)
         models, curves = fit_candidates(X, y_idx, sw, folds, candidates, fit_seed,
-                                        self.n_jobs, trim)  # curves: (C, F, T)
+                                        self.n_jobs, trim, progress=progress)  # (C, F, T)
         best_round = np.argmin(curves.mean(axis=1), axis=1)  # first minimum: fewest rounds
         scores = -curves[np.arange(len(candidates)), :, best_round]  # (C, F)
         best = int(np.argmax(scores.mean(axis=1)))
@@ -602,7 +636,7 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         self.remove_label_issues_ = self._removes(n, classes.shape[0], self.anchor_noise_rate_,
                                                   winner["drop_fraction"])
 
-    def _final_fit(self, X_fit, y, y_idx, sw, oof, p, fit_seed) -> None:
+    def _final_fit(self, X_fit, y, y_idx, sw, oof, p, fit_seed, progress=None) -> None:
         """Step 3: the winner's setting on all the data, the suspects removed or down-weighted
         (when :attr:`remove_label_issues_`) and the classes reweighted."""
         n, n_classes = y_idx.shape[0], oof.shape[1]
@@ -621,9 +655,20 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         X_final = X_fit if kept.size == n else _safe_indexing(X_fit, kept)
         self.best_estimator_ = make_booster(p, p["learning_rate"], p["drop_fraction"],
                                             p["n_estimators"], fit_seed, p["multiclass_trees"])
+        progress = Progress(0) if progress is None else progress
+        progress.stage("final fit", f"up to {p['n_estimators']} rounds on {kept.size:,} rows")
+        progress.total(p["n_estimators"])
+
+        def round_done(request):  # the booster's fit, a progress unit per round
+            if request.first_pass and request.round > 0:
+                progress.advance()
+
         with warnings.catch_warnings(), _kernel_threads(self.n_jobs):
             warnings.simplefilter("ignore")
-            self.best_estimator_.fit(X_final, y[kept], sample_weight=final_weight[kept])
+            # = best_estimator_.fit(...) (its threads are this block's), round by round
+            answer_requests(self.best_estimator_._fit_requests(
+                X_final, y[kept], sample_weight=final_weight[kept]), round_done)
+        progress.done()
         del X_final
         self.classes_ = self.best_estimator_.classes_
         dropped = kept[self._self_paced_dropped(y_idx[kept])]

@@ -66,7 +66,7 @@ def test_progress_on_a_terminal_not_when_piped(tmp_path):
     csv = _csv(tmp_path / "data.csv", 200)
     args = ["fit", str(csv), "--label", "label", "--model", "m.skops", "--n-jobs", "1"]
     proc, master = _start_on_pty(args, tmp_path)
-    shown = _read_until(master, proc, None, 120)
+    shown = _read_until(master, proc, None, 300)
     proc.wait(60)
     os.close(master)
     assert proc.returncode == 0, shown
@@ -76,7 +76,7 @@ def test_progress_on_a_terminal_not_when_piped(tmp_path):
     assert "\r" in text and "[####" in text  # one line rewritten, with a bar
     assert b"search" not in proc.stdout.read()  # the progress is on stderr only
     piped = subprocess.run([sys.executable, "-m", "robust_boosting.cli", *args], cwd=tmp_path,
-                           capture_output=True, env=_env(), timeout=120)
+                           capture_output=True, env=_env(), timeout=300)
     assert piped.returncode == 0, piped.stderr
     assert piped.stderr == b"" and b"search" not in piped.stdout
 
@@ -87,7 +87,7 @@ def test_ctrl_c_during_a_long_fit_writes_nothing(tmp_path):
     args = ["fit", str(csv), "--label", "label", "--model", "m.skops",
             "--label-issues", "issues.csv"]
     proc, master = _start_on_pty(args, tmp_path)
-    shown = _read_until(master, proc, b"search: ", 120)  # the fit has started
+    shown = _read_until(master, proc, b"search: ", 300)  # the fit has started
     assert b"search: " in shown, shown
     proc.send_signal(signal.SIGINT)
     rest = _read_until(master, proc, None, 60)

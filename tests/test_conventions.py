@@ -1,5 +1,5 @@
 """scikit-learn's conventions for every public estimator: keyword-only parameters, and
-the unknown-category policy as a constructor parameter."""
+the unknown-category policy and the thread count as constructor parameters."""
 
 from __future__ import annotations
 
@@ -36,3 +36,11 @@ def test_unknown_categories_is_a_parameter(cls):
     est = cls()
     assert est.get_params()["unknown_categories"] == "missing"
     assert est.set_params(unknown_categories="error").unknown_categories == "error"
+
+
+@pytest.mark.parametrize("cls", ESTIMATORS + _dask_estimator(), ids=lambda c: c.__name__)
+def test_n_jobs_is_a_parameter(cls):
+    """Every public estimator takes ``n_jobs`` (default None: chosen at fit)."""
+    est = cls()
+    assert est.get_params()["n_jobs"] is None
+    assert est.set_params(n_jobs=1).n_jobs == 1

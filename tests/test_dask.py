@@ -179,11 +179,18 @@ def test_noisy_binary_beats_plain_xgboost_and_finds_the_flips(client):
     np.testing.assert_allclose(on_cluster, model.predict_proba(Xt), rtol=0, atol=1e-5)
 
 
-def test_clean_labels_on_few_rows_keep_every_row(client):
+def test_clean_labels_on_few_rows_keep_every_row(client, caplog):
     # remove_label_issues="auto", as on one machine: the anchor statistic reads clean labels
+    import logging
+
     X, y, _, _, _ = _noisy(flip=0.0)
-    model = _small(client=client).fit(da.from_array(X, chunks=(700, 10)),
-                                      da.from_array(y, chunks=700))
+    with caplog.at_level(logging.INFO, logger="robust_boosting.progress"):
+        model = _small(client=client, verbose=1).fit(da.from_array(X, chunks=(700, 10)),
+                                                     da.from_array(y, chunks=700))
+    # verbose=1: a line as each stage starts and ends
+    lines = [r.getMessage() for r in caplog.records if r.name == "robust_boosting.progress"]
+    for stage in ("search", "label issues", "final fit"):
+        assert any(m.startswith(f"{stage}: done in") for m in lines), lines
     assert model.anchor_noise_rate_ < 0.01 and not model.remove_label_issues_
     assert not model.excluded_samples_.compute().any()
     assert model.label_issues_.compute().any()  # still reported

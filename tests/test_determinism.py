@@ -70,3 +70,80 @@ def test_weak_learner_copies_are_clones_with_sklearn_seeds():
         assert copy.estimator is not template.estimator
         # the template itself is left unseeded
         assert all(template.get_params(deep=True)[key] is None for key in keys)
+
+
+def _public_boosters():
+    import inspect
+
+    import robust_boosting as rb
+    from robust_boosting._boosting import BaseBoostingClassifier
+
+    classes = [getattr(rb, name) for name in rb.__all__ if inspect.isclass(getattr(rb, name))]
+    return [c for c in classes if issubclass(c, BaseBoostingClassifier)]
+
+
+@pytest.mark.parametrize("cls", _public_boosters(), ids=lambda c: c.__name__)
+def test_every_booster_bit_identical_across_its_n_jobs(cls):
+    """The ensemble's own ``n_jobs`` (None, 1, 2) changes no bit of the model; at 8,000
+    rows x 10 features the root nodes' kernels do run on two threads."""
+    X, y = make_classification(8000, 10, n_informative=5, n_classes=3, random_state=0)
+    y = np.where(np.random.default_rng(0).random(y.shape[0]) < 0.2, (y + 1) % 3, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fits = [cls(n_estimators=4, random_state=0, n_jobs=n).fit(X, y) for n in (1, 2, None)]
+    ref = fits[0].predict_proba(X)
+    for m in fits[1:]:
+        assert m.predict_proba(X).tobytes() == ref.tobytes()
+
+
+def test_cv_bit_identical_across_n_jobs():
+    from robust_boosting import SPLBoostClassifierCV
+
+    X, y = make_classification(600, 6, n_informative=4, n_classes=3, random_state=1)
+    fits = [SPLBoostClassifierCV(random_state=0, n_jobs=n).fit(X, y) for n in (1, 2, None)]
+    ref = fits[0].predict_proba(X)
+    for m in fits[1:]:
+        assert m.predict_proba(X).tobytes() == ref.tobytes()
+        np.testing.assert_array_equal(m.label_issues_, fits[0].label_issues_)
+
+
+class _ThreadSpy(HistTreeClassifier):
+    """A stump that records the thread count its kernels get."""
+
+    seen: list = []
+
+    def fit(self, X, y, sample_weight=None):
+        from robust_boosting.trees.binning import _n_threads
+
+        _ThreadSpy.seen.append(_n_threads(self.n_jobs))
+        return super().fit(X, y, sample_weight=sample_weight)
+
+
+@pytest.mark.parametrize("booster_jobs, tree_jobs, rows, expected", [
+    (2, None, 200, 2),      # the ensemble's explicit n_jobs reaches its trees
+    (2, 1, 200, 1),         # the tree's own explicit n_jobs wins
+    (1, 2, 200, 2),
+    (None, None, 200, 1),   # chosen: a small fit runs on one thread
+    (None, 2, 200, 2),
+])
+def test_n_jobs_reaches_the_weak_learner(booster_jobs, tree_jobs, rows, expected):
+    from robust_boosting.trees.binning import _max_threads
+
+    X, y = make_classification(rows, 5, random_state=0)
+    _ThreadSpy.seen.clear()
+    AdaBoostClassifier(_ThreadSpy(max_depth=1, n_jobs=tree_jobs), n_estimators=3,
+                       n_jobs=booster_jobs).fit(X, y)
+    assert _ThreadSpy.seen and set(_ThreadSpy.seen) == {min(expected, _max_threads())}
+
+
+def test_default_threads_follow_the_data_size(monkeypatch):
+    """None: one thread per WORK_PER_THREAD rows x features, at most every core."""
+    from robust_boosting.trees import binning
+
+    monkeypatch.setattr(binning, "_default_threads", lambda: 4)
+    w = binning.WORK_PER_THREAD
+    assert [binning.auto_threads(x) for x in (1, w - 1, 2 * w, 3 * w + 1, 100 * w)] == \
+        [1, 1, 2, 3, 4]
+    assert binning.auto_threads(None) == 4
+    assert binning.data_work(np.zeros((7, 3))) == 21
+    assert binning.data_work([[1, 2], [3, 4], [5, 6]]) == 6

@@ -178,7 +178,8 @@ def _answer(requests: list[FitRequest], prediction_only: bool = False) -> None:
         else:
             r.learner.fit(r.X, r.target, sample_weight=r.weights)
     for group in by_data.values():
-        # every core of this worker: the trees grow side by side (the same trees)
+        # the enclosing thread count (else chosen from X's size): the trees grow side by
+        # side (the same trees)
         fit_trees_batched([r.learner for r in group], group[0].X,
                           [r.target for r in group], [r.weights for r in group], n_jobs=None)
     if prediction_only:

@@ -68,7 +68,8 @@ from ._learners import (  # noqa: F401 - importable from here as before
 )
 from ._schema import prepared_data
 from ._validation import check_number as _check_number
-from ._validation import rescaled_weights, validated_X
+from ._validation import check_optional_int, rescaled_weights, validated_X
+from .trees.binning import _kernel_threads, data_work
 
 __all__ = [
     "BaseBoostingClassifier",
@@ -189,17 +190,21 @@ class BaseBoostingClassifier(ClassifierMixin, EnsemblePrediction, BaseEstimator)
     unknown_categories = "missing"
     #: ``id_columns`` of a model saved before it existed (no column was left out)
     id_columns = "keep"
+    #: ``n_jobs`` of a model saved by a release without it (the default: chosen at fit)
+    n_jobs = None
 
     # the parameters every booster has; estimators with more define their own __init__
     def __init__(self, estimator=None, *, n_estimators: int = 100, learning_rate: float = 1.0,
                  random_state=None, unknown_categories: str = "missing",
-                 id_columns: str = "drop"):
+                 id_columns: str = "drop",
+                 n_jobs: int | None = None):
         self.estimator = estimator
         self.n_estimators = n_estimators
         self.learning_rate = learning_rate
         self.random_state = random_state
         self.unknown_categories = unknown_categories
         self.id_columns = id_columns
+        self.n_jobs = n_jobs
 
     def _make_step(self) -> Step:
         raise NotImplementedError
@@ -215,6 +220,9 @@ class BaseBoostingClassifier(ClassifierMixin, EnsemblePrediction, BaseEstimator)
         """Check the parameters; subclasses extend it (and call ``super()``)."""
         _check_number("n_estimators", self.n_estimators, low=1, low_open=False, integer=True)
         _check_number("learning_rate", getattr(self, "learning_rate", 1.0), low=0)
+        check_optional_int("n_jobs", self.n_jobs, -(2**31))
+        if self.n_jobs == 0:
+            raise ValueError("n_jobs must be a non-zero integer or None, got 0.")
 
     # ------------------------------------------------------------------ fit
     def _check_estimator(self, step: Step):
@@ -264,7 +272,10 @@ class BaseBoostingClassifier(ClassifierMixin, EnsemblePrediction, BaseEstimator)
         -------
         self
         """
-        return answer_requests(self._fit_requests(X, y, sample_weight))
+        # the weak learners' kernels (and the loop's) run on n_jobs threads, chosen from
+        # X's size when None (design record 0022); a learner's explicit n_jobs wins
+        with _kernel_threads(self.n_jobs, data_work(X)):
+            return answer_requests(self._fit_requests(X, y, sample_weight))
 
     def _fit_requests(self, X, y, sample_weight=None, binned_cache: dict | None = None):
         """:meth:`fit` as a generator that yields each weak-learner fit as a :class:`FitRequest`.

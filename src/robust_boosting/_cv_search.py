@@ -14,12 +14,13 @@ workers.
 
 from __future__ import annotations
 
+import numbers
 import warnings
 from collections.abc import Iterator
 
 import numpy as np
 from numpy.typing import NDArray
-from sklearn.model_selection import StratifiedKFold
+from sklearn.model_selection import StratifiedKFold, check_cv
 from sklearn.utils import _safe_indexing
 from sklearn.utils.parallel import Parallel, delayed
 
@@ -149,9 +150,11 @@ class _PatienceMonitor:
     so the models do not depend on how they are batched.
     """
 
-    def __init__(self, y, held_out, weights, trim, patience, caps):
+    def __init__(self, y, held_out, weights, trim, patience, caps, progress=None, names=None):
         self.y, self.held_out, self.weights = y, held_out, weights
         self.trim, self.patience, self.caps = trim, patience, caps
+        # the search's Progress (verbose): a unit per model round; names[j] for its records
+        self.progress, self.names = progress, names
         self.binary = int(y.max()) + 1 <= 2  # else one-vs-rest: problem k is class k vs rest
         self.problem: dict = {}  # model -> index of the binary problem being boosted
         self.best: dict = {}  # model -> (best loss, its round)
@@ -159,6 +162,18 @@ class _PatienceMonitor:
         self.one_vs_rest: set = set()
 
     def __call__(self, j, request) -> bool:
+        stop = self._decide(j, request)
+        if self.progress is not None:
+            # a round done, or every round left of a model that stops here
+            self.progress.advance(float(request.round > 0)
+                                  + (self.caps[j] - request.round if stop else 0))
+            if stop:
+                self.progress.debug(f"{self.names[j]} stopped after {request.round} rounds "
+                                    f"(best {self.best[j][1]}, held-out loss "
+                                    f"{self.best[j][0]:.4f})")
+        return stop
+
+    def _decide(self, j, request) -> bool:
         rows = self.held_out[j]
         scores = request.scores[rows]
         if request.round == 0:  # a (new) binary problem starts
@@ -194,7 +209,7 @@ class _PatienceMonitor:
 
 
 def _fit_share(X, y, sample_weight, folds, candidates, jobs, seed, trim, patience,
-               binned_cache=None):
+               binned_cache=None, progress=None):
     """Fit ``jobs`` (all plain LogitBoost) in one batched pass with early stopping.
 
     Returns each job's fitted booster and its held-out loss curve. Each model is
@@ -216,7 +231,8 @@ def _fit_share(X, y, sample_weight, folds, candidates, jobs, seed, trim, patienc
                           "multiclass_trees": candidates[c]["multiclass_trees"],
                           "n_estimators": rounds + 1})
     monitor = _PatienceMonitor(y, [folds[f][1] for _, f, _ in jobs], sample_weight, trim,
-                               patience, [rounds for _, _, rounds in jobs])
+                               patience, [rounds for _, _, rounds in jobs], progress,
+                               [f"candidate {c + 1}, fold {f + 1}" for c, f, _ in jobs])
     template = make_booster(dict(max_depth=1, max_leaf_nodes=None, min_samples_leaf=1,
                                   l2_regularization=0.0, grow_policy="depthwise",
                                   random_strength=0.0), 1.0, 0.0, 1,
@@ -254,7 +270,7 @@ def _models_in_flight(n: int, n_classes: int) -> int:
 
 
 def _fit_jobs(X, y, sample_weight, folds, candidates, jobs, seed, n_jobs, trim=0.0,
-              patience=None):
+              patience=None, progress=None):
     """Fit ``(candidate, fold, rounds)`` jobs; each one's booster and held-out loss curve.
 
     Candidates without a drop fraction (plain LogitBoost) are fitted together by
@@ -287,7 +303,8 @@ def _fit_jobs(X, y, sample_weight, folds, candidates, jobs, seed, n_jobs, trim=0
         share = batched[a:a + per_group]
         with _kernel_threads(n_jobs):
             fitted = _fit_share(X, y, sample_weight, folds, candidates,
-                                [jobs[j] for j in share], seed, trim, patience, binned)
+                                [jobs[j] for j in share], seed, trim, patience, binned,
+                                progress)
         for j, pair in zip(share, fitted, strict=True):
             out[j] = pair
     results = Parallel(n_jobs=n_jobs)(
@@ -296,11 +313,13 @@ def _fit_jobs(X, y, sample_weight, folds, candidates, jobs, seed, n_jobs, trim=0
         for j in single) if single else []
     for j, pair in zip(single, results, strict=True):
         out[j] = pair
+        if progress is not None:
+            progress.advance(jobs[j][2])
     return out
 
 
 def fit_candidates(X, y, sample_weight, folds, candidates, seed, n_jobs, trim,
-                    patience=PATIENCE):
+                    patience=PATIENCE, progress=None):
     """Every candidate fitted on every fold, and its held-out loss curves.
 
     Returns ``(models, curves)``: ``models[c][f]`` the booster of candidate ``c``
@@ -318,11 +337,14 @@ def fit_candidates(X, y, sample_weight, folds, candidates, seed, n_jobs, trim,
     best round. This is the single place where the search trains models
     (through :func:`_fit_jobs`). Only the curves are kept of the staged
     predictions: the out-of-fold probabilities of the winner are predicted
-    afterwards at the one round they are needed (:func:`proba_at`).
+    afterwards at the one round they are needed (:func:`proba_at`). ``progress``
+    (a :class:`~robust_boosting._progress.Progress`) counts a unit per model round.
     """
     def run(jobs):
+        if progress is not None:
+            progress.total(sum(rounds for _, _, rounds in jobs))
         return _fit_jobs(X, y, sample_weight, folds, candidates, jobs, seed, n_jobs, trim,
-                         patience)
+                         patience, progress)
 
     plain = [c for c, p in enumerate(candidates) if p["drop_fraction"] == 0]
     paced = [c for c, p in enumerate(candidates) if p["drop_fraction"] != 0]
@@ -382,3 +404,47 @@ def stratified_folds(y, counts, n_splits: int, seed: int) -> list:
         mask[te] = False
         folds.append((np.flatnonzero(mask), te))
     return folds
+
+
+def search_folds(cv, X, y, seed: int) -> list:
+    """The search's (train, test) splits of :class:`~robust_boosting.SPLBoostClassifierCV`
+    (``y``: class indices). An int ``cv``: ``StratifiedKFold`` on the rows of
+    the classes of at least ``cv`` rows (the same folds as without the others), and the
+    rows of each smaller class in distinct test folds, chosen by ``seed``."""
+    if cv is None or isinstance(cv, numbers.Integral):
+        n_splits = 3 if cv is None else int(cv)
+        if isinstance(cv, bool) or n_splits < 2:
+            raise ValueError(f"cv must be an integer >= 2, a splitter or an iterable, got {cv!r}.")
+        counts = np.bincount(y)
+        if counts.max() < n_splits:
+            raise ValueError(
+                f"cv={n_splits} folds need at least {n_splits} samples in some class; "
+                f"the largest class has {counts.max()}.")
+        return stratified_folds(y, counts, n_splits, seed)
+    cv = check_cv(cv, y, classifier=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # a class smaller than n_splits
+        folds = [(np.asarray(tr), np.asarray(te)) for tr, te in cv.split(X, y)]
+    if not folds:
+        raise ValueError("cv produced no train/test split.")
+    return folds
+
+
+def results_table(candidates, scores, best_round) -> dict:
+    """``cv_results_`` of the search, as scikit-learn's ``GridSearchCV`` lays it out:
+    ``scores`` (candidates x folds) at each candidate's ``best_round``."""
+    mean = scores.mean(axis=1)
+    order = np.argsort(-mean, kind="stable")
+    rank = np.empty(len(candidates), dtype=np.int32)
+    rank[order] = np.arange(1, len(candidates) + 1)
+    res: dict = {"params": [dict(c) for c in candidates]}
+    for key in (*TREE_KEYS, "learning_rate", "drop_fraction", "multiclass_trees",
+                "n_estimators"):
+        res[f"param_{key}"] = np.array([c[key] for c in candidates])
+    res["n_estimators"] = best_round + 1
+    for f in range(scores.shape[1]):
+        res[f"split{f}_test_score"] = scores[:, f]
+    res["mean_test_score"] = mean
+    res["std_test_score"] = scores.std(axis=1)
+    res["rank_test_score"] = rank
+    return res

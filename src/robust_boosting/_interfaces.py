@@ -165,11 +165,14 @@ class FitRequest:
 STOP_BOOSTING = "stop boosting"
 
 
-def answer_requests(requests):
-    """Run a generator of :class:`FitRequest`, fitting each learner itself; returns its value."""
+def answer_requests(requests, on_request=None):
+    """Run a generator of :class:`FitRequest`, fitting each learner itself; returns its value.
+    ``on_request(request)``, if given, sees each request before its fit (progress)."""
     try:
         request = next(requests)
         while True:
+            if on_request is not None:
+                on_request(request)
             request.learner.fit(request.X, request.target, sample_weight=request.weights)
             request = next(requests)
     except StopIteration as stop:

@@ -14,7 +14,9 @@ and the cause.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import tempfile
 import zipfile
 from typing import Any
 
@@ -153,8 +155,31 @@ def save_model(model: Any, path: str | os.PathLike[str], *, label: str | None = 
               "feature_columns": [] if columns is None else [str(c) for c in columns],
               **(metadata or {})}
     # deflated: the archive's schema.json is JSON text, a few hundred bytes of it for
-    # every object and array of the model
-    sio.dump(bundle, path, compression=zipfile.ZIP_DEFLATED)
+    # every object and array of the model; written to a temporary file beside ``path``
+    # and renamed onto it, so that an interrupted save leaves no half-written model
+    with replaced_atomically(path) as tmp:
+        sio.dump(bundle, tmp, compression=zipfile.ZIP_DEFLATED)
+
+
+@contextlib.contextmanager
+def replaced_atomically(path: str | os.PathLike[str]):
+    """Yield a temporary file name in ``path``'s folder; on success it replaces ``path``
+    (``os.replace``, atomic on one file system), on any exception (Ctrl-C included) it
+    is removed and ``path`` is left as it was."""
+    path = os.fspath(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".part",
+                               dir=os.path.dirname(os.path.abspath(path)))
+    os.close(fd)
+    umask = os.umask(0)
+    os.umask(umask)
+    try:
+        os.chmod(tmp, 0o666 & ~umask)  # as open() would create it (mkstemp's is 0600)
+        yield tmp
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.remove(tmp)
+        raise
 
 
 def _cause(exc: BaseException) -> str:

@@ -28,6 +28,11 @@ class AdaBoostClassifier(BaseBoostingClassifier):
         Maximum number of boosting rounds.
     learning_rate : float, default=1.0
         Shrinks each coefficient.
+    n_jobs : int or None, default=None
+        Threads of the weak learners' compiled kernels (the histogram trees); -1: every
+        core the process may use. None chooses one thread per 500,000 rows x features
+        of the training data, at most every core (design record 0022). A weak learner's
+        own explicit ``n_jobs`` wins over it. The model does not depend on it.
     random_state : int, RandomState or None, default=None
         Seeds the weak learners' ``random_state`` parameters, round by round.
     unknown_categories : {"missing", "error"}, default="missing"

@@ -72,6 +72,11 @@ class RealBoostClassifier(ClassProbabilityBooster):
         :class:`~robust_boosting.losses.MarginLoss` instance (see
         ``docs/extending.md``). ``"savage"`` gives SavageBoost's rounds (:class:`~robust_boosting.robust.SavageBoostClassifier`
         fixes it, with a larger default ``clip``).
+    n_jobs : int or None, default=None
+        Threads of the weak learners' compiled kernels (the histogram trees); -1: every
+        core the process may use. None chooses one thread per 500,000 rows x features
+        of the training data, at most every core (design record 0022). A weak learner's
+        own explicit ``n_jobs`` wins over it. The model does not depend on it.
     random_state : int, RandomState or None, default=None
         Seeds the weak learners' ``random_state`` parameters, round by round.
     unknown_categories : {"missing", "error"}, default="missing"
@@ -101,7 +106,8 @@ class RealBoostClassifier(ClassProbabilityBooster):
     def __init__(self, estimator=None, *, n_estimators: int = 100, learning_rate: float = 1.0,
                  clip: float = 1e-4, loss: str | MarginLoss = "exponential",
                  random_state=None, unknown_categories: str = "missing",
-                 id_columns: str = "drop"):
+                 id_columns: str = "drop",
+                 n_jobs: int | None = None):
         self.estimator = estimator
         self.n_estimators = n_estimators
         self.learning_rate = learning_rate
@@ -110,6 +116,7 @@ class RealBoostClassifier(ClassProbabilityBooster):
         self.random_state = random_state
         self.unknown_categories = unknown_categories
         self.id_columns = id_columns
+        self.n_jobs = n_jobs
 
 
 class GentleBoostClassifier(GentleLossBooster):
@@ -135,6 +142,11 @@ class GentleBoostClassifier(GentleLossBooster):
         :class:`~robust_boosting.losses.MarginLoss` instance (see
         ``docs/extending.md``). ``"savage2"`` gives RBoost
         (:class:`~robust_boosting.robust.RBoostClassifier`).
+    n_jobs : int or None, default=None
+        Threads of the weak learners' compiled kernels (the histogram trees); -1: every
+        core the process may use. None chooses one thread per 500,000 rows x features
+        of the training data, at most every core (design record 0022). A weak learner's
+        own explicit ``n_jobs`` wins over it. The model does not depend on it.
     random_state : int, RandomState or None, default=None
     unknown_categories : {"missing", "error"}, default="missing"
         What predict does with a category of a categorical column that no training
@@ -155,7 +167,8 @@ class GentleBoostClassifier(GentleLossBooster):
 
     def __init__(self, estimator=None, *, n_estimators: int = 100, learning_rate: float = 1.0,
                  loss: str | MarginLoss = "exponential", random_state=None, unknown_categories: str = "missing",
-                 id_columns: str = "drop"):
+                 id_columns: str = "drop",
+                 n_jobs: int | None = None):
         self.estimator = estimator
         self.n_estimators = n_estimators
         self.learning_rate = learning_rate
@@ -163,6 +176,7 @@ class GentleBoostClassifier(GentleLossBooster):
         self.random_state = random_state
         self.unknown_categories = unknown_categories
         self.id_columns = id_columns
+        self.n_jobs = n_jobs
 
 
 class LogitBoostClassifier(BaseBoostingClassifier):
@@ -204,6 +218,11 @@ class LogitBoostClassifier(BaseBoostingClassifier):
         multiclass trees; ``estimator`` must be a
         :class:`~robust_boosting.trees.HistTreeRegressor` with
         ``grow_policy="symmetric"``). Ignored for two classes.
+    n_jobs : int or None, default=None
+        Threads of the weak learners' compiled kernels (the histogram trees); -1: every
+        core the process may use. None chooses one thread per 500,000 rows x features
+        of the training data, at most every core (design record 0022). A weak learner's
+        own explicit ``n_jobs`` wins over it. The model does not depend on it.
     random_state : int, RandomState or None, default=None
     unknown_categories : {"missing", "error"}, default="missing"
         What predict does with a category of a categorical column that no training
@@ -226,7 +245,8 @@ class LogitBoostClassifier(BaseBoostingClassifier):
     def __init__(self, estimator=None, *, n_estimators: int = 100, learning_rate: float = 1.0,
                  z_max: float = 4.0, weight_floor: float = DEFAULT_WEIGHT_FLOOR,
                  multiclass_trees: str = "per_class", random_state=None, unknown_categories: str = "missing",
-                 id_columns: str = "drop"):
+                 id_columns: str = "drop",
+                 n_jobs: int | None = None):
         self.estimator = estimator
         self.n_estimators = n_estimators
         self.learning_rate = learning_rate
@@ -236,6 +256,7 @@ class LogitBoostClassifier(BaseBoostingClassifier):
         self.random_state = random_state
         self.unknown_categories = unknown_categories
         self.id_columns = id_columns
+        self.n_jobs = n_jobs
 
     def _validate_params(self):
         super()._validate_params()
@@ -264,7 +285,7 @@ class SPLLogitBoostClassifier(SelfPacedMixin, LogitBoostClassifier):
 
     Parameters
     ----------
-    estimator, n_estimators, learning_rate, z_max, weight_floor, multiclass_trees, random_state
+    estimator, n_estimators, learning_rate, z_max, weight_floor, multiclass_trees, random_state, n_jobs
         As for :class:`LogitBoostClassifier`.
     """ + SP_PARAMS_DOC + """
     Attributes
@@ -283,7 +304,8 @@ class SPLLogitBoostClassifier(SelfPacedMixin, LogitBoostClassifier):
                  learning_rate: float = 1.0, z_max: float = 4.0,
                  weight_floor: float = DEFAULT_WEIGHT_FLOOR, multiclass_trees: str = "per_class",
                  random_state=None, unknown_categories: str = "missing",
-                 id_columns: str = "drop"):
+                 id_columns: str = "drop",
+                 n_jobs: int | None = None):
         self.estimator = estimator
         self.n_estimators = n_estimators
         self.age = age
@@ -299,6 +321,7 @@ class SPLLogitBoostClassifier(SelfPacedMixin, LogitBoostClassifier):
         self.random_state = random_state
         self.unknown_categories = unknown_categories
         self.id_columns = id_columns
+        self.n_jobs = n_jobs
 
 
 class SPLGentleBoostClassifier(SelfPacedMixin, GentleBoostClassifier):
@@ -314,7 +337,7 @@ class SPLGentleBoostClassifier(SelfPacedMixin, GentleBoostClassifier):
 
     Parameters
     ----------
-    estimator, n_estimators, learning_rate, random_state
+    estimator, n_estimators, learning_rate, random_state, n_jobs
         As for :class:`GentleBoostClassifier`.
     """ + SP_PARAMS_DOC + """
     Attributes
@@ -329,7 +352,8 @@ class SPLGentleBoostClassifier(SelfPacedMixin, GentleBoostClassifier):
                  regularizer_params: dict | None = None, warm_start_rounds: int = 3,
                  warm_start_age: float = 1e6, inner_iterations: int | str = 1,
                  learning_rate: float = 1.0, random_state=None, unknown_categories: str = "missing",
-                 id_columns: str = "drop"):
+                 id_columns: str = "drop",
+                 n_jobs: int | None = None):
         self.estimator = estimator
         self.n_estimators = n_estimators
         self.age = age
@@ -342,3 +366,4 @@ class SPLGentleBoostClassifier(SelfPacedMixin, GentleBoostClassifier):
         self.random_state = random_state
         self.unknown_categories = unknown_categories
         self.id_columns = id_columns
+        self.n_jobs = n_jobs

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib.util
+import logging
+import shutil
 import sys
 import time
 import warnings
@@ -184,6 +187,8 @@ def _cmd_fit(args: argparse.Namespace) -> int:
                          f"'benchmark' for comparison; 'fit' saves robust-boosting's models "
                          f"only")
     est = make_estimator(args.algorithm, params, random_state=args.seed)
+    if args.n_jobs is not None:
+        est.set_params(n_jobs=args.n_jobs)
     from .splboost_cv import SPLBoostClassifierCV
 
     if args.label_issues is not None and not isinstance(est, SPLBoostClassifierCV):
@@ -205,13 +210,14 @@ def _cmd_fit(args: argparse.Namespace) -> int:
                 f"algorithms (they take categorical columns), or drop or encode "
                 f"{'those columns' if len(text) > 1 else 'that column'}")
     start = time.perf_counter()
-    with warnings.catch_warnings():
+    with warnings.catch_warnings(), _terminal_progress(est):
         warnings.simplefilter("ignore")
         est.fit(X, y)
     seconds = time.perf_counter() - start
     save_model(est, args.model, label=args.label,
                metadata={"feature_columns": list(X.columns), "algorithm": args.algorithm,
                          "params": params, "robust_boosting": __version__})
+    args.written.append(args.model)
     err = 1.0 - float(est.score(X, y))
     print(f"fitted {args.algorithm} on {len(y)} samples x {X.shape[1]} features in "
           f"{seconds:.2f}s (training error {err:.2%}); model saved to {args.model}")
@@ -220,8 +226,55 @@ def _cmd_fit(args: argparse.Namespace) -> int:
               f"{est.noise_rate_:.1%})")
     if args.label_issues is not None:
         _write_label_issues(est, df.index, y, args.label_issues)
+        args.written.append(args.label_issues)
         print(f"label issues (every row, most suspect first) written to {args.label_issues}")
     return 0
+
+
+class _OneLineProgress(logging.Handler):
+    """The fit's progress records (:mod:`robust_boosting._progress`) drawn on one line of a
+    terminal: a bar and the record's text, rewritten in place; a stage's last line (its
+    time) is kept."""
+
+    def __init__(self, stream):
+        super().__init__(logging.INFO)
+        self.stream = stream
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            fraction = getattr(record, "fraction", None)
+            bar = "" if fraction is None else (
+                "[" + "#" * int(20 * fraction) + "-" * (20 - int(20 * fraction)) + "] ")
+            width = shutil.get_terminal_size((80, 24)).columns - 1
+            end = "\n" if fraction == 1.0 else ""
+            self.stream.write("\r" + (bar + record.getMessage())[:width] + "\x1b[K" + end)
+            self.stream.flush()
+        except Exception:  # a progress line must never fail the fit
+            self.handleError(record)
+
+
+@contextlib.contextmanager
+def _terminal_progress(est):
+    """While fitting ``est``: its progress (``verbose=1``) on stderr when stderr is a
+    terminal and ``est`` has ``verbose``; nothing when stderr is piped or redirected."""
+    if "verbose" not in est.get_params() or not sys.stderr.isatty():
+        yield
+        return
+    from ._progress import LOGGER_NAME
+
+    logger = logging.getLogger(LOGGER_NAME)
+    handler = _OneLineProgress(sys.stderr)
+    logger.addHandler(handler)
+    old_verbose = est.verbose
+    est.set_params(verbose=max(1, old_verbose))
+    try:
+        yield
+    except BaseException:
+        sys.stderr.write("\n")
+        raise
+    finally:
+        logger.removeHandler(handler)
+        est.set_params(verbose=old_verbose)
 
 
 def _write_label_issues(est, lines, y, path) -> None:
@@ -237,7 +290,10 @@ def _write_label_issues(est, lines, y, path) -> None:
                           "suggested_label": est.suggested_labels_,
                           "score": est.label_issue_scores_, "suspect": suspect})
     order = np.lexsort((table["line"].to_numpy(), -table["score"].to_numpy()))
-    table.iloc[order].to_csv(path, index=False)
+    from ._model_io import replaced_atomically
+
+    with replaced_atomically(path) as tmp:  # no half-written file if interrupted
+        table.iloc[order].to_csv(tmp, index=False)
 
 
 def _predict_label(args: argparse.Namespace, bundle: dict) -> str | None:
@@ -476,6 +532,10 @@ def build_parser() -> argparse.ArgumentParser:
     fit.add_argument("--rounds", type=int, help="number of boosting rounds, n_estimators (default: the "
                      "algorithm's own)")
     fit.add_argument("--seed", type=int, default=0, help="random seed (default: 0)")
+    fit.add_argument("--n-jobs", type=int, default=None, metavar="N",
+                     help="threads of the tree kernels (-1: every core; default: chosen from "
+                     "the data's size, one per 500,000 rows x columns); the model does not "
+                     "depend on it")
     fit.add_argument("--model", required=True, help="file to save the model to, in skops format (e.g. model.skops); "
                      "it loads without running code, unlike a pickle")
     fit.set_defaults(func=_cmd_fit)
@@ -581,6 +641,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     args = parser.parse_args(argv)
     args.argv = argv
+    args.written = []  # the files a command has written (fit: after the whole fit)
     try:
         code = int(args.func(args) or 0)
         sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's exit
@@ -597,6 +658,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         hint = ("; finished tasks are stored, run the same command again to resume"
                 if args.command == "benchmark" else "")
+        if args.command == "fit":  # each file is written whole or not at all
+            hint = ("; nothing written" if not args.written
+                    else f"; only {', '.join(args.written)} written")
         print(f"robust-boosting {args.command}: interrupted{hint}", file=sys.stderr)
         return 130
     except (KeyError, ValueError, TypeError, OSError, ImportError) as exc:

@@ -280,6 +280,11 @@ class RILBoostClassifier(BaseBoostingClassifier):
         The weak learner gets ``sample_weight = weight_scale * h``;
         ``"n_samples"`` is the number of training samples with positive
         weight; ``1.0`` gives the paper's literal bounds ``C h_i``.
+    n_jobs : int or None, default=None
+        Threads of the weak learners' compiled kernels (the histogram trees); -1: every
+        core the process may use. None chooses one thread per 500,000 rows x features
+        of the training data, at most every core (design record 0022). A weak learner's
+        own explicit ``n_jobs`` wins over it. The model does not depend on it.
     random_state : int, RandomState or None, default=None
         Seeds the weak learners' ``random_state`` parameters, round by round, and
         breaks minimin ties at random (the paper leaves tie-breaking open; see
@@ -331,7 +336,8 @@ class RILBoostClassifier(BaseBoostingClassifier):
                  mixing: float | str = 0.0, strategy: str = "minimax", C: float = 1.0,
                  gamma: float | str = "scale", search: str = "auto",
                  weight_scale: float | str = "n_samples", random_state=None, unknown_categories: str = "missing",
-                 id_columns: str = "drop"):
+                 id_columns: str = "drop",
+                 n_jobs: int | None = None):
         self.estimator = estimator
         self.n_estimators = n_estimators
         self.epsilon = epsilon
@@ -344,6 +350,7 @@ class RILBoostClassifier(BaseBoostingClassifier):
         self.random_state = random_state
         self.unknown_categories = unknown_categories
         self.id_columns = id_columns
+        self.n_jobs = n_jobs
 
     def _validate_params(self) -> None:
         super()._validate_params()

@@ -95,6 +95,11 @@ class SPLBoostClassifier(SelfPacedMixin, BaseBoostingClassifier):
         increase the fit is the fixed-age fit, bit for bit. The age of
         ``regularizer="drop_fraction"`` (a fraction to drop, the user's estimate of
         the noise rate) never grows.
+    n_jobs : int or None, default=None
+        Threads of the weak learners' compiled kernels (the histogram trees); -1: every
+        core the process may use. None chooses one thread per 500,000 rows x features
+        of the training data, at most every core (design record 0022). A weak learner's
+        own explicit ``n_jobs`` wins over it. The model does not depend on it.
     random_state : int, RandomState or None, default=None
         Seeds the weak learners.
     unknown_categories : {"missing", "error"}, default="missing"
@@ -142,7 +147,8 @@ class SPLBoostClassifier(SelfPacedMixin, BaseBoostingClassifier):
                  warm_start_age: float = 1e6, inner_iterations: int | str = 1,
                  learning_rate: float = 1.0, age_growth: float | None = 2.0,
                  random_state=None, unknown_categories: str = "missing",
-                 id_columns: str = "drop"):
+                 id_columns: str = "drop",
+                 n_jobs: int | None = None):
         self.estimator = estimator
         self.n_estimators = n_estimators
         self.age = age
@@ -156,6 +162,7 @@ class SPLBoostClassifier(SelfPacedMixin, BaseBoostingClassifier):
         self.random_state = random_state
         self.unknown_categories = unknown_categories
         self.id_columns = id_columns
+        self.n_jobs = n_jobs
 
     def _make_step(self):
         return DiscreteStep(learning_rate=self.learning_rate)

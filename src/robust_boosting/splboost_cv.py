@@ -17,20 +17,20 @@ names.
 from __future__ import annotations
 
 import itertools
-import numbers
 import warnings
 from collections.abc import Iterator, Sequence
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.model_selection import check_cv
 from sklearn.utils import _safe_indexing, check_random_state
 from sklearn.utils.validation import check_is_fitted
 
 from ._auto_rules import PATIENCE, SINGLE_MACHINE, Regime, RuleSet, clean_anchor_threshold, regimes
 from ._boosting import validated_training_data
-from ._cv_search import TREE_KEYS, fit_candidates, make_booster, proba_at, stratified_folds
+from ._cv_search import fit_candidates, make_booster, proba_at, results_table, search_folds
+from ._interfaces import answer_requests
+from ._progress import Progress, check_verbose
 from ._validation import check_choice, check_number, check_optional_int, validated_X
 from .label_issues import (  # noqa: F401 - the names of release 0.1.0
     anchor_noise_rate,
@@ -47,7 +47,7 @@ from .label_issues import (  # noqa: F401 - the names of release 0.1.0
     prune_counts,
     rare_classes,
 )
-from .trees.binning import _kernel_threads
+from .trees.binning import _kernel_threads, data_work
 
 __all__ = ["SPLBoostClassifierCV", "anchor_noise_rate", "confident_joint", "estimate_noise_rate",
            "find_label_issues"]
@@ -263,8 +263,10 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         Threads of the tree kernels (the candidates without a drop fraction
         are fitted on every fold in one batched pass, and the final model), and
         joblib workers for the candidates with a drop fraction, which are
-        fitted one by one. None: every core the process may use; -1: every
-        core. The result does not depend on it.
+        fitted one by one; -1: every core the process may use. None chooses
+        the kernels' threads from the data's size: one per 500,000 rows x
+        features, at most every core (design record 0022), and one joblib
+        worker. The result does not depend on it.
     random_state : int, RandomState or None, default=None
         Seeds the fold split and the weak learners.
     unknown_categories : {"missing", "error"}, default="missing"
@@ -278,6 +280,14 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         than 90 % of its non-missing cells): ``"drop"`` leaves it out of the model with
         an :class:`~robust_boosting.IdentifierColumnWarning` naming it (predict takes
         the column and ignores it); ``"keep"`` keeps it as a categorical column.
+    verbose : int, default=0
+        Progress of the fit as :mod:`logging` records of the logger
+        ``"robust_boosting.progress"``: 0 none; 1 ``INFO`` records, a line as each
+        stage (search, label issues, final fit) starts and ends, and every few
+        seconds its share done and an estimate of its time left; 2 also ``DEBUG``
+        records (each search model's stopping round). It sets that logger's level
+        for the fit when it has none, and prints on stderr when ``logging`` has no
+        handler (:mod:`robust_boosting._progress`). The model does not depend on it.
 
     Attributes
     ----------
@@ -371,6 +381,8 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
     unknown_categories = "missing"
     #: ``id_columns`` of a model saved before it existed (no column was left out)
     id_columns = "keep"
+    #: ``verbose`` of a model saved by a release without it
+    verbose = 0
 
     def __init__(self, *, max_depth: int | None | Sequence[int | None] | str = "auto",
                  learning_rate: float | Sequence[float] | str = "auto",
@@ -383,7 +395,7 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
                  remove_label_issues: bool | str = "auto",
                  label_issue_weight: float | tuple[float, float] = (0.0, 0.8),
                  n_jobs: int | None = None, random_state=None, unknown_categories: str = "missing",
-                 id_columns: str = "drop"):
+                 id_columns: str = "drop", verbose: int = 0):
         self.max_depth = max_depth
         self.learning_rate = learning_rate
         self.drop_fraction = drop_fraction
@@ -401,6 +413,7 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         self.random_state = random_state
         self.unknown_categories = unknown_categories
         self.id_columns = id_columns
+        self.verbose = verbose
 
     # ------------------------------------------------------------------ params
     def _search_space(self, n: int, n_classes: int = 2) -> list[dict]:
@@ -532,29 +545,6 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
             check_number("label_issue_weight", v, low=0, low_open=False, high=1)
         return float(pair[0]), float(pair[1])
 
-    def _folds(self, X, y, seed):
-        """The search's (train, test) splits. An int ``cv``: ``StratifiedKFold`` on the rows of
-        the classes of at least ``cv`` rows (the same folds as without the others), and the
-        rows of each smaller class in distinct test folds, chosen by ``seed``."""
-        cv = self.cv
-        if cv is None or isinstance(cv, numbers.Integral):
-            n_splits = 3 if cv is None else int(cv)
-            if isinstance(cv, bool) or n_splits < 2:
-                raise ValueError(f"cv must be an integer >= 2, a splitter or an iterable, got {cv!r}.")
-            counts = np.bincount(y)
-            if counts.max() < n_splits:
-                raise ValueError(
-                    f"cv={n_splits} folds need at least {n_splits} samples in some class; "
-                    f"the largest class has {counts.max()}.")
-            return stratified_folds(y, counts, n_splits, seed)
-        cv = check_cv(cv, y, classifier=True)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", UserWarning)  # a class smaller than n_splits
-            folds = [(np.asarray(tr), np.asarray(te)) for tr, te in cv.split(X, y)]
-        if not folds:
-            raise ValueError("cv produced no train/test split.")
-        return folds
-
     def _rare_classes(self, y_idx, classes, n_folds: int) -> NDArray[np.intp]:
         """The classes of fewer rows than the search's folds (:func:`rare_classes`), with a
         warning naming them; sets :attr:`rare_classes_`. None when every class has fewer rows
@@ -595,6 +585,7 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         -------
         self
         """
+        check_verbose(self.verbose)
         X_in = X
         X, classes, y_idx, sw = validated_training_data(self, X, y, sample_weight, allow_nan=True)
         self._search_space(X.shape[0], classes.shape[0])  # the parameters' checks first
@@ -605,19 +596,35 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         fold_seed = int(rng.randint(np.iinfo(np.int32).max))
         fit_seed = int(rng.randint(np.iinfo(np.int32).max))
 
-        folds = self._folds(X, y_idx, fold_seed)
+        folds = search_folds(self.cv, X, y_idx, fold_seed)
         rare = self._rare_classes(y_idx, classes, len(folds))
         # the search's rows and classes: all but those of the rare classes
         common = np.flatnonzero(~np.isin(y_idx, rare))
         candidates = self._search_space(common.size, classes.shape[0] - rare.size)
-        winner, oof = self._search((X_fit, X), y_idx, sw, classes.shape[0], candidates,
-                                   folds, fit_seed, rare)
-        self._find_label_issues(oof, y_idx, classes, winner, rare)
-        self._final_fit(X_fit, classes[y_idx], y_idx, sw, oof, winner, fit_seed, rare)
+        # every kernel of the search and the final fit on n_jobs threads, chosen from X's
+        # size when None (design record 0022)
+        with _kernel_threads(self.n_jobs, data_work(X)) as threads, \
+                Progress(self.verbose) as progress:
+            progress.stage("search", f"{len(candidates)} candidate(s) x {len(folds)} folds "
+                           f"on {X.shape[0]:,} rows x {X.shape[1]} features, {threads} "
+                           f"thread(s)")
+            winner, oof = self._search((X_fit, X), y_idx, sw, classes.shape[0], candidates,
+                                       folds, fit_seed, rare, progress)
+            progress.done(f"best candidate {self.best_index_ + 1}: "
+                          f"{self.best_params_['cv_n_estimators']} rounds, held-out log-loss "
+                          f"{-self.best_score_:.4f}")
+            progress.stage("label issues", "confident learning on the out-of-fold probabilities")
+            self._find_label_issues(oof, y_idx, classes, winner, rare)
+            progress.done(f"{self.label_issues_.size:,} suspect(s), noise rate "
+                          f"{self.noise_rate_:.3f}, "
+                          f"{'removed' if self.remove_label_issues_ else 'kept'}")
+            self._final_fit(X_fit, classes[y_idx], y_idx, sw, oof, winner, fit_seed, rare,
+                            progress)
+            progress.finished("search, label issues and final fit done")
         return self
 
     def _search(self, X, y_idx, sw, n_classes, candidates, folds, fit_seed,
-                rare=()) -> tuple[dict, NDArray]:
+                rare=(), progress=None) -> tuple[dict, NDArray]:
         """Step 1: the cross-validated search on ``folds``. Sets the search's attributes;
         returns the winning candidate and its out-of-fold probabilities. ``X``:
         ``(X_fit, X_num)``. The rows of the classes ``rare`` take no part: the search runs
@@ -640,7 +647,7 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         else:
             y_fit = y_idx
         models, curves = fit_candidates(X, y_fit, sw, folds, candidates, fit_seed,
-                                        self.n_jobs, trim)  # curves: (C, F, T)
+                                        self.n_jobs, trim, progress=progress)  # (C, F, T)
         best_round = np.argmin(curves.mean(axis=1), axis=1)  # first minimum: fewest rounds
         scores = -curves[np.arange(len(candidates)), :, best_round]  # (C, F)
         best = int(np.argmax(scores.mean(axis=1)))
@@ -679,7 +686,8 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
                                                   self.anchor_noise_rate_,
                                                   winner["drop_fraction"])
 
-    def _final_fit(self, X_fit, y, y_idx, sw, oof, p, fit_seed, rare=()) -> None:
+    def _final_fit(self, X_fit, y, y_idx, sw, oof, p, fit_seed, rare=(),
+                   progress=None) -> None:
         """Step 3: the winner's setting on all the data, the suspects removed or down-weighted
         (when :attr:`remove_label_issues_`) and the classes reweighted."""
         n, n_classes = y_idx.shape[0], oof.shape[1]
@@ -698,9 +706,20 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         X_final = X_fit if kept.size == n else _safe_indexing(X_fit, kept)
         self.best_estimator_ = make_booster(p, p["learning_rate"], p["drop_fraction"],
                                             p["n_estimators"], fit_seed, p["multiclass_trees"])
+        progress = Progress(0) if progress is None else progress
+        progress.stage("final fit", f"up to {p['n_estimators']} rounds on {kept.size:,} rows")
+        progress.total(p["n_estimators"])
+
+        def round_done(request):  # the booster's fit, a progress unit per round
+            if request.first_pass and request.round > 0:
+                progress.advance()
+
         with warnings.catch_warnings(), _kernel_threads(self.n_jobs):
             warnings.simplefilter("ignore")
-            self.best_estimator_.fit(X_final, y[kept], sample_weight=final_weight[kept])
+            # = best_estimator_.fit(...) (its threads are this block's), round by round
+            answer_requests(self.best_estimator_._fit_requests(
+                X_final, y[kept], sample_weight=final_weight[kept]), round_done)
+        progress.done()
         del X_final
         self.classes_ = self.best_estimator_.classes_
         dropped = kept[self._self_paced_dropped(y_idx[kept])]
@@ -724,23 +743,8 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
             v = np.stack(v, axis=1)[np.arange(y_idx.shape[0]), y_idx]
         return np.flatnonzero(v == 0)
 
-    @staticmethod
-    def _results_table(candidates, scores, best_round) -> dict:
-        mean = scores.mean(axis=1)
-        order = np.argsort(-mean, kind="stable")
-        rank = np.empty(len(candidates), dtype=np.int32)
-        rank[order] = np.arange(1, len(candidates) + 1)
-        res: dict = {"params": [dict(c) for c in candidates]}
-        for key in (*TREE_KEYS, "learning_rate", "drop_fraction", "multiclass_trees",
-                    "n_estimators"):
-            res[f"param_{key}"] = np.array([c[key] for c in candidates])
-        res["n_estimators"] = best_round + 1
-        for f in range(scores.shape[1]):
-            res[f"split{f}_test_score"] = scores[:, f]
-        res["mean_test_score"] = mean
-        res["std_test_score"] = scores.std(axis=1)
-        res["rank_test_score"] = rank
-        return res
+    #: the ``cv_results_`` table (:func:`robust_boosting._cv_search.results_table`)
+    _results_table = staticmethod(results_table)
 
     # ----------------------------------------------------------------- predict
     def _has_categorical(self) -> bool:

@@ -48,6 +48,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._auto_rules import DASK, PATIENCE
 from .._boosting import check_two_classes
+from .._progress import Progress, check_verbose
 from ..label_issues import (
     anchor_noise_rate,
     calibrated_joint,
@@ -187,6 +188,13 @@ remove_label_issues, label_issue_weight, random_state
     device : str, default="cpu"
         XGBoost's ``device``: ``"cuda"`` trains on the workers' GPUs (with GPU
         data, e.g. cuDF or CuPy collections on a ``dask_cuda`` cluster).
+    verbose : int, default=0
+        Progress as :mod:`logging` records, by the rule of
+        :class:`~robust_boosting.SPLBoostClassifierCV`'s ``verbose``: at 1, a line as
+        each stage starts and ends and, in the search, after each distributed fit
+        (candidate and fold) with an estimate of the search's time left (XGBoost's
+        rounds run on the workers: the unit here is a fit, not a round); at 2, also
+        each fit's rounds. The model does not depend on it.
 
     Attributes
     ----------
@@ -239,7 +247,7 @@ oof_n_estimators_, noise_rate_, remove_label_issues_
                  remove_label_issues: bool | str = "auto", label_issue_weight=(0.0, 0.8),
                  n_jobs: int | None = None, random_state=None, unknown_categories: str = "missing",
                  id_columns: str = "drop", client=None,
-                 collective_timeout: int = 600, device: str = "cpu"):
+                 collective_timeout: int = 600, device: str = "cpu", verbose: int = 0):
         super().__init__(max_depth=max_depth, learning_rate=learning_rate,
                          drop_fraction=drop_fraction, n_estimators=n_estimators,
                          max_leaf_nodes=max_leaf_nodes, min_samples_leaf=min_samples_leaf,
@@ -248,7 +256,8 @@ oof_n_estimators_, noise_rate_, remove_label_issues_
                          cv=cv, remove_label_issues=remove_label_issues,
                          label_issue_weight=label_issue_weight, n_jobs=n_jobs,
                          random_state=random_state,
-                         unknown_categories=unknown_categories, id_columns=id_columns)
+                         unknown_categories=unknown_categories, id_columns=id_columns,
+                         verbose=verbose)
         self.client = client
         self.collective_timeout = collective_timeout
         self.device = device
@@ -480,14 +489,16 @@ oof_n_estimators_, noise_rate_, remove_label_issues_
         client = self._client()
         at_start = self._workers(client)
         try:
-            self._fit(client, X, y, sample_weight, at_start)
+            with Progress(check_verbose(self.verbose)) as progress:
+                self._fit(client, X, y, sample_weight, at_start, progress)
+                progress.finished("search, label issues and final fit done")
         except Exception:
             self._check_workers(client, at_start)  # a lost worker explains it: say so
             raise
         self._check_workers(client, at_start)  # or a run that Dask repaired on the way
         return self
 
-    def _fit(self, client, X, y, sample_weight, at_start: set):
+    def _fit(self, client, X, y, sample_weight, at_start: set, progress):
         da, xgboost = require()
         import dask
         import xgboost.dask as dxgb
@@ -542,6 +553,8 @@ oof_n_estimators_, noise_rate_, remove_label_issues_
                                             enable_categorical=types is not None)
 
         # 1. the search: every candidate on every fold, early-stopped on its held-out rows
+        progress.stage("search", f"{len(candidates)} candidate(s) x {cv} folds on {n:,} rows")
+        progress.total(len(candidates) * cv)
         curves = np.full((len(candidates), cv, n_estimators), np.nan)
         boosters: dict = {}
         for f in range(cv):
@@ -557,12 +570,16 @@ oof_n_estimators_, noise_rate_, remove_label_issues_
                 curves[c, f, :curve.size] = curve
                 curves[c, f, curve.size:] = curve[-1]
                 boosters[c, f] = out["booster"]
+                progress.debug(f"candidate {c + 1}, fold {f + 1}: {curve.size} rounds")
+                progress.advance()
             del dtrain
             gc.collect()  # the matrix's partitions (held in reference cycles) leave the workers
         best_round = np.argmin(curves.mean(axis=1), axis=1)
         scores = -curves[np.arange(len(candidates)), :, best_round]
         best = int(np.argmax(scores.mean(axis=1)))
         oof_round = min(int(best_round[best]) + PATIENCE, n_estimators - 1)
+        progress.done(f"best candidate {best + 1}: {int(best_round[best]) + 1} rounds")
+        progress.stage("label issues", "out-of-fold probabilities and confident learning")
 
         # 2. out-of-fold probabilities and confident learning, as reductions
         models = [boosters[best, f] for f in range(cv)]
@@ -605,6 +622,9 @@ oof_n_estimators_, noise_rate_, remove_label_issues_
         self.best_score_ = float(scores[best].mean())
         self.best_params_ = dict(candidates[best], cv_n_estimators=int(best_round[best]) + 1)
 
+        progress.done(f"noise rate {self.noise_rate_:.3f}, "
+                      f"{'removed' if self.remove_label_issues_ else 'kept'}")
+        progress.stage("final fit", f"up to {n_estimators} rounds")
         # 3. the final fit
         p = candidates[best]
         final_w, removed = w, da.zeros(n, chunks=(lengths,), dtype=bool)
@@ -626,6 +646,7 @@ oof_n_estimators_, noise_rate_, remove_label_issues_
         self.best_estimator_ = out["booster"]
         dropped = self._dropped(client, at_start, X, y_idx, final_w, p["drop_fraction"], k)
         self.excluded_samples_ = removed | dropped if dropped is not None else removed
+        progress.done()
 
     def _suspects(self, oof, yi, joint, lengths):
         """Prune by noise rate on the cluster: per pair ``i != j``, the ``round(C[i, j])`` rows

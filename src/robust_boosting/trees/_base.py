@@ -29,7 +29,7 @@ from .._validation import (
 from . import _partition, _predictor, _splitting
 from ._checks import _check_sample_weight, _encode_classes
 from .batched import grow_batched
-from .binning import BinMapper, BinnedData, _kernel_threads, _n_threads
+from .binning import BinMapper, BinnedData, _kernel_threads, _n_threads, data_work
 from .growing import HistTree, _Grower, _SymmetricGrower
 
 _CRITERIA_CLS = {"gini": _splitting.GINI, "entropy": _splitting.ENTROPY}
@@ -241,7 +241,7 @@ class _BaseHistTree(BaseEstimator):
             raise TypeError("prepare_data takes numeric data; fit the estimator on the "
                             "DataFrame itself (its categorical columns are then encoded).")
         mapper = BinMapper(max_bins=self.max_bins, min_category_count=self.min_category_count)
-        with _kernel_threads(self.n_jobs):
+        with _kernel_threads(self.n_jobs, data_work(X)):
             return mapper.fit_transform(X, n_categories=n_categories)
 
     def _validate_X_y(self, X, y):
@@ -288,7 +288,7 @@ class _BaseHistTree(BaseEstimator):
         return self._fit(X, y, sample_weight)
 
     def _fit(self, X, y, sample_weight):
-        with _kernel_threads(self.n_jobs) as n_threads:
+        with _kernel_threads(self.n_jobs, data_work(X)) as n_threads:
             grower, binned, inactive, ybar = self._prepare_grower(X, y, sample_weight, n_threads)
             grow_batched([grower], n_threads)
         self._finish_fit(grower, binned, inactive, ybar)

@@ -34,7 +34,7 @@ import numpy as np
 from .. import _loop_kernels as _lk
 from . import _growing, growing
 from ._checks import _check_sample_weight
-from .binning import BinnedData, _kernel_threads
+from .binning import BinnedData, _kernel_threads, data_work
 from .growing import _CLS_GAIN_RTOL, _HIST_CACHE_BYTES, _REG_GAIN_RTOL, _Grower, _SymmetricGrower
 
 __all__ = ["fit_trees_batched", "grow_batched", "supports_batched"]
@@ -280,8 +280,8 @@ def fit_trees_batched(learners: Sequence, X: BinnedData, targets: Sequence, weig
     targets : sequence of arrays of shape (n_samples,)
     weights : sequence of arrays of shape (n_samples,)
     n_jobs : int or None, default=1
-        Threads of the node kernels (as the trees' ``n_jobs``: None is the current
-        setting, -1 every core). The default, one, suits callers that run several
+        Threads of the node kernels (as the trees' ``n_jobs``: None is the enclosing
+        setting, else chosen from ``X``'s size; -1 every core). The default, one, suits callers that run several
         batches in parallel.
     """
     is_reg = [_is_hist_tree(learner) and learner._is_reg for learner in learners]
@@ -313,7 +313,7 @@ def _fit_part(learners, X, targets, weights, n_jobs, is_reg) -> None:
         n = X.n_samples
         regions = tuple(np.empty(n_reg * n, dtype=d) for d in _REGION_DTYPES)
     j = 0
-    with _kernel_threads(n_jobs) as n_threads:
+    with _kernel_threads(n_jobs, data_work(X)) as n_threads:
         roots = None if regions is None else _regression_roots(
             learners, targets, weights, regions, n, n_threads)
         for learner, y, w in zip(learners, targets, weights, strict=True):

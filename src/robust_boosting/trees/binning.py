@@ -53,6 +53,40 @@ def _default_threads() -> int:
     return n
 
 
+#: rows x features of training data per thread of the default thread count (design
+#: record 0022): a fit whose data has less work than this per core runs on fewer threads,
+#: one below 2 x this; its kernels' parallel regions would be too short for a second
+#: thread to pay for itself, and on a machine whose cores are busy with other work each
+#: region waits for a descheduled thread (a 2,000-row AdaBoost fit took 8x the time of one
+#: thread with two busy processes on two cores)
+WORK_PER_THREAD = 500_000
+
+
+def auto_threads(work: int | None) -> int:
+    """The default thread count of a fit on ``work`` = rows x features of its data: one
+    per :data:`WORK_PER_THREAD` units, at least 1 and at most :func:`_default_threads`
+    (None: :func:`_default_threads`)."""
+    if work is None:
+        return _default_threads()
+    return int(min(_default_threads(), max(1, int(work) // WORK_PER_THREAD)))
+
+
+def data_work(X: Any) -> int | None:
+    """Rows x features of ``X`` (an array, DataFrame or :class:`BinnedData`; None if
+    ``X`` has no 2-d shape)."""
+    if isinstance(X, BinnedData):
+        return int(X.n_samples) * int(X.n_features)
+    shape = getattr(X, "shape", None)
+    if shape is None:  # a list of rows
+        try:
+            shape = (len(X), len(X[0]))
+        except (TypeError, IndexError, KeyError):
+            return None
+    if len(shape) != 2:
+        return None
+    return int(shape[0]) * int(shape[1])
+
+
 def current_threads() -> int:
     """Threads the compiled kernels use now: the innermost :func:`_kernel_threads`
     block of this thread, else :func:`_default_threads`."""
@@ -60,11 +94,15 @@ def current_threads() -> int:
     return _default_threads() if n is None else n
 
 
-def _n_threads(n_jobs: int | None) -> int:
-    """Thread count for ``n_jobs`` (None: the current setting, -1: every core)."""
+def _n_threads(n_jobs: int | None, work: int | None = None) -> int:
+    """Thread count for ``n_jobs``. An integer is explicit (-1: every core, -2: all but
+    one, ...). None chooses: the innermost enclosing :func:`_kernel_threads` block's
+    count if there is one (an ensemble's setting reaches its weak learners), else
+    :func:`auto_threads` of ``work`` (rows x features of the data to fit)."""
     max_threads = _max_threads()
     if n_jobs is None:
-        return current_threads()
+        n = getattr(_THREADS, "n", None)
+        return auto_threads(work) if n is None else n
     if n_jobs < 0:
         n = max_threads + 1 + n_jobs
     else:
@@ -73,9 +111,11 @@ def _n_threads(n_jobs: int | None) -> int:
 
 
 @contextmanager
-def _kernel_threads(n_jobs: int | None) -> Iterator[int]:
-    """Set the compiled kernels' thread count (of this Python thread) for a block."""
-    n = _n_threads(n_jobs)
+def _kernel_threads(n_jobs: int | None, work: int | None = None) -> Iterator[int]:
+    """Set the compiled kernels' thread count (of this Python thread) for a block:
+    ``_n_threads(n_jobs, work)``, which the blocks and learners inside inherit when
+    their own ``n_jobs`` is None."""
+    n = _n_threads(n_jobs, work)
     old = getattr(_THREADS, "n", None)
     _THREADS.n = n
     try:

@@ -58,9 +58,11 @@ class HistTreeClassifier(ClassifierMixin, _BaseHistTree):
         categories is taken). 1: every category seen in training has its own bin
         (up to 255). See docs/design/0020.
     n_jobs : int or None, default=None
-        Number of threads of the compiled kernels (None: the enclosing setting,
-        by default every core the process may use; -1: all).
-        Results do not depend on it.
+        Number of threads of the compiled kernels; -1: every core the process may
+        use, -2 all but one, ... None chooses: inside a booster, the booster's
+        ``n_jobs`` (an explicit ``n_jobs`` here wins over it); alone, one thread per
+        500,000 rows x features of the training data, at most every core
+        (``OMP_NUM_THREADS`` caps it; design record 0022). Results do not depend on it.
     random_state : None, int or RandomState, default=None
         Accepted for API compatibility; the algorithm is deterministic (ties go
         to the lowest feature, then the lowest bin).
@@ -189,8 +191,11 @@ class HistTreeRegressor(RegressorMixin, _BaseHistTree):
     min_category_count : int, default=10
         As for :class:`HistTreeClassifier`.
     n_jobs : int or None, default=None
-        Number of threads of the compiled kernels (None: the enclosing setting,
-        by default every core the process may use; -1: all).
+        Number of threads of the compiled kernels; -1: every core the process may
+        use, -2 all but one, ... None chooses: inside a booster, the booster's
+        ``n_jobs`` (an explicit ``n_jobs`` here wins over it); alone, one thread per
+        500,000 rows x features of the training data, at most every core
+        (``OMP_NUM_THREADS`` caps it; design record 0022). Results do not depend on it.
     random_strength : float, default=0.0
         Symmetric trees only: randomise the choice of each level's split, as
         CatBoost's ``random_strength`` (Prokhorenkova et al. 2018): every candidate

@@ -10,7 +10,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._validation import all_finite
 from . import _shared_growing
-from .binning import BinnedData, _kernel_threads
+from .binning import BinnedData, _kernel_threads, data_work
 
 
 class SharedSymmetricTree(BaseEstimator):
@@ -145,7 +145,7 @@ class SharedSymmetricTree(BaseEstimator):
         gain = np.zeros(depth)
         starts = np.zeros(2**depth + 1, dtype=np.int64)
         leaf_sums = np.zeros((2**depth, 2 * k))
-        with _kernel_threads(est.n_jobs) as n_threads:
+        with _kernel_threads(est.n_jobs, data_work(X)) as n_threads:
             levels = _shared_growing.grow_shared_symmetric(
                 X.codes_t, idx, gh, lam, mapper.n_bins_, mapper.missing_bin_, depth,
                 float(est.random_strength), est._split_noise_seed(), n_threads, feature, split_bin,

@@ -1,0 +1,40 @@
+"""The OpenMP runtime of the kernels starts with passive waiting (design record 0022)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+SRC = str(Path(__file__).resolve().parents[1] / "src")
+
+
+def _spin_counts(**env_extra) -> tuple[list[str], str]:
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT", "KMP_BLOCKTIME")}
+    env.update(PYTHONPATH=SRC, OMP_DISPLAY_ENV="VERBOSE", **env_extra)
+    out = subprocess.run([sys.executable, "-c", "import os, robust_boosting; "
+                          "print(os.environ.get('OMP_WAIT_POLICY'))"],
+                         capture_output=True, text=True, env=env, timeout=120, check=True)
+    counts = [line.split("=")[1].strip(" '") for line in out.stderr.splitlines()
+              if line.strip().startswith("GOMP_SPINCOUNT")]
+    return counts, out.stdout.strip()
+
+
+def test_kernels_wait_passively_and_the_environment_is_restored():
+    counts, policy = _spin_counts()
+    if not counts:
+        pytest.skip("not libgomp: no GOMP_SPINCOUNT in OMP_DISPLAY_ENV's output")
+    # the first runtime shown is the kernels' (loaded first): no spinning; the
+    # process's environment is as before (no OMP_WAIT_POLICY for child processes)
+    assert counts[0] == "0" and policy == "None"
+
+
+def test_a_wait_policy_the_user_set_is_kept():
+    counts, policy = _spin_counts(OMP_WAIT_POLICY="ACTIVE")
+    if not counts:
+        pytest.skip("not libgomp: no GOMP_SPINCOUNT in OMP_DISPLAY_ENV's output")
+    assert counts[0] != "0" and policy == "ACTIVE"

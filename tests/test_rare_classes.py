@@ -149,11 +149,12 @@ def test_the_other_classes_keep_their_folds():
     rare ones, and puts each rare class's rows in distinct test folds."""
     y = np.repeat([0, 1, 2], 20)
     y_rare = np.concatenate([y, [3, 3]])
-    est = SPLBoostClassifierCV(cv=3)
-    folds = est._folds(np.zeros((60, 1)), y, 7)
+    from robust_boosting._cv_search import search_folds
+
+    folds = search_folds(3, np.zeros((60, 1)), y, 7)
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # scikit-learn's warning about a small class
-        folds_rare = est._folds(np.zeros((62, 1)), y_rare, 7)
+        folds_rare = search_folds(3, np.zeros((62, 1)), y_rare, 7)
     tests = [te for _, te in folds_rare]
     for (_, te), (tr_r, te_r) in zip(folds, folds_rare, strict=True):
         np.testing.assert_array_equal(te, te_r[te_r < 60])

@@ -15,7 +15,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-SRC = str(Path(__file__).resolve().parents[1] / "src")
+import robust_boosting
+
+#: where the tested package was imported from (the installed copy, or src/ in a
+#: development build): the subprocesses import the same one
+SRC = os.path.dirname(os.path.dirname(robust_boosting.__file__))
 
 
 def _csv(path: Path, n: int, seed: int = 0) -> Path:

@@ -5,11 +5,14 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
-SRC = str(Path(__file__).resolve().parents[1] / "src")
+import robust_boosting
+
+#: where the tested package was imported from (the installed copy, or src/ in a
+#: development build): the subprocesses import the same one
+SRC = os.path.dirname(os.path.dirname(robust_boosting.__file__))
 
 
 def _spin_counts(**env_extra) -> tuple[list[str], str]:

@@ -272,8 +272,12 @@ class _Grower:
             node_w = tot[0] if self.is_reg else tot[:n_val].sum()
             if not node_w > 0:
                 return hist
-            cnt = w * (tot[n_val] / node_w)
-        rare = cnt < self.min_cat_cnt
+            # the bins past a feature's last are not written by the kernels (np.empty): their
+            # estimates are meaningless and unused, so their overflow is not reported
+            with np.errstate(all="ignore"):
+                cnt = w * (tot[n_val] / node_w)
+        with np.errstate(all="ignore"):
+            rare = cnt < self.min_cat_cnt
         rare[:, self.missing_bin] = False
         if not rare.any():
             return hist

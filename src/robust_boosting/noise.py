@@ -525,6 +525,22 @@ def _check_proba(proba, n: int, n_classes: int) -> np.ndarray:
     return proba
 
 
+def _with_reference(y, rate, X, proba, estimator, cv, classes, random_state):
+    """The common start of the generators that read a reference model: ``(y, k, classes,
+    rng, class indices, proba)``, ``proba`` fitted from ``X`` when not given."""
+    y = _as_labels(y)
+    k = n_flips(rate, len(y))
+    cls = _resolve_classes(y, classes)
+    rng = check_random_state(random_state)
+    ci = _class_index(y, cls)
+    if proba is None:
+        if X is None:
+            raise ValueError("give X (to fit a reference classifier) or proba")
+        proba = reference_proba(X, y, estimator=estimator, cv=cv, classes=cls,
+                                random_state=rng)
+    return y, k, cls, rng, ci, _check_proba(proba, len(y), len(cls))
+
+
 def _closest_other(proba: np.ndarray, ci: np.ndarray):
     """Each row's likeliest class other than its own, and that class's probability."""
     others = proba.copy()
@@ -573,17 +589,8 @@ def flip_labels_hardest(
     P. Chen, J. Ye, G. Chen, J. Zhao and P.-A. Heng, "Beyond class-conditional
     assumption: a primary attempt to combat instance-dependent label noise", AAAI 2021.
     """
-    y = _as_labels(y)
-    k = n_flips(rate, len(y))
-    cls = _resolve_classes(y, classes)
-    rng = check_random_state(random_state)
-    ci = _class_index(y, cls)
-    if proba is None:
-        if X is None:
-            raise ValueError("give X (to fit a reference classifier) or proba")
-        proba = reference_proba(X, y, estimator=estimator, cv=cv, classes=cls,
-                                random_state=rng)
-    proba = _check_proba(proba, len(y), len(cls))
+    y, k, cls, rng, ci, proba = _with_reference(y, rate, X, proba, estimator, cv, classes,
+                                                random_state)
     closest, score = _closest_other(proba, ci)
     tie_break = rng.permutation(len(y))
     order = np.lexsort((tie_break, -score))  # largest score first, ties at random
@@ -635,17 +642,8 @@ def flip_labels_pmd(
     """
     if pmd_type not in PMD_TYPES:
         raise ValueError(f"pmd_type must be one of {', '.join(PMD_TYPES)}, got {pmd_type!r}")
-    y = _as_labels(y)
-    k = n_flips(rate, len(y))
-    cls = _resolve_classes(y, classes)
-    rng = check_random_state(random_state)
-    ci = _class_index(y, cls)
-    if proba is None:
-        if X is None:
-            raise ValueError("give X (to fit a reference classifier) or proba")
-        proba = reference_proba(X, y, estimator=estimator, cv=cv, classes=cls,
-                                random_state=rng)
-    proba = _check_proba(proba, len(y), len(cls))
+    y, k, cls, rng, ci, proba = _with_reference(y, rate, X, proba, estimator, cv, classes,
+                                                random_state)
     closest, p_other = _closest_other(proba, ci)
     d = np.clip(np.abs(proba[np.arange(len(y)), ci] - p_other), 0.0, 1.0)
     weights = np.maximum(PMD_TYPES[pmd_type](d), 1e-12)  # every row can be drawn

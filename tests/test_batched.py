@@ -259,6 +259,8 @@ def test_fit_trees_batched_in_parts(monkeypatch, trees_per_part):
 
 
 def test_supports_batched_bounded_trees():
+    import robust_boosting.trees.batched as tb
+
     X, y = _data(n=30)
     Xb = HistTreeRegressor().prepare_data(X)
     yf = y.astype(float)
@@ -271,12 +273,19 @@ def test_supports_batched_bounded_trees():
     assert supports_batched(ok)
     assert supports_batched(unlimited)  # 30 rows: at most 59 nodes
     assert supports_batched(best_first)
-    assert not supports_batched(sym)
-    # unlimited depth on many rows: 2 n - 1 nodes' histograms exceed the pool
+    assert supports_batched(sym)  # deeper than 10: compiled too
+    assert tb._max_nodes(unlimited) == 59
+    assert tb._max_nodes(sym) == 59  # a symmetric tree is bounded by its rows too
+    assert tb._max_nodes(ok) == 15
+    # unlimited depth on many rows: 2 n - 1 nodes' histograms would exceed any fixed
+    # pool; the compiled grower allocates the histograms alive only
     X, y = _data(n=3000)
     Xb = HistTreeRegressor().prepare_data(X)
     big = HistTreeRegressor(max_depth=None)._prepare_grower(Xb, y.astype(float), None, 1)[0]
-    assert not supports_batched(big)
+    assert supports_batched(big)
+    assert tb._max_nodes(big) * big.hist_bytes > 64 * 2**20
+    with pytest.raises(TypeError, match="grows _Grower"):
+        grow_batched([object()])
 
 
 _GROWER_ARRAYS = ("left", "right", "feature", "split_bin", "missing_left", "gain", "depth",

@@ -594,14 +594,21 @@ def test_regressor_splits_match_brute_force(problem, min_leaf, max_depth, seed, 
 
 
 def _python_reference_fit(est, Xp, y, w):
-    """A clone of ``est`` fitted by the Python grower (the compiled batched growth off)."""
-    from robust_boosting.trees import batched
-    supports = batched.supports_batched
-    batched.supports_batched = lambda g: False
+    """A clone of ``est`` fitted by the Python grower, the test reference (``fit`` grows
+    its tree by the compiled grower, ``grow_batched``, swapped here for the reference's
+    ``grow``)."""
+    from robust_boosting.trees import _base
+
+    def reference_growth(growers, n_threads=1):
+        for g in growers:
+            g.grow(g.root_tot)
+
+    compiled = _base.grow_batched
+    _base.grow_batched = reference_growth
     try:
         return clone(est).fit(Xp, y, sample_weight=w)
     finally:
-        batched.supports_batched = supports
+        _base.grow_batched = compiled
 
 
 def _symmetric_level_score(groups, c_all, y, w, lam, missing_bin, b, min_leaf):

@@ -475,13 +475,10 @@ class _BaseHistTree(BaseEstimator):
             value = tot[:, :-1] / w[:, None]
         categorical = {}
         if g.cat_features.size:
-            sets = np.zeros((len(feature), 256), dtype=np.uint8)
-            for i, left_set in enumerate(g.left_set):
-                if left_set is not None:
-                    sets[i, : g.missing_bin] = left_set[: g.missing_bin]
+            # copies: the grower's arrays are views of the whole batch's
             categorical = dict(
-                is_categorical=np.array([s is not None for s in g.left_set], dtype=np.uint8),
-                categories_left=np.packbits(sets, axis=1, bitorder="little"),
+                is_categorical=np.array(g.is_categorical, dtype=np.uint8),
+                categories_left=np.array(g.categories_left, dtype=np.uint8),
             )
         return HistTree(
             **categorical,

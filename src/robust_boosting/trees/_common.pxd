@@ -38,6 +38,8 @@ cdef enum:
     SYM_CHUNK_PER_THREAD = 4
     # the most bytes of histograms a shared tree keeps for subtraction
     MO_SLOT_BYTES = 64 * 1024 * 1024
+    # bytes of a categorical node's left set (a bit per bin code, HistTree.categories_left)
+    CAT_SET_BYTES = 32
 
 
 cdef extern from "_kernels.h":
@@ -116,6 +118,11 @@ cdef struct NodeArgs:
     bint use_floor     # a scan may skip a feature below the group's best so far
     double rs          # symmetric trees: the strength of the random split scores (0: none)
     uint64_t rs_seed   # and their seed (see _splitting._sym_noisy_choice)
+    # categorical features (split into sets by _categorical_split, in _node_group):
+    const uint8_t* is_cat   # a flag per feature (NULL: no categorical feature)
+    double min_cat_cnt      # a category of fewer rows at the node takes no part
+    double cat_lam          # the L2 penalty of a categorical split's children
+    uint8_t* left_sets      # (2, n_features, missing_bin + 1): each feature's left set
 
 
 cdef inline void _subtract_bins(const double* ph, const double* sh, double* lh, Py_ssize_t nb,

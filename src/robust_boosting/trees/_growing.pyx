@@ -11,11 +11,12 @@ level by level (symmetric regression trees). See ``_common.pxd`` for the layout.
 from cython.parallel cimport prange, threadid
 from libc.math cimport INFINITY, isfinite, isnan
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
-from libc.stdlib cimport calloc, free, malloc
+from libc.stdlib cimport calloc, free, malloc, realloc
+from libc.string cimport memset
 
 from robust_boosting.trees._common cimport *
 from robust_boosting.trees._histogram cimport _build_hist_group
-from robust_boosting.trees._partition cimport _partition
+from robust_boosting.trees._partition cimport _partition, _partition_table
 from robust_boosting.trees._splitting cimport (
     _node_score, _run_groups, _sym_choice, _sym_feature_best, _sym_features_add, _sym_level,
     _sym_no_split, _sym_noisy_choice, _sym_noisy_level, _tree_args)
@@ -96,6 +97,9 @@ cdef struct Tree:
     int32_t* depth
     int64_t* start
     int64_t* end
+    uint8_t* is_categorical  # (NULL: no categorical feature) 1: a set split
+    uint8_t* cats            # its left set, 32 bytes per node (category c: bit c % 8
+                             # of byte c // 8)
 
 
 cdef inline void _new_node(Tree* t, Py_ssize_t nd, const double* tt, int n_stat, int32_t d,
@@ -108,6 +112,67 @@ cdef inline void _new_node(Tree* t, Py_ssize_t nd, const double* tt, int n_stat,
     t.end[nd] = z
     t.left[nd] = -1
     t.right[nd] = -1
+    t.feature[nd] = -1
+    t.split_bin[nd] = -1
+    t.missing_left[nd] = 0
+    t.gain[nd] = 0.0
+    if t.is_categorical != NULL:
+        t.is_categorical[nd] = 0
+        memset(t.cats + nd * CAT_SET_BYTES, 0, CAT_SET_BYTES)
+
+
+cdef struct Pool:
+    # histogram slots, each allocated at its first use and kept for the workspace's
+    # next trees (a tree's histograms alive at once, not one per node)
+    double** ptr
+    Py_ssize_t cap
+    Py_ssize_t hist_size
+
+
+cdef double* _slot(Pool* p, Py_ssize_t s) noexcept nogil:
+    """Slot ``s``'s histogram, allocated at its first use; NULL when out of memory."""
+    cdef Py_ssize_t c, q
+    cdef double** grown
+    if s >= p.cap:
+        c = 2 * p.cap if 2 * p.cap > s + 1 else s + 1
+        if c < 16:
+            c = 16
+        grown = <double**>realloc(p.ptr, c * sizeof(double*))
+        if grown == NULL:
+            return NULL
+        for q in range(p.cap, c):
+            grown[q] = NULL
+        p.ptr = grown
+        p.cap = c
+    if p.ptr[s] == NULL:
+        p.ptr[s] = <double*>malloc(p.hist_size * sizeof(double))
+    return p.ptr[s]
+
+
+cdef bint _reserve(Pool* p, Py_ssize_t n) noexcept nogil:
+    """Room for ``n`` slots in ``p.ptr`` (their memory still allocated at first use), so
+    that :func:`_slot` below ``n`` never moves ``p.ptr``; False when out of memory."""
+    cdef Py_ssize_t c, q
+    cdef double** grown
+    if n <= p.cap:
+        return True
+    grown = <double**>realloc(p.ptr, n * sizeof(double*))
+    if grown == NULL:
+        return False
+    for q in range(p.cap, n):
+        grown[q] = NULL
+    p.ptr = grown
+    p.cap = n
+    return True
+
+
+cdef void _free_pool(Pool* p) noexcept nogil:
+    cdef Py_ssize_t q
+    for q in range(p.cap):
+        free(p.ptr[q])
+    free(p.ptr)
+    p.ptr = NULL
+    p.cap = 0
 
 
 cdef inline int _node_threads(int64_t n_rows, int nf, int64_t total_bins, int n_scans,
@@ -125,14 +190,28 @@ cdef int64_t _divide(NodeArgs* a, Tree* t, Py_ssize_t node, Py_ssize_t lnode, in
                      double* owy, int32_t* buf_i, double* buf_w, int32_t* buf_c,
                      double* buf_y, double* ltot, double* rtot, int n_stat) noexcept nogil:
     """:meth:`_Grower._divide` compiled: partition ``node``'s rows at bin ``b`` of feature
-    ``f`` (missing values left if ``ml``), record the split (of gain ``gain``) and make its
-    children ``lnode`` and ``lnode + 1`` at depth ``d``; returns the first row of the right
-    child. ``ltot`` and ``rtot`` are scratch."""
+    ``f`` (missing values left if ``ml``), or by its left set (``t.cats``) if ``f`` is
+    categorical, record the split (of gain ``gain``) and make its children ``lnode`` and
+    ``lnode + 1`` at depth ``d``; returns the first row of the right child. ``ltot`` and
+    ``rtot`` are scratch."""
     cdef int64_t s0 = t.start[node]
     cdef int64_t e0 = t.end[node]
-    cdef int64_t mid = _partition(a.codes + f * a.n_rows, idx, ow, oc, owy, a.is_reg, s0, e0,
-                                  b, ml != 0, a.missing_bin, buf_i, buf_w, buf_c, buf_y, ltot,
-                                  rtot, n_stat)
+    cdef int64_t mid
+    cdef uint8_t table[256]
+    cdef const uint8_t* bits
+    cdef int c
+    if a.is_cat != NULL and a.is_cat[f]:
+        bits = t.cats + node * CAT_SET_BYTES
+        for c in range(a.missing_bin):
+            table[c] = (bits[c >> 3] >> (c & 7)) & 1
+        table[a.missing_bin] = ml != 0
+        mid = _partition_table(a.codes + f * a.n_rows, idx, ow, oc, owy, a.is_reg, s0, e0,
+                               table, buf_i, buf_w, buf_c, buf_y, ltot, rtot, n_stat)
+        t.is_categorical[node] = 1
+    else:
+        mid = _partition(a.codes + f * a.n_rows, idx, ow, oc, owy, a.is_reg, s0, e0, b,
+                         ml != 0, a.missing_bin, buf_i, buf_w, buf_c, buf_y, ltot, rtot,
+                         n_stat)
     _new_node(t, lnode, ltot, n_stat, d, s0, mid)
     _new_node(t, lnode + 1, rtot, n_stat, d, mid, e0)
     t.left[node] = <int32_t>lnode
@@ -142,6 +221,26 @@ cdef int64_t _divide(NodeArgs* a, Tree* t, Py_ssize_t node, Py_ssize_t lnode, in
     t.missing_left[node] = <uint8_t>ml
     t.gain[node] = gain
     return mid
+
+
+cdef void _keep_set(const NodeArgs* a, Tree* t, const int64_t* p_split, Py_ssize_t node,
+                    int row) noexcept nogil:
+    """After :func:`_pick` chose a split for ``node`` from score row ``row``: if its
+    feature is categorical, its left set (``a.left_sets``) packed into ``node``'s 32
+    bytes of ``t.cats`` (codes below the missing bin, as ``_make_tree`` packs them)."""
+    cdef int f = <int>p_split[node * 3]
+    cdef const uint8_t* ls
+    cdef uint8_t* bits
+    cdef int c, nb
+    if a.is_cat == NULL or not a.is_cat[f]:
+        return
+    ls = a.left_sets + (row * a.n_features + f) * (a.missing_bin + 1)
+    bits = t.cats + node * CAT_SET_BYTES
+    memset(bits, 0, CAT_SET_BYTES)
+    nb = a.n_bins[f] if a.n_bins[f] < a.missing_bin else a.missing_bin
+    for c in range(nb):
+        if ls[c]:
+            bits[c >> 3] |= <uint8_t>(1 << (c & 7))
 
 
 cdef void _root_hist(NodeArgs* a, int32_t* idx, double* ow, int32_t* oc, double* owy,
@@ -182,20 +281,75 @@ cdef void _root_hist(NodeArgs* a, int32_t* idx, double* ow, int32_t* oc, double*
     a.dense = False
 
 
+cdef double _single(NodeArgs* a, Tree* t, Py_ssize_t node, double* hist, int n_stat,
+                    double tol_scale, double cls_rtol, double reg_rtol, int64_t* p_split,
+                    double* p_gain, int n_threads, int64_t total_bins, int64_t min_work,
+                    int64_t scan_work) noexcept nogil:
+    """:meth:`_Grower._evaluate_single` of a node that is not the root (its parent's
+    histogram was dropped): its histogram from its rows into ``hist``, its best split
+    recorded by :func:`_pick`; returns the gain or -1."""
+    cdef int nf = a.n_features
+    cdef int q
+    cdef double got
+    for q in range(2 * nf):
+        a.scores[q] = -INFINITY
+    a.dense = False
+    a.start = t.start[node]
+    a.end = t.end[node]
+    a.parent_hist = NULL
+    a.small_hist = hist
+    a.large_hist = NULL
+    a.do_sub = False
+    a.small_tot = t.tot + node * n_stat
+    a.large_tot = a.small_tot
+    a.find_small = True
+    a.find_large = False
+    _run_groups(a, _node_threads(a.end - a.start, nf, total_bins, 1, n_threads, min_work,
+                                 scan_work))
+    got = _pick(a.scores, a.bins, a.mls, nf, t.tot + node * n_stat, n_stat, a.crit, a.is_reg,
+                tol_scale, cls_rtol, reg_rtol, p_split, p_gain, node, a.lam)
+    if got >= 0:
+        _keep_set(a, t, p_split, node, 0)
+    return got
+
+
+cdef inline int32_t _take(int32_t* free_slots, Py_ssize_t* n_free,
+                          Py_ssize_t* n_made) noexcept nogil:
+    """A free histogram slot: the last given back, else a new one."""
+    if n_free[0] > 0:
+        n_free[0] -= 1
+        return free_slots[n_free[0]]
+    n_made[0] += 1
+    return <int32_t>(n_made[0] - 1)
+
+
 cdef Py_ssize_t _grow_one(NodeArgs* a, int n_stat, int32_t* idx, double* ow, int32_t* oc,
                           double* owy, Py_ssize_t n_act, bint dense, const double* d_ow,
                           const int32_t* d_oc, const double* d_owy, const double* root_tot,
                           double tol_scale, int64_t max_depth, double cls_rtol,
-                          double reg_rtol, double* pool, Py_ssize_t hist_size,
-                          int32_t* buf_i, double* buf_w, int32_t* buf_c, double* buf_y,
-                          Tree* t, Py_ssize_t max_nodes, int64_t max_leaves, int n_threads,
-                          int64_t total_bins, int64_t min_work, int64_t scan_work) noexcept nogil:
-    """Grow one tree as :meth:`_Grower.grow` does; returns its node count.
+                          double reg_rtol, Pool* pool, int64_t hist_bytes,
+                          int64_t cache_bytes, int32_t* buf_i, double* buf_w, int32_t* buf_c,
+                          double* buf_y, Tree* t, Py_ssize_t max_nodes, int64_t max_leaves,
+                          int n_threads, int64_t total_bins, int64_t min_work,
+                          int64_t scan_work) noexcept nogil:
+    """Grow one tree as :meth:`_Grower.grow` does; returns its node count (0: out of
+    memory).
 
     Depth-first (``max_leaves < 0``: the last pushed candidate is split first) or
     best-first (split the candidate of largest gain, the smallest node id on ties,
     until ``max_leaves`` leaves). A node's kernels run on ``n_threads`` threads when
     its work is at least ``min_work``, else on one (:func:`_node_threads`).
+
+    Histograms follow :class:`_Grower`'s cache policy exactly: ``n_live`` counts the
+    histograms it would hold (``_alloc_hist``, ``_release``); a candidate's histogram is
+    kept only while ``n_live * hist_bytes`` does not exceed ``cache_bytes``
+    (``_keep_hist``), else dropped, and a node whose histogram was dropped has each
+    child histogrammed from its rows (``_evaluate_single``) instead of the smaller one
+    and the larger by subtraction. A node's histogram lives in a pool slot
+    (``slot_of``, -1 when dropped) until its children are built (the larger child's
+    subtracted in place, into the same slot); slots given back are reused first, and a
+    slot's memory is allocated at its first use, so memory follows the histograms
+    alive, not the tree's size.
     """
     cdef int nf = a.n_features
     cdef double* scores = a.scores
@@ -204,44 +358,46 @@ cdef Py_ssize_t _grow_one(NodeArgs* a, int n_stat, int32_t* idx, double* ow, int
     cdef int64_t* stack = <int64_t*>malloc(max_nodes * sizeof(int64_t))
     cdef double* ltot = <double*>malloc(n_stat * sizeof(double))
     cdef double* rtot = <double*>malloc(n_stat * sizeof(double))
-    # histogram slots of the pool: a node's histogram lives in slot_of[node] until its
-    # children are built (the larger child's is subtracted in place, into the same slot);
-    # freed slots are reused first, so only as many slots are touched as histograms are
-    # alive at once (a few per level depth-first; the candidates best-first)
     cdef int32_t* slot_of = <int32_t*>malloc(max_nodes * sizeof(int32_t))
     cdef int32_t* free_slots = <int32_t*>malloc(max_nodes * sizeof(int32_t))
-    cdef Py_ssize_t n_free = max_nodes
+    cdef Py_ssize_t n_free = 0
+    cdef Py_ssize_t n_made = 0
+    cdef int64_t n_live = 0
     cdef int32_t slot_p, slot_s
+    cdef double* hist
     cdef Py_ssize_t n_nodes = 1
-    cdef Py_ssize_t top, node, lnode, rnode, small, large, q
+    cdef Py_ssize_t top, node, lnode, rnode, small, large, q, child
     cdef int64_t s0, e0, mid, ss, se
     cdef int32_t d
     cdef bint find_l, find_r, small_is_left, find_s, find_g
-    cdef double got_s, got_g, got_l, got_r
+    cdef double got_s, got_g, got_l, got_r, got
     cdef double min_cnt = a.min_cnt
     cdef double min_w = a.min_w
     cdef bint is_reg = a.is_reg
     cdef bint best_first = max_leaves >= 0
     cdef int64_t n_leaves = 1
     cdef Py_ssize_t pick_at
-    for q in range(max_nodes):
-        free_slots[q] = <int32_t>(max_nodes - 1 - q)  # slot 0 is taken first
     _new_node(t, 0, root_tot, n_stat, 0, 0, n_act)
-    if not _can_split(root_tot, 0, max_depth, n_stat, min_cnt, min_w, is_reg):
-        n_nodes = 1
-    else:
+    if (p_split == NULL or p_gain == NULL or stack == NULL or ltot == NULL or rtot == NULL
+            or slot_of == NULL or free_slots == NULL):
+        n_nodes = 0
+    elif _can_split(root_tot, 0, max_depth, n_stat, min_cnt, min_w, is_reg):
         for q in range(2 * nf):
             scores[q] = -INFINITY
-        n_free -= 1
-        slot_of[0] = free_slots[n_free]
-        _root_hist(a, idx, ow, oc, owy, n_act, dense, d_ow, d_oc, d_owy, root_tot,
-                   pool + slot_of[0] * hist_size, True, n_threads, total_bins, min_work,
-                   scan_work)
+        slot_of[0] = _take(free_slots, &n_free, &n_made)
+        n_live = 1
+        hist = _slot(pool, slot_of[0])
         top = 0
-        if _pick(scores, a.bins, a.mls, nf, root_tot, n_stat, a.crit, is_reg, tol_scale,
-                 cls_rtol, reg_rtol, p_split, p_gain, 0, a.lam) >= 0:
-            stack[0] = 0
-            top = 1
+        if hist == NULL:
+            n_nodes = 0
+        else:
+            _root_hist(a, idx, ow, oc, owy, n_act, dense, d_ow, d_oc, d_owy, root_tot, hist,
+                       True, n_threads, total_bins, min_work, scan_work)
+            if _pick(scores, a.bins, a.mls, nf, root_tot, n_stat, a.crit, is_reg, tol_scale,
+                     cls_rtol, reg_rtol, p_split, p_gain, 0, a.lam) >= 0:
+                _keep_set(a, t, p_split, 0, 0)
+                stack[0] = 0
+                top = 1
         while top > 0:
             if best_first:
                 if n_leaves >= max_leaves:
@@ -280,70 +436,124 @@ cdef Py_ssize_t _grow_one(NodeArgs* a, int n_stat, int32_t* idx, double* ow, int
                 find_l = False
                 find_r = False
             slot_p = slot_of[node]
+            got_l = -1.0
+            got_r = -1.0
             if not (find_l or find_r):
-                free_slots[n_free] = slot_p
-                n_free += 1
+                if slot_p >= 0:  # _release(hist)
+                    free_slots[n_free] = slot_p
+                    n_free += 1
+                    n_live -= 1
                 continue
-            small_is_left = (mid - s0) <= (e0 - mid)
-            if small_is_left:
-                small = lnode
-                large = rnode
-                ss = s0
-                se = mid
-                find_s = find_l
-                find_g = find_r
+            if slot_p < 0:
+                # the parent's histogram was dropped: each child from its rows, the left
+                # one first (_evaluate_single)
+                for child in range(lnode, lnode + 2):
+                    if not (find_l if child == lnode else find_r):
+                        continue
+                    slot_s = _take(free_slots, &n_free, &n_made)
+                    n_live += 1
+                    hist = _slot(pool, slot_s)
+                    if hist == NULL:
+                        n_nodes = 0
+                        break
+                    got = _single(a, t, child, hist, n_stat, tol_scale, cls_rtol, reg_rtol,
+                                  p_split, p_gain, n_threads, total_bins, min_work, scan_work)
+                    slot_of[child] = slot_s
+                    if got < 0:
+                        free_slots[n_free] = slot_s
+                        n_free += 1
+                        n_live -= 1
+                        slot_of[child] = -1
+                    if child == lnode:
+                        got_l = got
+                    else:
+                        got_r = got
+                if n_nodes == 0:
+                    break
             else:
-                small = rnode
-                large = lnode
-                ss = mid
-                se = e0
-                find_s = find_r
-                find_g = find_l
-            for q in range(2 * nf):
-                scores[q] = -INFINITY
-            a.start = ss
-            a.end = se
-            n_free -= 1
-            slot_s = free_slots[n_free]
-            a.parent_hist = pool + slot_p * hist_size
-            a.small_hist = pool + slot_s * hist_size
-            a.large_hist = pool + slot_p * hist_size if find_g else NULL  # in place
-            a.do_sub = find_g
-            a.small_tot = t.tot + small * n_stat
-            a.large_tot = t.tot + large * n_stat
-            a.find_small = find_s
-            a.find_large = find_g
-            _run_groups(a, _node_threads(se - ss, nf, total_bins, <int>find_s + <int>find_g,
-                                         n_threads, min_work, scan_work))
-            got_s = -1.0
-            got_g = -1.0
-            if find_s:
-                got_s = _pick(scores, a.bins, a.mls, nf, t.tot + small * n_stat, n_stat,
-                              a.crit, is_reg, tol_scale, cls_rtol, reg_rtol, p_split, p_gain,
-                              small, a.lam)
-            if find_g:
-                got_g = _pick(scores + nf, a.bins + nf, a.mls + nf, nf,
-                              t.tot + large * n_stat, n_stat, a.crit, is_reg, tol_scale,
-                              cls_rtol, reg_rtol, p_split, p_gain, large, a.lam)
-            # a child that is not a candidate gives its slot back (the parent's is the
-            # larger child's)
-            slot_of[small] = slot_s
-            slot_of[large] = slot_p
-            if got_s < 0:
-                free_slots[n_free] = slot_s
-                n_free += 1
-            if got_g < 0:
-                free_slots[n_free] = slot_p
-                n_free += 1
-            # push the left child, then the right one (popped first), as _Grower.grow does
-            got_l = got_s if small_is_left else got_g
-            got_r = got_g if small_is_left else got_s
-            if got_l >= 0:
-                stack[top] = lnode
+                small_is_left = (mid - s0) <= (e0 - mid)
+                if small_is_left:
+                    small = lnode
+                    large = rnode
+                    ss = s0
+                    se = mid
+                    find_s = find_l
+                    find_g = find_r
+                else:
+                    small = rnode
+                    large = lnode
+                    ss = mid
+                    se = e0
+                    find_s = find_r
+                    find_g = find_l
+                for q in range(2 * nf):
+                    scores[q] = -INFINITY
+                a.start = ss
+                a.end = se
+                slot_s = _take(free_slots, &n_free, &n_made)
+                hist = _slot(pool, slot_s)
+                if hist == NULL:
+                    n_nodes = 0
+                    break
+                a.parent_hist = pool.ptr[slot_p]
+                a.small_hist = hist
+                a.large_hist = pool.ptr[slot_p] if find_g else NULL  # in place
+                a.do_sub = find_g
+                a.small_tot = t.tot + small * n_stat
+                a.large_tot = t.tot + large * n_stat
+                a.find_small = find_s
+                a.find_large = find_g
+                _run_groups(a, _node_threads(se - ss, nf, total_bins,
+                                             <int>find_s + <int>find_g, n_threads, min_work,
+                                             scan_work))
+                got_s = -1.0
+                got_g = -1.0
+                if find_s:
+                    got_s = _pick(scores, a.bins, a.mls, nf, t.tot + small * n_stat, n_stat,
+                                  a.crit, is_reg, tol_scale, cls_rtol, reg_rtol, p_split,
+                                  p_gain, small, a.lam)
+                    if got_s >= 0:
+                        _keep_set(a, t, p_split, small, 0)
+                if find_g:
+                    got_g = _pick(scores + nf, a.bins + nf, a.mls + nf, nf,
+                                  t.tot + large * n_stat, n_stat, a.crit, is_reg, tol_scale,
+                                  cls_rtol, reg_rtol, p_split, p_gain, large, a.lam)
+                    if got_g >= 0:
+                        _keep_set(a, t, p_split, large, 1)
+                # the count of _Grower: the small and large children's histograms allocated,
+                # those without a split and the parent's released
+                n_live += 1 + <int>find_g - 1
+                slot_of[small] = slot_s
+                slot_of[large] = slot_p
+                if got_s < 0:
+                    free_slots[n_free] = slot_s
+                    n_free += 1
+                    n_live -= 1
+                    slot_of[small] = -1
+                if got_g < 0:  # (also when not find_g: the parent's slot is free)
+                    free_slots[n_free] = slot_p
+                    n_free += 1
+                    slot_of[large] = -1
+                    if find_g:
+                        n_live -= 1
+                got_l = got_s if small_is_left else got_g
+                got_r = got_g if small_is_left else got_s
+            # push the left child, then the right one (popped first), as _Grower.grow
+            # does, each keeping its histogram within the cache budget (_keep_hist)
+            for child in range(lnode, lnode + 2):
+                if (got_l if child == lnode else got_r) < 0:
+                    continue
+                if n_live * hist_bytes > cache_bytes:
+                    n_live -= 1
+                    free_slots[n_free] = slot_of[child]
+                    n_free += 1
+                    slot_of[child] = -1
+                stack[top] = child
                 top += 1
-            if got_r >= 0:
-                stack[top] = rnode
-                top += 1
+    if n_nodes > 0 and t.is_categorical != NULL:
+        for q in range(n_nodes):  # the sets of candidates never divided
+            if not t.is_categorical[q]:
+                memset(t.cats + q * CAT_SET_BYTES, 0, CAT_SET_BYTES)
     free(slot_of)
     free(free_slots)
     free(p_split)
@@ -357,8 +567,8 @@ cdef Py_ssize_t _grow_one(NodeArgs* a, int n_stat, int32_t* idx, double* ow, int
 cdef void _sym_divide(const NodeArgs* a0, Tree* t, Py_ssize_t node, Py_ssize_t lnode, int f,
                       int b, int ml, double gain, int32_t d, int32_t* idx, double* ow,
                       double* owy, int32_t* buf_i, double* buf_w, int32_t* buf_c,
-                      double* buf_y, double* tots, int n_stat, bint last, double* pool,
-                      Py_ssize_t hist_size, int32_t* slot_of, int32_t slot_s, int32_t slot_l,
+                      double* buf_y, double* tots, int n_stat, bint last, double** pool,
+                      int32_t* slot_of, int32_t slot_s, int32_t slot_l,
                       int n_threads, int64_t total_bins, int64_t min_work,
                       int64_t scan_work) noexcept nogil:
     """Divide ``node`` of a symmetric level at the level's split ``(f, b)``: partition its
@@ -388,9 +598,9 @@ cdef void _sym_divide(const NodeArgs* a0, Tree* t, Py_ssize_t node, Py_ssize_t l
         large = lnode
         a.start = mid
         a.end = e0
-    a.parent_hist = pool + slot_p * hist_size
-    a.small_hist = pool + slot_s * hist_size
-    a.large_hist = pool + slot_l * hist_size
+    a.parent_hist = pool[slot_p]
+    a.small_hist = pool[slot_s]
+    a.large_hist = pool[slot_l]
     a.do_sub = True
     a.small_tot = t.tot + small * n_stat
     a.large_tot = t.tot + large * n_stat
@@ -405,7 +615,7 @@ cdef void _sym_divide_nodes(const NodeArgs* a, Tree* t, const int64_t* lvl,
                             Py_ssize_t q0, Py_ssize_t q1, Py_ssize_t n_nodes, int f, int b,
                             int64_t d, int32_t* idx, double* ow, double* owy, int32_t* buf_i,
                             double* buf_w, int32_t* buf_c, double* buf_y, double* tots,
-                            int n_stat, bint last, double* pool, Py_ssize_t hist_size,
+                            int n_stat, bint last, double** pool,
                             int32_t* slot_of, const int32_t* pair_slots, int n_threads,
                             int64_t total_bins, int64_t min_work,
                             int64_t scan_work) noexcept nogil:
@@ -424,14 +634,14 @@ cdef void _sym_divide_nodes(const NodeArgs* a, Tree* t, const int64_t* lvl,
         for q in prange(q0, q1, num_threads=n_threads, schedule="dynamic"):
             _sym_divide(a, t, lvl[div[q]], n_nodes + 2 * q, f, b, mlv[div[q]], gains[div[q]],
                         <int32_t>d, idx, ow, owy, buf_i, buf_w, buf_c, buf_y,
-                        tots + 2 * (q - q0) * n_stat, n_stat, last, pool, hist_size, slot_of,
+                        tots + 2 * (q - q0) * n_stat, n_stat, last, pool, slot_of,
                         pair_slots[2 * (q - q0)], pair_slots[2 * (q - q0) + 1], 1, total_bins,
                         min_work, scan_work)
     else:
         for q in range(q0, q1):
             _sym_divide(a, t, lvl[div[q]], n_nodes + 2 * q, f, b, mlv[div[q]], gains[div[q]],
                         <int32_t>d, idx, ow, owy, buf_i, buf_w, buf_c, buf_y,
-                        tots + 2 * (q - q0) * n_stat, n_stat, last, pool, hist_size, slot_of,
+                        tots + 2 * (q - q0) * n_stat, n_stat, last, pool, slot_of,
                         pair_slots[2 * (q - q0)], pair_slots[2 * (q - q0) + 1], n_threads,
                         total_bins, min_work, scan_work)
 
@@ -451,7 +661,7 @@ cdef Py_ssize_t _sym_pool_slots(int64_t max_depth, int n_threads) noexcept nogil
 
 cdef Py_ssize_t _sym_stream(NodeArgs* a, Tree* t, int n_stat, int32_t* idx, double* ow,
                             double* owy, int32_t* buf_i, double* buf_w, int32_t* buf_c,
-                            double* buf_y, double* tots, double* pool, Py_ssize_t hist_size,
+                            double* buf_y, double* tots, Pool* pool,
                             int32_t* slot_of, int32_t* free_slots, Py_ssize_t* n_free,
                             int64_t* lvl, Py_ssize_t m, const int* mlv, const double* gains,
                             const Py_ssize_t* div, Py_ssize_t n_div, int f, int b, int64_t d,
@@ -498,13 +708,17 @@ cdef Py_ssize_t _sym_stream(NodeArgs* a, Tree* t, int n_stat, int32_t* idx, doub
     n_free[0] -= 2 * chunk
     for k in range(2 * chunk):
         sc[k] = free_slots[n_free[0] + k]
+        if _slot(pool, sc[k]) == NULL:
+            n_free[0] += 2 * chunk
+            free(sc)
+            return -1
     for k in range(nf * (mb + 1)):
         acc[k] = 0.0
     lvl_threads = n_threads if 2 * n_div * total_bins * scan_work >= min_work else 1
     while q0 < n_div:
         q1 = q0 + chunk if q0 + chunk < n_div else n_div
         _sym_divide_nodes(a, t, lvl, div, mlv, gains, q0, q1, n_nodes, f, b, d, idx, ow, owy,
-                          buf_i, buf_w, buf_c, buf_y, tots, n_stat, False, pool, hist_size,
+                          buf_i, buf_w, buf_c, buf_y, tots, n_stat, False, pool.ptr,
                           slot_of, sc, n_threads, total_bins, min_work, scan_work)
         # the last level's nodes up to the chunk's last divided node (the last chunk: to
         # the level's end), in order: an undivided node with its own histogram, a divided
@@ -534,7 +748,7 @@ cdef Py_ssize_t _sym_stream(NodeArgs* a, Tree* t, int n_stat, int32_t* idx, doub
             q += 1
         i_cur = i_end
         for k in range(m0, nm):
-            hp[k] = pool + slot_of[nxt[k]] * hist_size
+            hp[k] = pool.ptr[slot_of[nxt[k]]]
             tp[k] = t.tot + nxt[k] * n_stat
             tol[k] = reg_rtol * tol_scale * tp[k][0]
         if nm > m0:
@@ -590,8 +804,7 @@ cdef const double* _sym_rebuilt(const NodeArgs* a, Tree* t, int64_t node, int64_
 cdef Py_ssize_t _grow_sym(NodeArgs* a, int n_stat, int32_t* idx, double* ow, double* owy,
                           Py_ssize_t n_act, bint dense, const double* d_ow, const double* d_owy,
                           const double* root_tot, double tol_scale, int64_t max_depth,
-                          double reg_rtol, double* pool, Py_ssize_t n_slots,
-                          Py_ssize_t hist_size, int32_t* buf_i,
+                          double reg_rtol, Pool* pool, Py_ssize_t n_slots, int32_t* buf_i,
                           double* buf_w, int32_t* buf_c, double* buf_y, Tree* t,
                           Py_ssize_t max_nodes, int n_threads, int64_t total_bins,
                           int64_t min_work, int64_t scan_work) noexcept nogil:
@@ -654,11 +867,13 @@ cdef Py_ssize_t _grow_sym(NodeArgs* a, int n_stat, int32_t* idx, double* ow, dou
         for q in range(n_slots):
             free_slots[q] = <int32_t>(n_slots - 1 - q)
         _new_node(t, 0, root_tot, n_stat, 0, 0, n_act)
-        if _can_split(root_tot, 0, max_depth, n_stat, a.min_cnt, a.min_w, True):
+        if not _reserve(pool, n_slots) or _slot(pool, free_slots[n_free - 1]) == NULL:
+            n_nodes = 0
+        elif _can_split(root_tot, 0, max_depth, n_stat, a.min_cnt, a.min_w, True):
             n_free -= 1
             slot_of[0] = free_slots[n_free]
             _root_hist(a, idx, ow, NULL, owy, n_act, dense, d_ow, NULL, d_owy, root_tot,
-                       pool + slot_of[0] * hist_size, False, n_threads, total_bins, min_work,
+                       pool.ptr[slot_of[0]], False, n_threads, total_bins, min_work,
                        scan_work)
             lvl[0] = 0
             m = 1
@@ -666,7 +881,7 @@ cdef Py_ssize_t _grow_sym(NodeArgs* a, int n_stat, int32_t* idx, double* ow, dou
             while d <= max_depth and m > 0:
                 if not streamed:  # (the stream has scored the last level)
                     for i in range(m):
-                        hp[i] = pool + slot_of[lvl[i]] * hist_size
+                        hp[i] = pool.ptr[slot_of[lvl[i]]]
                         tp[i] = t.tot + lvl[i] * n_stat
                         tol[i] = reg_rtol * tol_scale * tp[i][0]
                     lvl_threads = n_threads if m * total_bins * scan_work >= min_work else 1
@@ -694,11 +909,11 @@ cdef Py_ssize_t _grow_sym(NodeArgs* a, int n_stat, int32_t* idx, double* ow, dou
                     if streamed and slot_of[lvl[i]] < 0:
                         p = par[lvl[i]]
                         hf = _sym_rebuilt(a, t, lvl[i], small_of[p], f,
-                                          pool + slot_of[p] * hist_size + f * hsz, grp,
+                                          pool.ptr[slot_of[p]] + f * hsz, grp,
                                           grp + C_GROUP * hsz, large, p != cur_p)
                         cur_p = p
                     else:
-                        hf = pool + slot_of[lvl[i]] * hist_size + f * hsz
+                        hf = pool.ptr[slot_of[lvl[i]]] + f * hsz
                     mlv[i] = _sym_choice(hf, tp[i], tol[i], b, a.missing_bin, ns,
                                          a.min_cnt, a.min_w, a.lam, &gains[i])
                     if mlv[i] >= 0:
@@ -709,7 +924,7 @@ cdef Py_ssize_t _grow_sym(NodeArgs* a, int n_stat, int32_t* idx, double* ow, dou
                 last = d == max_depth
                 if d == max_depth - 1:
                     nm = _sym_stream(a, t, n_stat, idx, ow, owy, buf_i, buf_w, buf_c, buf_y,
-                                     tots, pool, hist_size, slot_of, free_slots, &n_free, lvl,
+                                     tots, pool, slot_of, free_slots, &n_free, lvl,
                                      m, mlv, gains, div, n_div, f, b, d, max_depth, n_nodes,
                                      reg_rtol, tol_scale, nxt, hp, tp, tol, par, small_of, acc,
                                      sused, sscan, fscore, fbin, n_threads, total_bins,
@@ -730,9 +945,13 @@ cdef Py_ssize_t _grow_sym(NodeArgs* a, int n_stat, int32_t* idx, double* ow, dou
                 for q in range(n_div):
                     pair_slots[2 * q] = -1 if last else free_slots[n_free - 1 - q]
                     pair_slots[2 * q + 1] = slot_of[lvl[div[q]]]
+                    if not last and _slot(pool, pair_slots[2 * q]) == NULL:
+                        n_nodes = 0
+                if n_nodes == 0:
+                    break
                 _sym_divide_nodes(a, t, lvl, div, mlv, gains, 0, n_div, n_nodes, f, b, d, idx,
-                                  ow, owy, buf_i, buf_w, buf_c, buf_y, tots, n_stat, last, pool,
-                                  hist_size, slot_of, pair_slots, n_threads, total_bins,
+                                  ow, owy, buf_i, buf_w, buf_c, buf_y, tots, n_stat, last,
+                                  pool.ptr, slot_of, pair_slots, n_threads, total_bins,
                                   min_work, scan_work)
                 if last:
                     n_nodes += 2 * n_div
@@ -786,7 +1005,7 @@ cdef Py_ssize_t _grow_sym(NodeArgs* a, int n_stat, int32_t* idx, double* ow, dou
 
 cdef struct Workspace:
     # one thread's buffers for growing trees (see grow_all)
-    double* pool
+    Pool pool
     int32_t* buf_i
     double* buf_w
     int32_t* buf_c
@@ -795,6 +1014,7 @@ cdef struct Workspace:
     int32_t* bins
     uint8_t* mls
     double* scratch
+    uint8_t* left_sets  # (2, nf, missing_bin + 1): trees with categorical features
 
 
 cdef struct Batch:
@@ -832,7 +1052,11 @@ cdef struct Batch:
     double cls_rtol
     double reg_rtol
     Py_ssize_t max_nodes
-    Py_ssize_t pool_slots  # histogram slots of a workspace's pool
+    Py_ssize_t pool_slots  # histogram slots of a symmetric tree's pool
+    int64_t cache_bytes    # _HIST_CACHE_BYTES: histograms kept for subtraction
+    const uint8_t* is_cat  # categorical features (NULL: none)
+    const double* min_cat_cnt
+    const double* cat_lam
     Tree trees  # the (k, max_nodes) arrays of the results (at tree 0)
     int64_t* n_nodes
     const int64_t* max_leaves
@@ -845,7 +1069,14 @@ cdef struct Batch:
 
 cdef int _alloc_workspace(Workspace* w, const Batch* b, Py_ssize_t n_max) noexcept nogil:
     """Allocate ``w``'s buffers for trees of at most ``n_max`` rows; 0 on failure."""
-    w.pool = <double*>malloc(b.pool_slots * b.hist_size * sizeof(double))
+    w.pool.ptr = NULL
+    w.pool.cap = 0
+    w.pool.hist_size = b.hist_size
+    w.left_sets = NULL
+    if b.is_cat != NULL:
+        w.left_sets = <uint8_t*>malloc(2 * b.nf * (b.missing_bin + 1) * sizeof(uint8_t))
+        if w.left_sets == NULL:
+            return 0
     w.buf_i = <int32_t*>malloc((n_max + 1) * sizeof(int32_t))
     w.buf_w = <double*>malloc((n_max + 1) * sizeof(double))
     w.buf_c = <int32_t*>malloc((n_max + 1) * sizeof(int32_t))
@@ -854,13 +1085,14 @@ cdef int _alloc_workspace(Workspace* w, const Batch* b, Py_ssize_t n_max) noexce
     w.bins = <int32_t*>malloc(2 * b.nf * sizeof(int32_t))
     w.mls = <uint8_t*>malloc(2 * b.nf * sizeof(uint8_t))
     w.scratch = <double*>malloc(b.nf * b.n_stat * sizeof(double))
-    return (w.pool != NULL and w.buf_i != NULL and w.buf_w != NULL and w.buf_c != NULL
+    return (w.buf_i != NULL and w.buf_w != NULL and w.buf_c != NULL
             and w.buf_y != NULL and w.scores != NULL and w.bins != NULL and w.mls != NULL
             and w.scratch != NULL)
 
 
 cdef void _free_workspace(Workspace* w) noexcept nogil:
-    free(w.pool)
+    _free_pool(&w.pool)
+    free(w.left_sets)
     free(w.buf_i)
     free(w.buf_w)
     free(w.buf_c)
@@ -879,10 +1111,21 @@ cdef void _grow_tree(const Batch* b, Workspace* w, Py_ssize_t j, int n_threads) 
     cdef Py_ssize_t a0 = b.starts[j]
     cdef Py_ssize_t z0 = b.ends[j]
     cdef Py_ssize_t m = b.max_nodes
-    # use_floor stays True: no categorical feature here (supports_batched)
     _tree_args(&a, b.codes, b.n_rows, b.nf, b.is_reg, b.crit, b.n_bins, b.missing_bin,
                b.hist_stat, b.n_stat - 1, b.min_cnt[j], b.min_w[j], b.lam[j], w.scores, w.bins,
                w.mls, w.scratch, b.n_stat)
+    t.is_categorical = NULL
+    t.cats = NULL
+    if b.is_cat != NULL:
+        # set splits scanned in the node kernels; no scan skips a feature below another's
+        # score, as in the Python grower (whose categorical scores replace the scan's)
+        a.use_floor = False
+        a.is_cat = b.is_cat
+        a.min_cat_cnt = b.min_cat_cnt[j]
+        a.cat_lam = b.cat_lam[j]
+        a.left_sets = w.left_sets
+        t.is_categorical = b.trees.is_categorical + j * m
+        t.cats = b.trees.cats + j * m * CAT_SET_BYTES
     t.left = b.trees.left + j * m
     t.right = b.trees.right + j * m
     t.feature = b.trees.feature + j * m
@@ -900,8 +1143,8 @@ cdef void _grow_tree(const Batch* b, Workspace* w, Py_ssize_t j, int n_threads) 
             &a, b.n_stat, b.idx_all + a0 if z0 > a0 else NULL,
             b.ow_all + a0 if z0 > a0 else NULL, b.owy_all + a0 if z0 > a0 else NULL,
             z0 - a0, b.dense[j] != 0, b.d_ow + j * b.d_ow_stride, b.d_owy + j * b.d_owy_stride,
-            b.root_tot + j * b.n_stat, b.tol_scale[j], b.max_depth[j], b.reg_rtol, w.pool,
-            b.pool_slots, b.hist_size, w.buf_i, w.buf_w, w.buf_c, w.buf_y, &t, m, n_threads,
+            b.root_tot + j * b.n_stat, b.tol_scale[j], b.max_depth[j], b.reg_rtol, &w.pool,
+            min(b.pool_slots, m), w.buf_i, w.buf_w, w.buf_c, w.buf_y, &t, m, n_threads,
             b.total_bins, b.min_work, b.scan_work)
         return
     b.n_nodes[j] = _grow_one(
@@ -913,7 +1156,8 @@ cdef void _grow_tree(const Batch* b, Workspace* w, Py_ssize_t j, int n_threads) 
         NULL if b.is_reg else b.d_oc + j * b.d_oc_stride,
         b.d_owy + j * b.d_owy_stride if b.is_reg else NULL,
         b.root_tot + j * b.n_stat, b.tol_scale[j], b.max_depth[j], b.cls_rtol, b.reg_rtol,
-        w.pool, b.hist_size, w.buf_i, w.buf_w, w.buf_c, w.buf_y, &t, m, b.max_leaves[j],
+        &w.pool, 8 * b.hist_size, b.cache_bytes, w.buf_i, w.buf_w, w.buf_c, w.buf_y, &t, m,
+        b.max_leaves[j],
         n_threads, b.total_bins, b.min_work, b.scan_work)
 
 
@@ -931,11 +1175,16 @@ cdef class TreeBatch:
     ``root_tot[j]``: its root's totals. Per tree: ``tol_scale``, ``max_depth``,
     ``min_cnt``, ``min_w``, ``lam`` (the L2 penalty, regression), ``max_leaves``
     (best-first if not negative), ``symmetric`` (a symmetric regression tree) and its
-    random split scores ``rs``/``rs_seed``. The grower's constants: ``cls_rtol``,
-    ``reg_rtol`` (the least gain), ``min_work``, ``scan_work`` (when a node's kernels
-    run threaded). The results: ``left``, ``right``, ``feature``, ``split_bin``,
-    ``missing_left``, ``gain``, ``tot``, ``depth``, ``start``, ``end`` per node and
-    ``n_nodes`` per tree.
+    random split scores ``rs``/``rs_seed``. Categorical features: ``is_cat`` (a flag per
+    feature, or empty: none), per tree ``min_cat_cnt`` (a category of fewer rows at a node
+    takes no part in its split) and ``cat_lam`` (the L2 penalty of a set split's
+    children). The grower's constants: ``cls_rtol``, ``reg_rtol`` (the least gain),
+    ``min_work``, ``scan_work`` (when a node's kernels run threaded), ``cache_bytes``
+    (the most bytes of candidates' histograms kept for subtraction, ``_HIST_CACHE_BYTES``).
+    The results: ``left``, ``right``, ``feature``, ``split_bin``, ``missing_left``,
+    ``gain``, ``tot``, ``depth``, ``start``, ``end`` per node, with categorical features
+    ``is_categorical`` and ``categories_left`` (32 bytes per node; else arrays of no
+    node), and ``n_nodes`` per tree.
     """
     # the data
     cdef const uint8_t[:, ::1] codes
@@ -967,11 +1216,15 @@ cdef class TreeBatch:
     cdef const uint8_t[::1] symmetric
     cdef const double[::1] rs
     cdef const uint64_t[::1] rs_seed
+    cdef const uint8_t[::1] is_cat
+    cdef const double[::1] min_cat_cnt
+    cdef const double[::1] cat_lam
     # the grower's constants
     cdef double cls_rtol
     cdef double reg_rtol
     cdef int64_t min_work
     cdef int64_t scan_work
+    cdef int64_t cache_bytes
     # the results
     cdef int32_t[:, ::1] left
     cdef int32_t[:, ::1] right
@@ -983,14 +1236,17 @@ cdef class TreeBatch:
     cdef int32_t[:, ::1] depth
     cdef int64_t[:, ::1] start
     cdef int64_t[:, ::1] end
+    cdef uint8_t[:, ::1] is_categorical
+    cdef uint8_t[:, :, ::1] categories_left
     cdef int64_t[::1] n_nodes
 
     def __init__(self, *, codes, n_bins, missing_bin, is_reg, crit, n_stat, hist_stat,
                  idx_all, ow_all, oc_all, owy_all, starts, ends, dense, d_ow, d_oc,
                  d_owy, root_tot, tol_scale, max_depth, min_cnt, min_w, lam, max_leaves,
-                 symmetric, rs, rs_seed, cls_rtol, reg_rtol, min_work, scan_work, left,
-                 right, feature, split_bin, missing_left, gain, tot, depth, start, end,
-                 n_nodes):
+                 symmetric, rs, rs_seed, is_cat, min_cat_cnt, cat_lam, cls_rtol, reg_rtol,
+                 min_work, scan_work, cache_bytes, left, right, feature, split_bin,
+                 missing_left, gain, tot, depth, start, end, is_categorical,
+                 categories_left, n_nodes):
         self.codes = codes
         self.n_bins = n_bins
         self.missing_bin = missing_bin
@@ -1018,6 +1274,12 @@ cdef class TreeBatch:
         self.symmetric = symmetric
         self.rs = rs
         self.rs_seed = rs_seed
+        self.is_cat = is_cat
+        self.min_cat_cnt = min_cat_cnt
+        self.cat_lam = cat_lam
+        self.cache_bytes = cache_bytes
+        self.is_categorical = is_categorical
+        self.categories_left = categories_left
         self.cls_rtol = cls_rtol
         self.reg_rtol = reg_rtol
         self.min_work = min_work
@@ -1055,8 +1317,10 @@ def grow_all(TreeBatch s, int n_threads=1):
     cdef Workspace* works
     if k == 0:
         return
-    if s.symmetric.shape[0] != k or s.rs.shape[0] != k or s.rs_seed.shape[0] != k:
-        raise ValueError("grow_all: one symmetric flag and random strength per tree")
+    if (s.symmetric.shape[0] != k or s.rs.shape[0] != k or s.rs_seed.shape[0] != k
+            or s.min_cat_cnt.shape[0] != k or s.cat_lam.shape[0] != k):
+        raise ValueError("grow_all: one symmetric flag, random strength and categorical "
+                         "setting per tree")
     for j in range(k):
         n_max = max(n_max, s.ends[j] - s.starts[j])
         if s.symmetric[j] and not s.is_reg:
@@ -1098,19 +1362,31 @@ def grow_all(TreeBatch s, int n_threads=1):
     b.cls_rtol = s.cls_rtol
     b.reg_rtol = s.reg_rtol
     b.max_nodes = s.left.shape[1]
-    # a symmetric tree needs 2^(max_depth - 1) histogram slots (none for the last level's
-    # children), any other tree up to one per node: a pool of max_nodes slots for depth-8
-    # symmetric trees was 42 MB, above glibc's largest mmap threshold, so every call
-    # mapped it anew and paid a page fault per page it touched
-    # (and at most 2^(max_depth - 2) plus the stream's scratch, _sym_stream: the level
-    # before the last is scored in chunks, the last level's histograms are not kept)
+    # a symmetric tree's free list has at most 2^(max_depth - 2) slots plus the stream's
+    # scratch (_sym_stream: the level before the last is scored in chunks, the last
+    # level's histograms are not kept), and never more than its nodes; every tree's slots
+    # are allocated at their first use (_slot), so the pool holds the histograms alive
     b.pool_slots = 1
     for j in range(k):
         if s.symmetric[j] and s.max_depth[j] <= 31:
             b.pool_slots = max(b.pool_slots, min(b.max_nodes, _sym_pool_slots(
                 s.max_depth[j], max(1, n_threads))))
-        else:
+        elif s.symmetric[j]:
             b.pool_slots = b.max_nodes
+    b.cache_bytes = s.cache_bytes
+    b.is_cat = NULL
+    b.min_cat_cnt = &s.min_cat_cnt[0]
+    b.cat_lam = &s.cat_lam[0]
+    b.trees.is_categorical = NULL
+    b.trees.cats = NULL
+    if s.is_cat.shape[0] > 0:
+        if (s.is_cat.shape[0] != b.nf or s.is_categorical.shape[1] != s.left.shape[1]
+                or s.categories_left.shape[1] != s.left.shape[1]
+                or s.categories_left.shape[2] != CAT_SET_BYTES or s.missing_bin > 255):
+            raise ValueError("grow_all: inconsistent categorical arrays")
+        b.is_cat = &s.is_cat[0]
+        b.trees.is_categorical = &s.is_categorical[0, 0]
+        b.trees.cats = &s.categories_left[0, 0, 0]
     b.trees.left = &s.left[0, 0]
     b.trees.right = &s.right[0, 0]
     b.trees.feature = &s.feature[0, 0]

@@ -946,10 +946,40 @@ def symmetric_nodes(const double[:, :, :, ::1] hists, const double[:, ::1] tots,
 
 
 # Categorical splits
+cdef double _np_sum(const double* a, Py_ssize_t n) noexcept nogil:
+    """``numpy.sum`` of ``n`` contiguous doubles, bit for bit: NumPy's pairwise sum (eight
+    partial sums per block of up to 128, halves beyond), a plain loop below 8."""
+    cdef double r[8]
+    cdef double res
+    cdef Py_ssize_t i, j, n2
+    if n < 8:
+        res = 0.0
+        for i in range(n):
+            res += a[i]
+        return res
+    if n <= 128:
+        for j in range(8):
+            r[j] = a[j]
+        i = 8
+        while i < n - (n % 8):
+            for j in range(8):
+                r[j] += a[i + j]
+            i += 8
+        res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
+        while i < n:
+            res += a[i]
+            i += 1
+        return res
+    n2 = n // 2
+    n2 -= n2 % 8
+    return _np_sum(a, n2) + _np_sum(a + n2, n - n2)
+
+
 cdef double _categorical_split(const double* h, int ns, int nb, int missing_bin,
                                const double* tot, int n_val, bint has_cnt, bint is_reg,
-                               int crit, double min_cnt, double min_w, double lam, double* cum,
-                               uint8_t* left, int* out_k, bint* out_ml) noexcept nogil:
+                               int crit, double min_cnt, double min_w, double lam,
+                               double min_cat_cnt, double* cum, uint8_t* left, int* out_k,
+                               bint* out_ml) noexcept nogil:
     """Best split of a categorical feature into a set of categories and the rest.
 
     LightGBM-style category partitioning (Ke et al. 2017; Fisher 1958): the
@@ -960,10 +990,16 @@ cdef double _categorical_split(const double* h, int ns, int nb, int missing_bin,
     missing values on either side), by :func:`_best_split_feature`. Ties keep
     the lower category code first (a stable sort), so the result is
     deterministic.
+
+    With ``min_cat_cnt > 1``, a category of fewer rows at the node (its count, or
+    without a count channel its weight times the node's rows per unit of weight, as
+    :meth:`_Grower._without_rare_categories` estimates it) takes no part: it is left
+    out of the order and goes right with the rest (docs/design/0020).
     """
     cdef int b, m, q, r, o, k, s, n_orders, cls, bk
-    cdef double w, kv, sc, best
+    cdef double w, kv, sc, best, per_w, node_w
     cdef bint ml
+    cdef bint rare_rule = min_cat_cnt > 1.0
     cdef int best_k = -1
     cdef bint best_ml = False
     cdef int* present = <int*>malloc((nb + 1) * sizeof(int))
@@ -972,12 +1008,28 @@ cdef double _categorical_split(const double* h, int ns, int nb, int missing_bin,
     cdef double* key = <double*>malloc((nb + 1) * sizeof(double))
     cdef double* h2 = <double*>malloc((missing_bin + 1) * ns * sizeof(double))
     cdef const double* hb
+    per_w = 0.0
+    if rare_rule and not has_cnt:
+        node_w = tot[0] if is_reg else _np_sum(tot, n_val)
+        if node_w > 0.0:
+            per_w = tot[n_val] / node_w
+        else:
+            rare_rule = False
     m = 0
     for b in range(nb):
         left[b] = 0
-        if not _bin_empty(h + b * ns, n_val, has_cnt, is_reg):
-            present[m] = b
-            m += 1
+        hb = h + b * ns
+        if _bin_empty(hb, n_val, has_cnt, is_reg):
+            continue
+        if rare_rule:
+            if has_cnt:
+                w = hb[n_val]
+            else:
+                w = (hb[0] if is_reg else _np_sum(hb, n_val)) * per_w
+            if w < min_cat_cnt:
+                continue
+        present[m] = b
+        m += 1
     best = -INFINITY
     if m >= 1:
         for q in range((missing_bin + 1) * ns):
@@ -1031,11 +1083,12 @@ def categorical_splits(const double[:, :, ::1] hist, const int32_t[::1] cat_feat
                        const int32_t[::1] n_bins, int missing_bin, const double[::1] tot,
                        int crit, double min_cnt, double min_w, bint is_reg, double[::1] scores,
                        int32_t[::1] bins, uint8_t[::1] mls, uint8_t[:, ::1] left_sets,
-                       double[:, ::1] scratch, double lam=0.0):
-    """:func:`categorical_split` of every feature in ``cat_features`` from a node's
+                       double[:, ::1] scratch, double lam=0.0, double min_cat_cnt=1.0):
+    """:func:`_categorical_split` of every feature in ``cat_features`` from a node's
     histogram (shape ``(n_features, missing_bin + 1, n_stat)``), overwriting that
     feature's entries of ``scores``, ``bins`` and ``mls`` (one row of the grower's
-    arrays) and writing its left set to ``left_sets[f]``."""
+    arrays) and writing its left set to ``left_sets[f]``. The Python reference grower
+    empties the rare categories' bins itself and leaves ``min_cat_cnt`` at 1."""
     cdef int n_val = tot.shape[0] - 1
     cdef int ns = hist.shape[2]
     cdef bint has_cnt = ns > n_val
@@ -1045,13 +1098,36 @@ def categorical_splits(const double[:, :, ::1] hist, const int32_t[::1] cat_feat
         f = cat_features[j]
         scores[f] = _categorical_split(&hist[f, 0, 0], ns, n_bins[f], missing_bin, &tot[0],
                                        n_val, has_cnt, is_reg, crit, min_cnt, min_w, lam,
-                                       &scratch[f, 0], &left_sets[f, 0], &k, &ml)
+                                       min_cat_cnt, &scratch[f, 0], &left_sets[f, 0], &k, &ml)
         bins[f] = k
         mls[f] = ml
 
 
 # Node kernels: a node's histograms (_histogram), its sibling's by subtraction, and the
 # best split of each feature, over groups of features in parallel
+cdef void _node_categorical(NodeArgs* a, int f, Py_ssize_t hsz, bint has_cnt) noexcept nogil:
+    """The set split of categorical feature ``f`` (:func:`_categorical_split`) of each
+    requested child, into its scores and its row of ``a.left_sets``."""
+    cdef int nf = a.n_features
+    cdef Py_ssize_t sets = a.missing_bin + 1
+    cdef int k
+    cdef bint ml
+    if a.find_small:
+        a.scores[f] = _categorical_split(
+            a.small_hist + f * hsz, a.ns, a.n_bins[f], a.missing_bin, a.small_tot, a.n_val,
+            has_cnt, a.is_reg, a.crit, a.min_cnt, a.min_w, a.cat_lam, a.min_cat_cnt,
+            a.scratch + f * a.scratch_stride, a.left_sets + f * sets, &k, &ml)
+        a.bins[f] = k
+        a.mls[f] = ml
+    if a.find_large:
+        a.scores[nf + f] = _categorical_split(
+            a.large_hist + f * hsz, a.ns, a.n_bins[f], a.missing_bin, a.large_tot, a.n_val,
+            has_cnt, a.is_reg, a.crit, a.min_cnt, a.min_w, a.cat_lam, a.min_cat_cnt,
+            a.scratch + f * a.scratch_stride, a.left_sets + (nf + f) * sets, &k, &ml)
+        a.bins[nf + f] = k
+        a.mls[nf + f] = ml
+
+
 cdef void _node_group(int g, NodeArgs* a) noexcept nogil:
     cdef int f0 = C_GROUP * g
     cdef int nf = a.n_features
@@ -1083,9 +1159,12 @@ cdef void _node_group(int g, NodeArgs* a) noexcept nogil:
             _subtract_bins(ph, sh, lh, nb, a.ns, has_cnt, a.is_reg)
             _subtract_bins(ph + a.missing_bin * a.ns, sh + a.missing_bin * a.ns,
                            lh + a.missing_bin * a.ns, 1, a.ns, has_cnt, a.is_reg)
+        if a.is_cat != NULL and a.is_cat[f]:
+            _node_categorical(a, f, hsz, has_cnt)
+            continue
         # floor_s / floor_l: the best score so far of the group's earlier features
         # (a real split's score, so a feature proven below it cannot be chosen; not
-        # used where categorical features' scores are replaced after this scan)
+        # used in trees with categorical features, as the Python grower's scans)
         if a.find_small:
             sc = _best_split_feature(a.small_hist + f * hsz, a.ns, nb, a.missing_bin,
                                      a.small_tot, a.n_val, has_cnt, a.is_reg, a.crit,
@@ -1141,6 +1220,10 @@ cdef void _tree_args(NodeArgs* a, const uint8_t* codes, Py_ssize_t n_rows, int n
     a.use_floor = True
     a.rs = 0.0
     a.rs_seed = 0
+    a.is_cat = NULL
+    a.min_cat_cnt = 1.0
+    a.cat_lam = lam
+    a.left_sets = NULL
 
 
 cdef void _node_args(NodeArgs* a, const uint8_t[:, ::1] codes, const int32_t[::1] idx,

@@ -18,11 +18,13 @@ The trees are exactly those of :meth:`HistTreeRegressor.fit
 rule, tie-breaking, minimum-leaf rules, missing-value direction and node
 numbering); ``tests/test_batched.py`` checks it. Setup and finishing are the
 estimators' own (:meth:`_prepare_grower` and :meth:`_finish_fit`), so only the
-growth loop is compiled here. Trees the batched path does not support
-(categorical features; histograms over the memory budget, which includes
-deep or unlimited depth-first trees on many rows) are grown by their own
-:class:`_Grower`, one at a time. A
-single tree's :meth:`fit` goes through the same compiled grower when it can.
+growth loop is compiled here. Every tree goes through it: categorical set
+splits (with the per-node rule for rare categories), trees of any depth (a
+histogram slot is allocated at its first use, and the candidates' histograms
+are kept under :data:`~robust_boosting.trees.growing._HIST_CACHE_BYTES` as
+:class:`_Grower` keeps them) and symmetric trees; a single tree's :meth:`fit`
+is a batch of one. :class:`_Grower` is the test reference it is checked
+against, never called here.
 """
 
 from __future__ import annotations
@@ -35,15 +37,10 @@ from .. import _loop_kernels as _lk
 from . import _growing, growing
 from ._checks import _check_sample_weight
 from .binning import BinnedData, _kernel_threads, data_work
-from .growing import _CLS_GAIN_RTOL, _HIST_CACHE_BYTES, _REG_GAIN_RTOL, _Grower, _SymmetricGrower
+from .growing import _CLS_GAIN_RTOL, _REG_GAIN_RTOL, _Grower, _SymmetricGrower
 
 __all__ = ["fit_trees_batched", "grow_batched", "supports_batched"]
 
-#: deepest symmetric tree the batched grower takes (depth-first and best-first trees are
-#: bounded by their rows too, _max_nodes)
-MAX_BATCHED_DEPTH = 10
-#: largest histogram pool (one histogram per node of the deepest tree) the batched grower uses
-_POOL_BYTES = 64 * 2**20
 #: the regression trees' row arrays that a batch lays out (row index, weight, weighted
 #: residual), and their bytes per row and tree
 _REGION_DTYPES = (np.int32, np.float64, np.float64)
@@ -56,41 +53,26 @@ _REGION_BYTES = 8 * 2**20
 _NO_LIMIT = np.iinfo(np.int64).max
 
 
-def _max_nodes(grower: _Grower) -> int | None:
-    """Most nodes ``grower``'s tree can have (None: unbounded).
+def _max_nodes(grower: _Grower) -> int:
+    """Most nodes ``grower``'s tree can have.
 
-    Besides its depth and leaf limits, a depth-first or best-first tree has at most
-    ``2 n - 1`` nodes for ``n`` rows of positive weight: a split's children both have
-    positive weight (empty histogram bins are exact zeros, also after a subtraction),
-    so every leaf holds at least one of the rows."""
-    bounds = []
+    Besides its depth and leaf limits, a tree has at most ``2 n - 1`` nodes for ``n``
+    rows of positive weight: a split's children both have positive weight (empty
+    histogram bins are exact zeros, also after a subtraction), so every leaf holds at
+    least one of the rows (a symmetric level's undivided node stays one node)."""
+    bounds = [max(1, 2 * len(grower.idx) - 1)]
     if grower.max_depth is not None:
         bounds.append(2 ** (min(grower.max_depth, 62) + 1) - 1)
     if grower.max_leaf_nodes is not None:
         bounds.append(2 * grower.max_leaf_nodes - 1)
-    if type(grower) is _Grower:
-        bounds.append(max(1, 2 * len(grower.idx) - 1))
-    return min(bounds) if bounds else None
+    return min(bounds)
 
 
 def supports_batched(grower: _Grower) -> bool:
-    """Whether :func:`grow_batched` grows ``grower``'s tree (else it grows itself).
-
-    Depth-first or best-first growth (to any depth, unlimited too: the rows bound the
-    nodes, :func:`_max_nodes`) or symmetric growth to a depth of at most
-    :data:`MAX_BATCHED_DEPTH`, with one histogram per node fitting in 64 MiB
-    (then :class:`_Grower` never drops a cached histogram either, so both take the
-    same path through the subtraction), and no categorical feature (set splits are
-    grown by :class:`_Grower` itself).
-    """
-    max_nodes = _max_nodes(grower)
-    return (
-        type(grower) in (_Grower, _SymmetricGrower)
-        and grower.cat_features.size == 0
-        and max_nodes is not None
-        and (type(grower) is _Grower or grower.max_depth <= MAX_BATCHED_DEPTH)
-        and max_nodes * grower.hist_bytes <= min(_POOL_BYTES, _HIST_CACHE_BYTES)
-    )
+    """Whether :func:`grow_batched` grows ``grower``'s tree: every :class:`_Grower` and
+    :class:`_SymmetricGrower` (depth-first, best-first or symmetric, to any depth, with
+    categorical features or not, whatever the size of its histograms)."""
+    return type(grower) in (_Grower, _SymmetricGrower)
 
 
 def grow_batched(growers: Sequence[_Grower], n_threads: int = 1) -> None:
@@ -98,22 +80,21 @@ def grow_batched(growers: Sequence[_Grower], n_threads: int = 1) -> None:
 
     The growers come from :meth:`_prepare_grower` of trees fitted on the same
     :class:`~robust_boosting.trees.BinnedData` (same codes, same bins). Those
-    :func:`supports_batched` accepts and that share the kind of statistics
-    (regression, or classification with the same number of classes) are grown
-    together; the others grow themselves. Each grower ends as after its own
-    ``grow``: its node records filled, its ``idx`` partitioned by leaf. A node's
+    share the kind of statistics (regression, or classification with the same number
+    of classes) are grown together. Each grower ends as after its own
+    ``grow``: its node records filled (with categorical features, also
+    ``is_categorical`` and ``categories_left``), its ``idx`` partitioned by leaf. A node's
     kernels run on ``n_threads`` threads when its work is large enough (as in
     :meth:`_Grower._run_kernel`); the trees do not depend on it.
     """
     groups: dict[tuple, list[_Grower]] = {}
     for g in growers:
-        if supports_batched(g):
-            codes = g.codes_t  # a fresh view of the same buffer for every tree
-            key = (codes.ctypes.data, codes.shape, codes.strides, g.is_reg, g.n_stat, g.crit,
-                   g.hist_shape[2])
-            groups.setdefault(key, []).append(g)
-        else:
-            g.grow(g.root_tot)
+        if not supports_batched(g):
+            raise TypeError(f"grow_batched grows _Grower and _SymmetricGrower trees, not {g!r}")
+        codes = g.codes_t  # a fresh view of the same buffer for every tree
+        key = (codes.ctypes.data, codes.shape, codes.strides, g.is_reg, g.n_stat, g.crit,
+               g.hist_shape[2], g.cat_features.tobytes())
+        groups.setdefault(key, []).append(g)
     for group in groups.values():
         _grow_group(group, n_threads)
 
@@ -195,17 +176,27 @@ def _grow_group(group: list[_Grower], n_threads: int) -> None:
     rs_seed = np.array([g.rs_seed for g in group], dtype=np.uint64)
     max_nodes = max(_max_nodes(g) for g in group)
     shape = (k, max_nodes)
+    # every node's entries are written by the grower (np.empty: a bound of 2 n - 1
+    # nodes reserves memory that only the tree's nodes touch)
     left = np.empty(shape, dtype=np.int32)
     right = np.empty(shape, dtype=np.int32)
-    feature = np.full(shape, -1, dtype=np.int32)
-    split_bin = np.full(shape, -1, dtype=np.int32)
-    missing_left = np.zeros(shape, dtype=np.uint8)
-    gain = np.zeros(shape)
+    feature = np.empty(shape, dtype=np.int32)
+    split_bin = np.empty(shape, dtype=np.int32)
+    missing_left = np.empty(shape, dtype=np.uint8)
+    gain = np.empty(shape)
     tot = np.empty((k, max_nodes, n_stat))
     depth = np.empty(shape, dtype=np.int32)
     start = np.empty(shape, dtype=np.int64)
     end = np.empty(shape, dtype=np.int64)
     n_nodes = np.empty(k, dtype=np.int64)
+    has_cat = g0.cat_features.size > 0
+    is_cat = np.zeros(g0.n_features if has_cat else 0, dtype=np.uint8)
+    is_cat[g0.cat_features] = 1
+    min_cat_cnt = np.array([g.min_cat_cnt for g in group], dtype=np.float64)
+    # a set split's children are scored with lam + cat_lam (_Grower._categorical_scan)
+    cat_lam = np.array([g.lam + g.cat_lam for g in group], dtype=np.float64)
+    is_categorical = np.empty(shape if has_cat else (k, 0), dtype=np.uint8)
+    categories_left = np.empty((*shape, 32) if has_cat else (k, 0, 32), dtype=np.uint8)
     batch = _growing.TreeBatch(
         codes=g0.codes_t, n_bins=g0.n_bins, missing_bin=g0.missing_bin, is_reg=is_reg,
         crit=g0.crit, n_stat=n_stat, hist_stat=g0.hist_shape[2],
@@ -213,11 +204,12 @@ def _grow_group(group: list[_Grower], n_threads: int) -> None:
         ends=ends, dense=dense, d_ow=d_ow, d_oc=d_oc, d_owy=d_owy, root_tot=root_tot,
         tol_scale=tol_scale, max_depth=max_depth, min_cnt=min_cnt, min_w=min_w, lam=lam,
         max_leaves=max_leaves, symmetric=symmetric, rs=rs, rs_seed=rs_seed,
+        is_cat=is_cat, min_cat_cnt=min_cat_cnt, cat_lam=cat_lam,
         cls_rtol=_CLS_GAIN_RTOL, reg_rtol=_REG_GAIN_RTOL, min_work=growing._PARALLEL_MIN_WORK,
-        scan_work=growing._SCAN_WORK,
+        scan_work=growing._SCAN_WORK, cache_bytes=growing._HIST_CACHE_BYTES,
         left=left, right=right, feature=feature, split_bin=split_bin,
         missing_left=missing_left, gain=gain, tot=tot, depth=depth, start=start, end=end,
-        n_nodes=n_nodes,
+        is_categorical=is_categorical, categories_left=categories_left, n_nodes=n_nodes,
     )
     _growing.grow_all(batch, n_threads)
     for j, g in enumerate(group):
@@ -235,6 +227,9 @@ def _grow_group(group: list[_Grower], n_threads: int) -> None:
         g.depth = depth[j, :m]
         g.start = start[j, :m]
         g.end = end[j, :m]
+        if has_cat:
+            g.is_categorical = is_categorical[j, :m]
+            g.categories_left = categories_left[j, :m]
 
 
 def _is_hist_tree(learner) -> bool:

@@ -1,8 +1,12 @@
 """Growing: a histogram tree from weighted binned data (the fitted :class:`HistTree`).
 
-:class:`_Grower` grows depth-first or best-first from weighted histograms
-computed by the compiled kernels of ``robust_boosting.trees._*`` (Cython), using
-histogram subtraction for the larger child of each split.
+:class:`_Grower` holds a tree's growth settings and row arrays; every tree in
+production is grown from it by the compiled grower
+(:func:`robust_boosting.trees.batched.grow_batched`, ``_growing.grow_all``). Its
+own :meth:`_Grower.grow` (and :meth:`_SymmetricGrower.grow`), Python control around
+the compiled node kernels, is the test reference the compiled grower is checked
+against node for node (``tests/test_batched.py``, ``tests/test_grower_reference.py``);
+no production code path calls it.
 """
 
 from __future__ import annotations
@@ -120,7 +124,9 @@ class HistTree:
 
 
 class _Grower:
-    """Grows one tree from binned codes (Python control, compiled kernels)."""
+    """One tree's growth settings and row arrays (grown by the compiled grower,
+    :func:`~robust_boosting.trees.batched.grow_batched`); :meth:`grow` is the test
+    reference (Python control, compiled kernels), not used in production."""
 
     def __init__(
         self, codes_t, n_bins, missing_bin, idx, ow, oc, owy, is_reg, n_stat, crit,
@@ -262,9 +268,15 @@ class _Grower:
     def _without_rare_categories(self, hist, tot):
         """``hist``, or a copy whose categorical features' bins of fewer than
         ``min_cat_cnt`` rows at the node are emptied (the missing bin is kept): the scan
-        leaves them out of the ordered categories, and they go right with the rest."""
+        leaves them out of the ordered categories, and they go right with the rest.
+        Only each feature's own bins are read (those past its last, up to the missing
+        bin, are never written by the kernels)."""
         n_val = self.n_stat - 1
+        own = np.arange(self.missing_bin + 1) < self.n_bins[self.cat_features][:, None]
         h = hist[self.cat_features]  # a copy
+        unwritten = ~own
+        unwritten[:, self.missing_bin] = False
+        h[unwritten] = 0.0
         if h.shape[2] > n_val:  # the exact count channel
             cnt = h[:, :, n_val]
         else:
@@ -272,13 +284,8 @@ class _Grower:
             node_w = tot[0] if self.is_reg else tot[:n_val].sum()
             if not node_w > 0:
                 return hist
-            # the bins past a feature's last are not written by the kernels (np.empty): their
-            # estimates are meaningless and unused, so their overflow is not reported
-            with np.errstate(all="ignore"):
-                cnt = w * (tot[n_val] / node_w)
-        with np.errstate(all="ignore"):
-            rare = cnt < self.min_cat_cnt
-        rare[:, self.missing_bin] = False
+            cnt = w * (tot[n_val] / node_w)
+        rare = (cnt < self.min_cat_cnt) & own
         if not rare.any():
             return hist
         h[rare] = 0.0
@@ -412,8 +419,22 @@ class _Grower:
         self.gain[node] = gain
         return lnode, rnode, mid
 
-    # -- growth ------------------------------------------------------------
+    # -- growth (the test reference) ---------------------------------------
     def grow(self, root_tot):
+        """Grow the tree (test reference: production trees are grown by
+        :func:`~robust_boosting.trees.batched.grow_batched`); with categorical features,
+        also ``is_categorical`` and ``categories_left`` as the compiled grower gives them."""
+        self._grow(root_tot)
+        if self.cat_features.size:
+            sets = np.zeros((len(self.left), 256), dtype=np.uint8)
+            for i, left_set in enumerate(self.left_set):
+                if left_set is not None:
+                    sets[i, : self.missing_bin] = left_set[: self.missing_bin]
+            self.is_categorical = np.array([s is not None for s in self.left_set],
+                                           dtype=np.uint8)
+            self.categories_left = np.packbits(sets, axis=1, bitorder="little")
+
+    def _grow(self, root_tot):
         self._buffers()
         n_act = len(self.idx)
         root = self._new_node(root_tot, 0, 0, n_act)
@@ -457,7 +478,9 @@ class _Grower:
 
 
 class _SymmetricGrower(_Grower):
-    """Grows a symmetric (oblivious) regression tree: one split per level.
+    """A symmetric (oblivious) regression tree's settings; :meth:`grow` is the test
+    reference of the compiled symmetric growth (``_growing._grow_sym``): one split per
+    level.
 
     Every node of a level is split on the same feature and bin, the one that maximises
     the sum over the level's nodes of their children's scores ``S^2 / (W + lam)``
@@ -475,7 +498,7 @@ class _SymmetricGrower(_Grower):
     noise keyed by the level's number ``d``).
     """
 
-    def grow(self, root_tot):
+    def _grow(self, root_tot):
         self._buffers()
         n_act = len(self.idx)
         root = self._new_node(root_tot, 0, 0, n_act)

@@ -47,7 +47,13 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from robust_boosting.datasets import load_dataset
-from robust_boosting.noise import flip_labels, flip_labels_class_conditional
+from robust_boosting.noise import (
+    flip_labels,
+    flip_labels_class_conditional,
+    flip_labels_hardest,
+    flip_labels_pmd,
+    reference_proba,
+)
 
 BINARY_QUICK = ["pima", "wdbc"]
 MULTICLASS_QUICK = ["wine"]
@@ -228,18 +234,30 @@ CANDIDATES = {
 # ---------------------------------------------------------------------------
 # noise
 # ---------------------------------------------------------------------------
-def add_noise(y, kind: str, rate: float, seed: int):
+KINDS = ["sym", "cc", "hardest", "pmd"]
+
+
+def add_noise(y, kind: str, rate: float, seed: int, X=None, proba=None):
     """Flip ``rate`` of the labels ``y`` (encoded 0..K-1); returns ``(y_noisy, flipped_mask)``.
 
     ``sym``: uniform flips (:func:`flip_labels`). ``cc``: class-conditional flips at the
     same overall expected rate; two classes: class 0 flips at ``1.5 rate`` and class 1
     at ``0.5 rate`` (capped at 0.9); more classes: pair flipping, class ``k`` goes to
-    ``k + 1 mod K`` with probability ``rate``.
+    ``k + 1 mod K`` with probability ``rate``. The annotator-like kinds read a reference
+    model's out-of-fold probabilities ``proba`` on the clean labels
+    (:func:`~robust_boosting.noise.reference_proba` of ``X``): ``hardest``, the rows it
+    finds most confusable get that class (:func:`flip_labels_hardest`); ``pmd``, PMD noise
+    of type I (:func:`flip_labels_pmd`).
     """
     classes = np.unique(y)
     if rate == 0:
         return y.copy(), np.zeros(len(y), bool)
-    if kind == "sym":
+    if kind in ("hardest", "pmd"):
+        if proba is None:
+            proba = reference_proba(X, y, classes=classes, random_state=seed)
+        flip = flip_labels_hardest if kind == "hardest" else flip_labels_pmd
+        y_noisy, _ = flip(y, rate, proba=proba, classes=classes, random_state=seed)
+    elif kind == "sym":
         y_noisy, flipped = flip_labels(y, rate, classes=classes, random_state=seed)
     elif kind == "cc":
         k = len(classes)
@@ -251,7 +269,7 @@ def add_noise(y, kind: str, rate: float, seed: int):
         y_noisy, flipped = flip_labels_class_conditional(y, T, classes=classes,
                                                           random_state=seed)
     else:
-        raise ValueError(f"unknown noise kind {kind!r}; use 'sym' or 'cc'")
+        raise ValueError(f"unknown noise kind {kind!r}; use one of {KINDS}")
     return np.asarray(y_noisy), np.asarray(y_noisy) != y
 
 
@@ -284,7 +302,8 @@ def _warm_up(models, dataset, seed):
             pass
 
 
-def run(models: dict, datasets, rates, kinds, n_splits, test_size, seed, log=sys.stderr):
+def run(models: dict, datasets, rates, kinds, n_splits, test_size, seed, log=sys.stderr,
+        oof_dir=None):
     """Fit every model on every task; returns a list of result rows (dicts)."""
     from sklearn.model_selection import train_test_split
     from sklearn.preprocessing import LabelEncoder
@@ -297,11 +316,15 @@ def run(models: dict, datasets, rates, kinds, n_splits, test_size, seed, log=sys
         for split in range(n_splits):
             Xtr, Xte, ytr, yte = train_test_split(X, y, test_size=test_size, stratify=y,
                                                   random_state=seed + split)
+            # the annotator-like kinds' reference model: once per split, on the clean labels
+            ref = (reference_proba(Xtr, ytr, random_state=seed + split)
+                   if {"hardest", "pmd"} & set(kinds) else None)
             for kind in kinds:
                 for rate in rates:
                     if rate == 0 and kind != kinds[0]:
                         continue  # the clean task is the same for every kind
-                    yn, flipped = add_noise(ytr, kind, rate, seed + 1000 * split + 7)
+                    yn, flipped = add_noise(ytr, kind, rate, seed + 1000 * split + 7,
+                                            proba=ref)
                     for key, m in models.items():
                         # the split is recorded as seed + split, so that runs with other
                         # seeds (--seed 100: splits 100, 101, ...) merge as new tasks
@@ -324,6 +347,15 @@ def run(models: dict, datasets, rates, kinds, n_splits, test_size, seed, log=sys
                                 row["best"] = best
                             if hasattr(est, "noise_rate_"):
                                 row["noise_rate"] = est.noise_rate_
+                                row["true_rate"] = float(np.mean(flipped))
+                            if hasattr(est, "remove_label_issues_"):
+                                row["removed"] = bool(est.remove_label_issues_)
+                                row["anchor"] = est.anchor_noise_rate_
+                                if oof_dir:
+                                    np.savez_compressed(
+                                        os.path.join(oof_dir, f"{ds}_{seed + split}_{kind}_"
+                                                              f"{rate}_{key}.npz"),
+                                        oof=est.oof_proba_, y=yn, flipped=flipped)
                             fitted = getattr(est, "best_estimator_", est)
                             if (hasattr(est, "excluded_samples_")
                                     or hasattr(fitted, "self_paced_weights_")):
@@ -474,11 +506,14 @@ def main(argv=None):
     p.add_argument("--peers", nargs="*", default=list(PEERS), choices=list(PEERS))
     p.add_argument("--datasets", nargs="*")
     p.add_argument("--rates", nargs="*", type=float)
-    p.add_argument("--kinds", nargs="*", choices=["sym", "cc"])
+    p.add_argument("--kinds", nargs="*", choices=KINDS)
     p.add_argument("--splits", type=int)
     p.add_argument("--test-size", type=float, default=0.3)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--rows", help="also save the raw result rows to this CSV file")
+    p.add_argument("--save-oof", metavar="DIR",
+                   help="save each SPLBoostClassifierCV fit's out-of-fold probabilities, "
+                        "noisy labels and flipped rows to DIR (one .npz per task)")
     p.add_argument("--table-from", nargs="*", metavar="CSV",
                    help="print the table of saved --rows files (e.g. of runs split by data set) "
                         "instead of running; --candidates/--peers/--rates select what to show")
@@ -518,7 +553,8 @@ def main(argv=None):
     os.environ["OMP_NUM_THREADS"] = "1"
     run_id = time.strftime("%Y-%m-%dT%H:%M:%S")  # pairs the time ratios in merged tables
     with threadpool_limits(1):
-        rows = run(models, datasets, rates, kinds, splits, a.test_size, a.seed)
+        rows = run(models, datasets, rates, kinds, splits, a.test_size, a.seed,
+                   oof_dir=a.save_oof)
     for r in rows:
         r["run"] = run_id
     if a.rows:

@@ -8,8 +8,10 @@ Synthetic data, binary and multiclass, from two generators:
   (:func:`hard_classification`: classes from the argmax of random quadratic and
   sine scores of 8 informative features, 12 noise features).
 
-A fraction of the *training* labels is flipped uniformly to another class
-(:func:`robust_boosting.noise.flip_labels`); every model is scored on 20,000 clean
+A fraction of the *training* labels is flipped (``--kinds``: ``sym``, uniformly to
+another class, :func:`robust_boosting.noise.flip_labels`; the annotator-like ``hardest``
+and ``pmd``, from a reference model's out-of-fold probabilities on the clean labels, as in
+``bench_noisy_default.py``); every model is scored on 20,000 clean
 test rows (``--test-rows``). Reported per (generator, n, classes, rate) and model:
 test error (%), label-issue F1 against the truly flipped rows (models that flag
 suspects), fit time divided by the fit time of ``CleanLearning(LGBMClassifier())`` in
@@ -44,9 +46,9 @@ import warnings
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(__file__))
-from bench_noisy_default import prf  # noqa: E402
+from bench_noisy_default import add_noise, prf  # noqa: E402
 
-from robust_boosting.noise import flip_labels  # noqa: E402
+from robust_boosting.noise import reference_proba  # noqa: E402
 
 
 def hard_classification(n: int, n_classes: int, seed: int, n_features: int = 20):
@@ -158,7 +160,8 @@ def _child(key, X, y, Xt, yt, flipped, seed, threads, queue):
         peak = _rss_kb("VmHWM:") - base
         err = float(np.mean(np.asarray(est.predict(Xt)).ravel() != yt))
         f1 = prf(suspects(est), flipped)[2] if suspects is not None and flipped.any() else np.nan
-        queue.put(dict(error=err, time=dt, peak_mb=peak / 1024.0, f1=f1))
+        queue.put(dict(error=err, time=dt, peak_mb=peak / 1024.0, f1=f1,
+                       noise_rate=getattr(est, "noise_rate_", np.nan)))
     except Exception as exc:  # reported, the run goes on
         queue.put(dict(failed=f"{type(exc).__name__}: {exc}"))
 
@@ -185,6 +188,8 @@ def main(argv=None):
     ap.add_argument("--classes", type=int, nargs="+", default=[2, 5])
     ap.add_argument("--rates", type=float, nargs="+", default=[0.0, 0.1, 0.2, 0.35])
     ap.add_argument("--generators", nargs="+", default=["mc", "hard"])
+    ap.add_argument("--kinds", nargs="+", default=["sym"], choices=["sym", "hardest", "pmd"],
+                    help="kinds of flips (each at every noisy rate)")
     ap.add_argument("--models", nargs="+", default=[m for m in MODELS if m != "ours300"])
     ap.add_argument("--seeds", type=int, nargs="+", default=[0])
     ap.add_argument("--test-rows", type=int, default=20_000)
@@ -199,20 +204,20 @@ def main(argv=None):
     else:
         grid = [(g, n, k) for g in args.generators for n in args.n for k in args.classes]
         rates = args.rates
-    print("| data | n | K | flips | model | error % | F1 | time / cleanlab | peak / cleanlab |"
-          " fit s |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("| data | n | K | flips | model | error % | F1 | noise_rate_ | time / cleanlab |"
+          " peak / cleanlab | fit s |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    tasks = [(rate, kind) for rate in rates
+             for kind in (args.kinds if rate > 0 else args.kinds[:1])]
     for gen, n, k in grid:
-        for rate in rates:
+        for rate, kind in tasks:
             for seed in args.seeds:
                 X, y, Xt, yt = make_data(gen, n, k, args.test_rows, seed)
-                if rate > 0:
-                    y_noisy, flipped = flip_labels(y, rate, classes=np.arange(k),
-                                                   random_state=seed)
-                    y_noisy = np.asarray(y_noisy)
-                    flipped = y_noisy != y
-                else:
-                    y_noisy, flipped = y, np.zeros(n, bool)
+                # the annotator-like kinds' reference model, on the clean labels
+                ref = (reference_proba(X, y, random_state=seed)
+                       if rate > 0 and kind != "sym" else None)
+                y_noisy, flipped = add_noise(y, kind, rate, seed, proba=ref)
+                flips = f"{rate:.0%}" if kind == "sym" or rate == 0 else f"{rate:.0%} {kind}"
                 rows = {}
                 for key in args.models:
                     if key == "catboost" and n > args.skip_catboost_above:
@@ -222,14 +227,15 @@ def main(argv=None):
                 cl = rows.get("cleanlab", {})
                 for key, r in rows.items():
                     if "failed" in r:
-                        print(f"| {gen} | {n} | {k} | {rate:.0%} | {MODELS[key][0]} | failed: "
-                              f"{r['failed']} | | | | |", flush=True)
+                        print(f"| {gen} | {n} | {k} | {flips} | {MODELS[key][0]} | failed: "
+                              f"{r['failed']} | | | | | |", flush=True)
                         continue
                     tr = r["time"] / cl["time"] if "time" in cl else np.nan
                     mr = r["peak_mb"] / cl["peak_mb"] if cl.get("peak_mb") else np.nan
                     f1 = "" if np.isnan(r["f1"]) else f"{r['f1']:.3f}"
-                    print(f"| {gen} | {n} | {k} | {rate:.0%} | {MODELS[key][0]} | "
-                          f"{100 * r['error']:.2f} | {f1} | {tr:.2f} | {mr:.2f} | "
+                    nr = "" if np.isnan(r["noise_rate"]) else f"{r['noise_rate']:.3f}"
+                    print(f"| {gen} | {n} | {k} | {flips} | {MODELS[key][0]} | "
+                          f"{100 * r['error']:.2f} | {f1} | {nr} | {tr:.2f} | {mr:.2f} | "
                           f"{r['time']:.1f} |", flush=True)
 
 

@@ -2,6 +2,8 @@
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from robust_boosting.label_issues import (
     anchor_floors,
@@ -124,3 +126,63 @@ def test_agrees_with_cleanlab_on_a_seeded_example():
     np.testing.assert_allclose(confident_joint(proba, y),
                                cleanlab_count.compute_confident_joint(y, proba, calibrate=True),
                                atol=1.0)
+
+
+# ---------------------------------------------------------------------------
+# the low-margin rule (min_margin)
+
+_probabilities = st.integers(2, 4).flatmap(lambda k: st.tuples(
+    st.just(k), st.integers(0, 2**31 - 1), st.floats(0.0, 0.9)))
+
+
+@given(_probabilities)
+@settings(max_examples=60, deadline=None)
+def test_min_margin_adds_exactly_the_rows_of_low_margin(case):
+    k, seed, m = case
+    rng = np.random.default_rng(seed)
+    proba = rng.dirichlet(np.full(k, 0.5), 80)
+    y = rng.integers(0, k, 80)
+    plain = find_label_issues(proba, y, only_misclassified=False)
+    with_margin = find_label_issues(proba, y, only_misclassified=False, min_margin=m)
+    others = proba.copy()
+    others[np.arange(80), y] = -np.inf
+    low = others.max(axis=1) - proba[np.arange(80), y] > m
+    np.testing.assert_array_equal(with_margin, plain | low)
+
+
+def test_min_margin_leaves_the_excluded_classes_alone():
+    proba, y, _, _ = _separable(k=3, flips=40, seed=3)
+    found = find_label_issues(proba, y, min_margin=0.0, exclude=[2])
+    assert not found[y == 2].any()
+    assert found[y != 2].any()
+
+
+@pytest.mark.parametrize("bad", [-0.1, 1.0, "0.2", np.nan])
+def test_min_margin_outside_0_1_is_an_error(bad):
+    proba, y, _, _ = _separable()
+    with pytest.raises(ValueError, match="min_margin"):
+        find_label_issues(proba, y, min_margin=bad)
+
+
+def test_min_margin_finds_more_of_the_hardest_rows_flips():
+    """Annotator-like flips (the rows a reference model finds hardest, to their closest
+    class) mostly stay below the count's thresholds: the margin rule finds more of them,
+    at a better F1."""
+    from sklearn.datasets import make_classification
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import cross_val_predict
+
+    from robust_boosting.noise import flip_labels_hardest
+
+    X, y = make_classification(1500, 10, n_informative=6, random_state=0)
+    y_noisy, flipped = flip_labels_hardest(y, 0.2, X=X, estimator=LogisticRegression(),
+                                           random_state=0)
+    proba = cross_val_predict(LogisticRegression(), X, y_noisy, cv=5, method="predict_proba")
+
+    def f1(found):
+        tp = np.sum(found & flipped)
+        return 2 * tp / (found.sum() + flipped.sum())
+
+    plain = f1(find_label_issues(proba, y_noisy, only_misclassified=False))
+    margin = f1(find_label_issues(proba, y_noisy, only_misclassified=False, min_margin=0.2))
+    assert margin > plain + 0.05, (plain, margin)

@@ -27,13 +27,14 @@ from sklearn.utils.parallel import Parallel, delayed
 from ._auto_rules import PATIENCE, SAMPLE_COUNT
 from ._batched import fit_batched, staged_raw_binned_once
 from .classical import LogitBoostClassifier, SPLLogitBoostClassifier
+from .label_issues import rare_classes
 from .losses import softmax_loss
 from .trees import HistTreeRegressor
 from .trees.binning import _kernel_threads
 
 __all__ = ["TREE_KEYS", "fit_candidates", "held_out_curve", "make_booster", "proba_at",
            "stratified_folds",
-           "staged_proba", "tree_params"]
+           "staged_proba", "tree_params", "warn_rare_classes"]
 
 #: probabilities are clipped to [_EPS, 1] inside the held-out log-loss
 _EPS = 1e-12
@@ -448,3 +449,32 @@ def results_table(candidates, scores, best_round) -> dict:
     res["std_test_score"] = scores.std(axis=1)
     res["rank_test_score"] = rank
     return res
+
+
+def _label(value) -> str:
+    """A class label as the user wrote it (``3``, ``'cat'``), not as numpy prints it."""
+    return repr(value.item() if isinstance(value, np.generic) else value)
+
+
+def warn_rare_classes(y_idx: NDArray, classes: NDArray, n_folds: int,
+                      stacklevel: int = 2) -> NDArray[np.intp]:
+    """The classes of fewer rows than the search's ``n_folds`` folds (:func:`rare_classes`),
+    as class indices, with a UserWarning naming them and their counts; none when every
+    class has fewer rows than the folds (a splitter of many folds, such as leave-one-out).
+    Those classes take no part in the label-noise estimate and stay in the final fit
+    (docs/design/0021-rare-classes.md)."""
+    rare = rare_classes(y_idx, n_folds, classes.shape[0])
+    if rare.size == classes.shape[0]:
+        return rare[:0]
+    if rare.size:
+        counts = np.bincount(y_idx, minlength=classes.shape[0])
+        named = [f"{_label(classes[k])} ({counts[k]} row{'s' if counts[k] > 1 else ''})"
+                 for k in rare]
+        which = (f"class {named[0]} has" if rare.size == 1
+                 else f"classes {', '.join(named[:-1])} and {named[-1]} have")
+        it = "it takes" if rare.size == 1 else "they take"
+        warnings.warn(
+            f"{which} fewer rows than the search's {n_folds} folds: {it} no part in the "
+            "label-noise estimate (noise_rate_, label_issues_, remove_label_issues_) and "
+            "stay in the final fit.", UserWarning, stacklevel=stacklevel)
+    return rare

@@ -17,8 +17,9 @@ sums.
   off-diagonal share of the joint), :func:`anchor_noise_rate` and
   :func:`anchor_floors` (how far the most confident probabilities stay below 1,
   [LT]_);
-- the suspects: :func:`find_label_issues` ("prune by noise rate", [CL]_ Sec. 3.2)
-  and :func:`prune_counts`, how many each pair of classes gives;
+- the suspects: :func:`find_label_issues` ("prune by noise rate", [CL]_ Sec. 3.2,
+  optionally with the rows of low margin) and :func:`prune_counts`, how many each pair
+  of classes gives;
 - the clean fit's weights: :func:`label_retention` (the noise matrix's diagonal) and
   :func:`final_weights`;
 - rare classes: :func:`rare_classes`, the classes with fewer rows than the folds that
@@ -271,6 +272,7 @@ def prune_counts(joint: NDArray) -> list[tuple[int, int, int]]:
 
 
 def find_label_issues(proba: ArrayLike, y: ArrayLike, *, only_misclassified: bool = True,
+                      min_margin: float | None = None,
                       exclude: ArrayLike = ()) -> NDArray[np.bool_]:
     """Suspected label errors by confident learning's "prune by noise rate" ([CL]_ Sec. 3.2).
 
@@ -291,6 +293,14 @@ def find_label_issues(proba: ArrayLike, y: ArrayLike, *, only_misclassified: boo
         ``False`` keeps every sample the count selects: where a class has lost
         most of its labels, its flipped samples are still classified as their
         (wrong) label, and only the count finds them.
+    min_margin : float in ``[0, 1)`` or None, default=None
+        When set, every row whose likeliest other class ``j`` has
+        ``p_j - p_label > min_margin`` is a suspect too, whatever the count (the
+        "low margin" rule of [CL]_ Sec. 3.2, applied besides the count). The count
+        takes a row only where some class reaches its threshold ``t_j``; where
+        labels are wrong on the rows a model finds hardest (annotator-like,
+        instance-dependent noise, :func:`robust_boosting.noise.flip_labels_hardest`)
+        few of them do, and the count finds a fraction of the flips.
     exclude : array-like of int, default=()
         Classes that take no part (:func:`confident_joint`): no row labelled one of
         them is a suspect, and no row is a suspect of being one of them.
@@ -309,6 +319,15 @@ def find_label_issues(proba: ArrayLike, y: ArrayLike, *, only_misclassified: boo
         suspect[rows[np.argsort(-margin, kind="stable")[:count]]] = True
     if only_misclassified:
         suspect &= np.argmax(proba, axis=1) != y
+    if min_margin is not None:
+        # docs/results/annotator-noise.md: the margin rule's suspects under each kind of noise
+        if not (isinstance(min_margin, (int, float, np.number)) and 0 <= min_margin < 1):
+            raise ValueError(f"min_margin must be a number in [0, 1) or None, got {min_margin!r}.")
+        rows = np.arange(y.shape[0])
+        others = proba.copy()
+        others[rows, y] = -np.inf
+        low = others.max(axis=1) - proba[rows, y] > min_margin
+        suspect |= low & ~np.isin(y, _indices(exclude))
     return suspect
 
 

@@ -28,7 +28,14 @@ from sklearn.utils.validation import check_is_fitted
 
 from ._auto_rules import PATIENCE, SINGLE_MACHINE, Regime, RuleSet, clean_anchor_threshold, regimes
 from ._boosting import validated_training_data
-from ._cv_search import fit_candidates, make_booster, proba_at, results_table, search_folds
+from ._cv_search import (
+    fit_candidates,
+    make_booster,
+    proba_at,
+    results_table,
+    search_folds,
+    warn_rare_classes,
+)
 from ._interfaces import answer_requests
 from ._progress import Progress, check_verbose
 from ._validation import check_choice, check_number, check_optional_int, validated_X
@@ -78,11 +85,6 @@ def __getattr__(name: str):
         module, attr = _MOVED[name]
         return getattr(importlib.import_module(f"robust_boosting.{module}"), attr)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def _label(value) -> str:
-    """A class label as the user wrote it (``3``, ``'cat'``), not as numpy prints it."""
-    return repr(value.item() if isinstance(value, np.generic) else value)
 
 
 def _as_tuple(name: str, value, check) -> tuple:
@@ -546,24 +548,10 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         return float(pair[0]), float(pair[1])
 
     def _rare_classes(self, y_idx, classes, n_folds: int) -> NDArray[np.intp]:
-        """The classes of fewer rows than the search's folds (:func:`rare_classes`), with a
-        warning naming them; sets :attr:`rare_classes_`. None when every class has fewer rows
-        than the folds (a splitter of many folds, such as leave-one-out)."""
-        rare = rare_classes(y_idx, n_folds, classes.shape[0])
-        if rare.size == classes.shape[0]:
-            rare = rare[:0]
+        """The classes of fewer rows than the search's folds, with a warning naming them
+        (:func:`warn_rare_classes`); sets :attr:`rare_classes_`."""
+        rare = warn_rare_classes(y_idx, classes, n_folds, stacklevel=4)
         self.rare_classes_ = classes[rare]
-        if rare.size:
-            counts = np.bincount(y_idx, minlength=classes.shape[0])
-            named = [f"{_label(classes[k])} ({counts[k]} row{'s' if counts[k] > 1 else ''})"
-                     for k in rare]
-            which = (f"class {named[0]} has" if rare.size == 1
-                     else f"classes {', '.join(named[:-1])} and {named[-1]} have")
-            it = "it takes" if rare.size == 1 else "they take"
-            warnings.warn(
-                f"{which} fewer rows than the search's {n_folds} folds: {it} no part in the "
-                "label-noise estimate (noise_rate_, label_issues_, remove_label_issues_) and "
-                "stay in the final fit.", UserWarning, stacklevel=3)
         return rare
 
     # --------------------------------------------------------------------- fit

@@ -29,13 +29,16 @@ extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.autosummary",
     "sphinx.ext.autosectionlabel",
-    "sphinx.ext.mathjax",
     "sphinx.ext.viewcode",
     "numpydoc",
     "myst_parser",
     "sphinx_gallery.gen_gallery",
     "rb_refs",
+    "rb_mathml",
 ]
+# formulas become MathML when the site is built (docs/_ext/rb_mathml.py): no MathJax from
+# a CDN, so the pages read the same offline
+html_math_renderer = "mathml"
 
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 root_doc = "index"

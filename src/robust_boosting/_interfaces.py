@@ -143,9 +143,9 @@ class FitRequest:
     """A weak-learner fit the loop asks its caller for.
 
     The caller must fit ``learner`` in place, exactly as
-    ``learner.fit(X, target, sample_weight=weights)`` would, then resume the
-    loop (see :meth:`BaseBoostingClassifier._fit_requests`), or, at the first
-    pass of a round (``first_pass``), resume it with :data:`STOP_BOOSTING` to
+    ``learner.fit(X, target, sample_weight=weights)`` would, then resume the loop
+    (see :meth:`~robust_boosting._boosting.BaseBoostingClassifier._fit_requests`), or, at
+    the first pass of a round (``first_pass``), resume it with :data:`STOP_BOOSTING` to
     end the ensemble with the ``round`` rounds it has. ``scores`` is the
     ensemble's current score on every training row (zero-weight rows
     included), shape ``(n,)`` or ``(n, K)``: for a one-vs-rest model, the

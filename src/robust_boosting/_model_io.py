@@ -144,6 +144,20 @@ def save_model(model: Any, path: str | os.PathLike[str], *, label: str | None = 
     ------
     ValueError
         If ``model`` is not a fitted estimator.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import robust_boosting as rb
+    >>> X = np.random.default_rng(0).normal(size=(200, 3))
+    >>> y = (X[:, 0] > 0).astype(int)
+    >>> model = rb.SPLBoostClassifier(n_estimators=20).fit(X, y)
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "model.skops")
+    >>> rb.save_model(model, path)
+    >>> loaded = rb.load_model(path)  # only robust-boosting's own types are trusted
+    >>> bool((loaded.predict_proba(X) == model.predict_proba(X)).all())
+    True
     """
     import skops.io as sio
 
@@ -256,6 +270,18 @@ def load_model(path: str | os.PathLike[str], *, trust_pickle: bool = False) -> A
     ------
     ValueError
         A one-line message naming ``path`` and the cause (see :func:`load_bundle`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import os, tempfile
+    >>> import robust_boosting as rb
+    >>> X = np.random.default_rng(0).normal(size=(100, 2))
+    >>> model = rb.AdaBoostClassifier(n_estimators=5).fit(X, X[:, 0] > 0)
+    >>> path = os.path.join(tempfile.mkdtemp(), "model.skops")
+    >>> rb.save_model(model, path)
+    >>> rb.load_model(path).predict(X[:3]).tolist() == model.predict(X[:3]).tolist()
+    True
     """
     return load_bundle(path, trust_pickle=trust_pickle)["model"]
 

@@ -21,7 +21,7 @@ __all__ = ["PerClassRegressor"]
 class PerClassRegressor(BaseEstimator):
     """One copy of a regressor per column of a ``(n, K)`` response: a multiclass Newton round.
 
-    :class:`LogitStep` fits its ``K`` per-class regressors through this one
+    :class:`~robust_boosting.steps.LogitStep` fits its ``K`` per-class regressors through this one
     learner: ``fit(X, Z, sample_weight=W)`` fits copy ``k`` of ``estimator`` on
     ``(X, Z[:, k], W[:, k])`` and ``predict`` stacks their predictions. The
     batched trainer (:mod:`robust_boosting._batched`) grows the ``K`` trees

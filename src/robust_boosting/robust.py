@@ -105,6 +105,17 @@ class SavageBoostClassifier(ClassProbabilityBooster):
     classes_, estimators_, estimator_weights_, estimator_errors_,
     n_estimators_, stopping_reason_, sample_weights_, feature_importances_
         As for :class:`~robust_boosting.classical.RealBoostClassifier`.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_classification
+    >>> from robust_boosting import SavageBoostClassifier
+    >>> from robust_boosting.noise import flip_labels
+    >>> X, y = make_classification(n_samples=400, random_state=0)
+    >>> y_noisy, flipped = flip_labels(y, 0.2, random_state=0)
+    >>> clf = SavageBoostClassifier(n_estimators=50, random_state=0).fit(X, y_noisy)
+    >>> round(clf.score(X, y), 2)  # accuracy on the true labels
+    0.82
     """
 
     _default_loss = "savage"
@@ -163,6 +174,15 @@ class RBoostClassifier(GentleLossBooster):
     Attributes
     ----------
     As for :class:`~robust_boosting.classical.GentleBoostClassifier`.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_classification
+    >>> from robust_boosting import RBoostClassifier
+    >>> X, y = make_classification(n_samples=300, flip_y=0.1, random_state=0)
+    >>> clf = RBoostClassifier(n_estimators=50, random_state=0).fit(X, y)
+    >>> clf.score(X, y) > 0.85
+    True
     """
 
     _default_loss = "savage2"
@@ -179,17 +199,8 @@ class RobustBoostClassifier(BaseBoostingClassifier):
     ``max_margin``; samples that stay far on the wrong side get vanishing
     weight. The vote weights are ``beta_j = dm_j exp(-(t_final - t_j))``.
 
-    Parameters (MATLAB's names and defaults side by side)
-    -----------------------------------------------------
-    ===============  ========================  =======
-    ours             MATLAB                    default
-    ===============  ========================  =======
-    error_goal       ``RobustErrorGoal``       0.1
-    max_margin       ``RobustMaxMargin``       0
-    margin_sigma     ``RobustMarginSigma``     0.1
-    n_estimators     ``NumLearningCycles``     100
-    ===============  ========================  =======
-
+    Parameters
+    ----------
     estimator : classifier, default=None
         Weak learner accepting ``sample_weight``; a decision stump if None
         (MATLAB's default ``'Tree'`` template is a shallow tree).
@@ -243,11 +254,33 @@ class RobustBoostClassifier(BaseBoostingClassifier):
 
     Notes
     -----
+    The parameters with MATLAB's names and defaults side by side:
+
+    ===============  ========================  =======
+    ours             MATLAB                    default
+    ===============  ========================  =======
+    error_goal       ``RobustErrorGoal``       0.1
+    max_margin       ``RobustMaxMargin``       0
+    margin_sigma     ``RobustMarginSigma``     0.1
+    n_estimators     ``NumLearningCycles``     100
+    ===============  ========================  =======
+
     ``decision_function`` is ``F = sum_j beta_j h_j`` (on the training set
     ``y F`` equals the final RobustBoost margins); ``predict_proba`` applies
     the library's usual link ``1 / (1 + e^{-2F})`` to it and is not calibrated.
     The staged predictions are exact: after round ``k`` the RobustBoost score
     is ``e^{t_final - t_k} sum_{j <= k} beta_j h_j``, a positive multiple.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_classification
+    >>> from robust_boosting import RobustBoostClassifier
+    >>> X, y = make_classification(n_samples=300, flip_y=0.1, random_state=0)
+    >>> clf = RobustBoostClassifier(error_goal=0.1, random_state=0).fit(X, y)
+    >>> bool(0 < clf.final_time_ <= 1)
+    True
+    >>> clf.score(X, y) > 0.85
+    True
     """
 
     def __init__(self, estimator=None, *, n_estimators: int = 100, error_goal: float = 0.1,

@@ -137,6 +137,20 @@ class SPLBoostClassifier(SelfPacedMixin, BaseBoostingClassifier):
     classes_, estimators_, estimator_weights_, estimator_errors_,
     n_estimators_, stopping_reason_, feature_importances_
         As for :class:`AdaBoostClassifier`.
+
+    Examples
+    --------
+    >>> from robust_boosting import SPLBoostClassifier
+    >>> from robust_boosting.datasets import load_dataset
+    >>> from robust_boosting.noise import flip_labels
+    >>> X, y = load_dataset("wdbc", return_X_y=True)
+    >>> y_noisy, flipped = flip_labels(y, 0.2, random_state=0)
+    >>> clf = SPLBoostClassifier(n_estimators=50, age=2.0, random_state=0).fit(X, y_noisy)
+    >>> clf.score(X, y) > 0.9
+    True
+    >>> dropped = clf.excluded_samples_  # self-paced weight 0 in the last round
+    >>> bool(flipped[dropped].mean() > 0.5)
+    True
     """
 
     _auto_age = True

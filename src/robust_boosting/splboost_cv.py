@@ -10,8 +10,7 @@ The estimator only; its parts live by job:
   data-size regime.
 
 ``fit`` reads as those three steps: search, find the label issues, final fit.
-The label-issue functions stay importable from here under their release-0.1.0
-names.
+The label-issue functions stay importable from here under their release-0.1.0 names.
 """
 
 from __future__ import annotations
@@ -241,8 +240,8 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         symmetric trees on fewer than 50,000 rows, else per class. Ignored for two
         classes.
     cv : int, cross-validation generator or iterable, default=3
-        As in scikit-learn; an int gives a shuffled ``StratifiedKFold``
-        seeded from ``random_state``.
+        As in scikit-learn; an int gives a shuffled ``StratifiedKFold`` seeded from
+        ``random_state``.
     remove_label_issues : bool or "auto", default="auto"
         Whether the final model down-weights the suspected label errors (and
         reweights the classes, step 3 above); ``False``: the final model is
@@ -256,19 +255,17 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         remove the rows where the classes overlap). The decision is
         :attr:`remove_label_issues_`.
     label_issue_weight : float or pair of floats, default=(0.0, 0.8)
-        Factors in ``[0, 1]`` on the suspects' sample weights in the final fit:
-        the first for the suspects that the out-of-fold model assigns to
-        another class (the suspects of cleanlab's rule, removed by default),
-        the second for those it assigns to their given label (found only by
-        the count). A single float applies to both; ``0`` removes.
+        Factors in ``[0, 1]`` on the suspects' sample weights in the final fit: the first for
+        the suspects that the out-of-fold model assigns to another class (the suspects of
+        cleanlab's rule, removed by default), the second for those it assigns to their given
+        label (found only by the count). A single float applies to both; ``0`` removes.
     n_jobs : int or None, default=None
-        Threads of the tree kernels (the candidates without a drop fraction
-        are fitted on every fold in one batched pass, and the final model), and
-        joblib workers for the candidates with a drop fraction, which are
-        fitted one by one; -1: every core the process may use. None chooses
-        the kernels' threads from the data's size: one per 500,000 rows x
-        features, at most every core (design record 0022), and one joblib
-        worker. The result does not depend on it.
+        Threads of the tree kernels (the candidates without a drop fraction are fitted on every
+        fold in one batched pass, and the final model), and joblib workers for the candidates
+        with a drop fraction, which are fitted one by one; -1: every core the process may use.
+        None chooses the kernels' threads from the data's size: one per 500,000 rows x features,
+        at most every core (design record 0022), and one joblib worker. The result does not
+        depend on it.
     random_state : int, RandomState or None, default=None
         Seeds the fold split and the weak learners.
     unknown_categories : {"missing", "error"}, default="missing"
@@ -316,8 +313,7 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         ``split{k}_test_score``, ``mean_test_score``, ``std_test_score``,
         ``rank_test_score`` (scores are minus the trimmed held-out log-loss).
     oof_proba_ : ndarray of shape (n_samples, n_classes)
-        Out-of-fold class probabilities of the winner after
-        ``oof_n_estimators_`` rounds.
+        Out-of-fold class probabilities of the winner after ``oof_n_estimators_`` rounds.
     oof_n_estimators_ : int
         ``min(best_params_["cv_n_estimators"] + 10, best_params_["n_estimators"])``.
     label_issue_scores_ : ndarray of shape (n_samples,)
@@ -335,47 +331,51 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
     label_issues_ : ndarray of int
         The suspects of confident learning (whatever ``remove_label_issues``).
     suggested_labels_ : ndarray of shape (n_samples,)
-        For every training sample, the class the out-of-fold model prefers
-        (``classes_[argmax oof_proba_[i]]``, in the original label values): the
-        suggested correction of a suspect label. It equals the given label
-        where the out-of-fold model agrees with it.
+        For every training sample, the class the out-of-fold model prefers (``classes_[argmax
+        oof_proba_[i]]``, in the original label values): the suggested correction of a suspect
+        label. It equals the given label where the out-of-fold model agrees with it.
     rare_classes_ : ndarray
-        The classes (labels) of fewer rows than the search's folds, left out of the
-        search and of the label-issue estimates (empty: none; none either when
-        every class has fewer rows than folds).
+        The classes (labels) of fewer rows than the search's folds, left out of the search and
+        of the label-issue estimates (empty: none; none either when every class has fewer rows
+        than folds).
     excluded_samples_ : ndarray of int
-        Training samples the final model down-weighted or ignored: the
-        suspects (when :attr:`remove_label_issues_`) and those the self-paced
-        weights dropped (for more than two classes, dropped by the one-vs-rest
-        model of their own label).
+        Training samples the final model down-weighted or ignored: the suspects (when
+        :attr:`remove_label_issues_`) and those the self-paced weights dropped (for more than
+        two classes, dropped by the one-vs-rest model of their own label).
     n_features_in_, feature_names_in_
         As in scikit-learn.
 
     See Also
     --------
-    robust_boosting.label_issues : confident learning on any model's out-of-fold
-        probabilities.
+    robust_boosting.label_issues : confident learning on any model's out-of-fold probabilities.
     robust_boosting.dask.DaskSPLBoostClassifierCV : this estimator on a Dask cluster.
 
     References
     ----------
-    .. [SPL] K. Wang, Y. Wang, Q. Zhao, D. Meng, Z. Xu, "SPLBoost: An Improved
-       Robust Boosting Algorithm Based on Self-paced Learning", IEEE Trans.
-       Cybernetics, 2019.
-    .. [FHT] J. Friedman, T. Hastie, R. Tibshirani, "Additive logistic regression:
-       a statistical view of boosting", Annals of Statistics 28(2), 2000.
-    .. [CL] C. Northcutt, L. Jiang, I. Chuang, "Confident learning: estimating
-       uncertainty in dataset labels", Journal of Artificial Intelligence
-       Research 70, 2021.
-    .. [LT] T. Liu, D. Tao, "Classification with noisy labels by importance
-       reweighting", IEEE Trans. Pattern Analysis and Machine Intelligence 38(3),
-       2016.
-    .. [XGB] T. Chen, C. Guestrin, "XGBoost: a scalable tree boosting system", KDD
-       2016.
+    .. [SPL] K. Wang, Y. Wang, Q. Zhao, D. Meng, Z. Xu, "SPLBoost: An Improved Robust Boosting
+       Algorithm Based on Self-paced Learning", IEEE Trans. Cybernetics, 2019.
+    .. [FHT] J. Friedman, T. Hastie, R. Tibshirani, "Additive logistic regression: a
+       statistical view of boosting", Annals of Statistics 28(2), 2000.
+    .. [CL] C. Northcutt, L. Jiang, I. Chuang, "Confident learning: estimating uncertainty
+       in dataset labels", Journal of Artificial Intelligence Research 70, 2021.
+    .. [LT] T. Liu, D. Tao, "Classification with noisy labels by importance reweighting",
+       IEEE Trans. Pattern Analysis and Machine Intelligence 38(3), 2016.
+    .. [XGB] T. Chen, C. Guestrin, "XGBoost: a scalable tree boosting system", KDD 2016.
     .. [CB] L. Prokhorenkova, G. Gusev, A. Vorobev, A. V. Dorogush, A. Gulin,
        "CatBoost: unbiased boosting with categorical features", NeurIPS 2018.
     .. [LGB] G. Ke et al., "LightGBM: a highly efficient gradient boosting decision
        tree", NIPS 2017.
+
+    Examples
+    --------
+    >>> from robust_boosting import SPLBoostClassifierCV, datasets, noise
+    >>> X, y = datasets.load_dataset("wdbc", return_X_y=True)
+    >>> y_noisy, flipped = noise.flip_labels(y, 0.2, random_state=0)  # 20 % wrong labels
+    >>> clf = SPLBoostClassifierCV(random_state=0).fit(X, y_noisy)
+    >>> clf.score(X, y) > 0.9  # accuracy on the true labels
+    True
+    >>> bool(flipped[clf.label_issues_].mean() > 0.6)  # most suspects were indeed flipped
+    True
     """
 
     #: ``unknown_categories`` of a model saved by release 0.1.0, which had no such

@@ -37,7 +37,7 @@ def require():
 
 
 def fold_of_rows(start: int, stop: int, n_folds: int, seed: int) -> NDArray[np.int8]:
-    """The fold of rows ``start .. stop - 1`` (global positions): a seeded hash of the position.
+    """The fold of rows ``start`` to ``stop - 1`` (global positions): a seeded hash of the position.
 
     A row's fold depends only on its position and the seed, so the same data in
     one partition or in many get the same folds (splitmix64 finaliser).

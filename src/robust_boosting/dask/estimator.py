@@ -238,6 +238,17 @@ oof_n_estimators_, noise_rate_, remove_label_issues_
         Rows the final model down-weighted or ignored (suspects, and rows the
         self-paced weights dropped in the final round), as a mask aligned with
         the input.
+
+    Examples
+    --------
+    >>> from distributed import Client, LocalCluster  # doctest: +SKIP
+    >>> import dask.array as da  # doctest: +SKIP
+    >>> from robust_boosting.dask import DaskSPLBoostClassifierCV  # doctest: +SKIP
+    >>> client = Client(LocalCluster(n_workers=2, processes=False))  # doctest: +SKIP
+    >>> X = da.random.random((10_000, 10), chunks=2_500)  # doctest: +SKIP
+    >>> y = (X[:, 0] > 0.5).astype(int)  # doctest: +SKIP
+    >>> model = DaskSPLBoostClassifierCV(random_state=0, client=client).fit(X, y)  # doctest: +SKIP
+    >>> model.label_issues_.sum().compute()  # a dask mask of the suspects  # doctest: +SKIP
     """
 
     def __init__(self, *, max_depth="auto", learning_rate="auto", drop_fraction=0.0,

@@ -99,6 +99,17 @@ class HistTreeClassifier(ClassifierMixin, _BaseHistTree):
     feature_schema_ : FeatureSchema
         Kind, dtype and categories of each column seen in fit (not set when fitted on
         :class:`BinnedData`, whose mapper knows the categorical features).
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_breast_cancer
+    >>> from robust_boosting import HistTreeClassifier
+    >>> X, y = load_breast_cancer(return_X_y=True)
+    >>> tree = HistTreeClassifier(max_depth=3).fit(X, y)
+    >>> tree.get_depth()
+    3
+    >>> tree.score(X, y) > 0.9
+    True
     """
 
     _criteria = _CRITERIA_CLS
@@ -221,6 +232,16 @@ class HistTreeRegressor(RegressorMixin, _BaseHistTree):
         The fitted tree arrays (``value`` has shape (node_count,)).
     bin_mapper_, feature_importances_, n_features_in_, feature_names_in_, feature_schema_
         As for :class:`HistTreeClassifier`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from robust_boosting import HistTreeRegressor
+    >>> X = np.linspace(0, 1, 200).reshape(-1, 1)
+    >>> y = np.sin(6 * X[:, 0])
+    >>> tree = HistTreeRegressor(max_depth=4).fit(X, y)
+    >>> tree.score(X, y) > 0.9
+    True
     """
 
     _criteria = _CRITERIA_REG

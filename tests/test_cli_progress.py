@@ -87,8 +87,7 @@ def test_progress_on_a_terminal_not_when_piped(tmp_path):
 
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child process")
 def test_ctrl_c_during_a_long_fit_writes_nothing(tmp_path):
-    # large enough that a loaded machine reads "search: " well before the fit ends
-    csv = _csv(tmp_path / "data.csv", 120_000)
+    csv = _csv(tmp_path / "data.csv", 30_000)
     args = ["fit", str(csv), "--label", "label", "--model", "m.skops",
             "--label-issues", "issues.csv"]
     proc, master = _start_on_pty(args, tmp_path)

@@ -38,11 +38,19 @@ def _env():
     return env
 
 
+def _sigint_default():
+    """In the child, before it starts: Ctrl-C's default action. A shell starts background
+    jobs with SIGINT ignored, and Python keeps an ignored SIGINT ignored, so without this
+    the test would depend on how the suite was started."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _start_on_pty(args, cwd):
     """Start the CLI with stderr on a pseudo-terminal, stdout on a pipe."""
     master, slave = pty.openpty()
     proc = subprocess.Popen([sys.executable, "-m", "robust_boosting.cli", *args], cwd=cwd,
-                            stdout=subprocess.PIPE, stderr=slave, env=_env())
+                            stdout=subprocess.PIPE, stderr=slave, env=_env(),
+                            preexec_fn=_sigint_default)
     os.close(slave)
     return proc, master
 

@@ -589,6 +589,13 @@ def test_dry_run_rejects_unknown_data_sets_algorithms_and_parameters(tmp_path, c
     assert main(["benchmark", str(path), "--dry-run"]) == 0
 
 
+def _sigint_default():
+    """In the child, before it starts: Ctrl-C's default action. A shell starts background
+    jobs with SIGINT ignored, and Python keeps an ignored SIGINT ignored, so without this
+    the test would depend on how the suite was started."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _started_run(tmp_path, repetitions):
     """A 2-worker benchmark run, returned once its first result is stored (or finished)."""
     cfg = {**SMALL, "repetitions": repetitions, "rounds": 40}
@@ -596,6 +603,7 @@ def _started_run(tmp_path, repetitions):
     path.write_text(json.dumps(cfg))
     db = tmp_path / f"r{repetitions}.sqlite"
     proc = subprocess.Popen(_run_cmd(path, db, "2"), stdout=subprocess.DEVNULL,
+                            preexec_fn=_sigint_default,
                             stderr=subprocess.PIPE, text=True, start_new_session=True)
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline and proc.poll() is None:

@@ -129,30 +129,10 @@ cdef struct Pool:
     Py_ssize_t hist_size
 
 
-cdef double* _slot(Pool* p, Py_ssize_t s) noexcept nogil:
-    """Slot ``s``'s histogram, allocated at its first use; NULL when out of memory."""
-    cdef Py_ssize_t c, q
-    cdef double** grown
-    if s >= p.cap:
-        c = 2 * p.cap if 2 * p.cap > s + 1 else s + 1
-        if c < 16:
-            c = 16
-        grown = <double**>realloc(p.ptr, c * sizeof(double*))
-        if grown == NULL:
-            return NULL
-        for q in range(p.cap, c):
-            grown[q] = NULL
-        p.ptr = grown
-        p.cap = c
-    if p.ptr[s] == NULL:
-        p.ptr[s] = <double*>malloc(p.hist_size * sizeof(double))
-    return p.ptr[s]
-
-
 cdef bint _reserve(Pool* p, Py_ssize_t n) noexcept nogil:
     """Room for ``n`` slots in ``p.ptr`` (their memory still allocated at first use), so
     that :func:`_slot` below ``n`` never moves ``p.ptr``; False when out of memory."""
-    cdef Py_ssize_t c, q
+    cdef Py_ssize_t q
     cdef double** grown
     if n <= p.cap:
         return True
@@ -164,6 +144,20 @@ cdef bint _reserve(Pool* p, Py_ssize_t n) noexcept nogil:
     p.ptr = grown
     p.cap = n
     return True
+
+
+cdef double* _slot(Pool* p, Py_ssize_t s) noexcept nogil:
+    """Slot ``s``'s histogram, allocated at its first use; NULL when out of memory."""
+    cdef Py_ssize_t c
+    if s >= p.cap:
+        c = 2 * p.cap if 2 * p.cap > s + 1 else s + 1
+        if c < 16:
+            c = 16
+        if not _reserve(p, c):
+            return NULL
+    if p.ptr[s] == NULL:
+        p.ptr[s] = <double*>malloc(p.hist_size * sizeof(double))
+    return p.ptr[s]
 
 
 cdef void _free_pool(Pool* p) noexcept nogil:

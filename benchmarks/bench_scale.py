@@ -210,12 +210,15 @@ def main(argv=None):
     tasks = [(rate, kind) for rate in rates
              for kind in (args.kinds if rate > 0 else args.kinds[:1])]
     for gen, n, k in grid:
+        refs = {}  # the annotator-like kinds' reference model, once per data set
         for rate, kind in tasks:
             for seed in args.seeds:
                 X, y, Xt, yt = make_data(gen, n, k, args.test_rows, seed)
-                # the annotator-like kinds' reference model, on the clean labels
-                ref = (reference_proba(X, y, random_state=seed)
-                       if rate > 0 and kind != "sym" else None)
+                ref = None
+                if rate > 0 and kind != "sym":  # fitted on the clean labels
+                    if seed not in refs:
+                        refs[seed] = reference_proba(X, y, random_state=seed)
+                    ref = refs[seed]
                 y_noisy, flipped = add_noise(y, kind, rate, seed, proba=ref)
                 flips = f"{rate:.0%}" if kind == "sym" or rate == 0 else f"{rate:.0%} {kind}"
                 rows = {}

@@ -1,20 +1,7 @@
-"""Label-noise generators.
+"""Label-noise generators for classification: flipped class labels.
 
-Every generator
-
-- takes ``random_state`` (int, ``RandomState`` or None, scikit-learn style),
-- leaves its input untouched and returns ``(y_noisy, flipped)``: a new label array of
-  the same dtype and the boolean mask with ``flipped == (y_noisy != y)``,
-- works with labels in {-1, +1} and with arbitrary class labels; with more than two
-  classes a flipped label goes to a *different* class, uniformly at random or as a
-  transition matrix says.
-
-Rates must lie in [0, 1); a transition matrix must be square, non-negative, with rows
-summing to 1 and diagonal entries > 0 (a per-class flip rate below 1). The symmetric,
-per-class and instance-dependent generators flip an exact count, ``round(rate * n)``
-(halves rounded up), as the papers do: SPLBoost, SavageBoost and RILBoost all flip
-"a randomly selected proportion" of the training labels, and SPLBoost's synthetic
-experiment flips 15 % of each class.
+The rules every generator follows (``random_state``, ``(y_noisy, flipped)``, exact
+counts, valid rates and transition matrices) are stated in :mod:`robust_boosting.noise`.
 """
 
 from __future__ import annotations

@@ -2,8 +2,15 @@
 
 Runs a ``LocalCluster`` of 2 worker processes (1 thread each, this is a 2-core
 machine) and generates the data chunk by chunk on the workers (never on the
-client): 20 features, a nonlinear teacher with label noise of its own (Bayes
-error about 5 %), then ``--flip`` of the training labels flipped at random.
+client), then ``--flip`` of the training labels flipped at random. Two generators
+(``--generator``), 20 standard-normal features each:
+
+- ``teacher``: a linear teacher with a sine, a product and a gated term, and label
+  noise of its own (Bayes error about 5 %);
+- ``interactions``: the argmax of two random quadratic forms plus sines of 8
+  features, with logistic noise (the binary case of ``bench_scale.py``'s ``hard``
+  task).
+
 For each size it fits
 
 - ``plain``: ``xgboost.dask.DaskXGBClassifier()`` with XGBoost's defaults;
@@ -12,6 +19,9 @@ For each size it fits
 - ``ours``: ``DaskSPLBoostClassifierCV()`` (XGBoost engine), the data in 10 partitions;
 - ``ours-1p``: the same data in one partition on a one-worker cluster (the same
   model on one machine);
+- ``single``: ``SPLBoostClassifierCV()`` on one machine (the same rows gathered in
+  memory, both cores): the accuracy the Dask estimator is compared with (its time
+  is not a cluster time and has no ratio);
 
 and prints the error on a clean test set of 200,000 rows, the label-issue F1
 (``ours``), the fit time divided by ``plain``'s and each worker's peak memory
@@ -42,24 +52,43 @@ def teacher(seed: int):
     return w, pairs
 
 
-def make_chunk(seed: int, chunk: int, rows: int, flip: float):
+def interaction_labels(X: np.ndarray, rng) -> np.ndarray:
+    """The ``interactions`` generator's clean labels: the argmax of two random quadratic
+    forms plus sines of the first 8 features, with logistic noise (fixed forms)."""
+    Xi = X[:, :8].astype(np.float64)
+    forms = np.random.RandomState(12345)
+    scores = np.empty((X.shape[0], 2))
+    for k in range(2):
+        A = forms.standard_normal((8, 8)) / 4.0
+        b = forms.standard_normal(8)
+        c = forms.standard_normal(8)
+        scores[:, k] = np.einsum("ij,jk,ik->i", Xi, A, Xi) + Xi @ b + np.sin(2.0 * Xi @ c)
+    scores += rng.logistic(scale=0.3, size=scores.shape)
+    return np.argmax(scores, axis=1).astype(np.int64)
+
+
+def make_chunk(seed: int, chunk: int, rows: int, flip: float, generator: str = "teacher"):
     """Rows of chunk ``chunk``: ``(X float32, y_noisy, flipped, y_clean)``, same teacher everywhere."""
-    w, pairs = teacher(seed)
     rng = np.random.default_rng([seed, chunk])
     X = rng.normal(size=(rows, N_FEATURES)).astype(np.float32)
-    f = X @ w + 0.6 * np.sin(2.0 * X[:, 0]) + 0.5 * np.prod(X[:, pairs[0]], axis=1) \
-        + 0.4 * (X[:, pairs[1, 0]] > 0.5) * X[:, pairs[1, 1]]
-    y = (f + 0.25 * rng.normal(size=rows) > 0).astype(np.int64)
+    if generator == "interactions":
+        y = interaction_labels(X, rng)
+    else:
+        w, pairs = teacher(seed)
+        f = X @ w + 0.6 * np.sin(2.0 * X[:, 0]) + 0.5 * np.prod(X[:, pairs[0]], axis=1) \
+            + 0.4 * (X[:, pairs[1, 0]] > 0.5) * X[:, pairs[1, 1]]
+        y = (f + 0.25 * rng.normal(size=rows) > 0).astype(np.int64)
     flipped = rng.random(rows) < flip
     return X, np.where(flipped, 1 - y, y), flipped, y
 
 
-def dask_data(n: int, parts: int, flip: float, seed: int = 0):
+def dask_data(n: int, parts: int, flip: float, seed: int = 0, generator: str = "teacher"):
     import dask
     import dask.array as da
 
     sizes = [len(c) for c in np.array_split(np.arange(n), parts)]
-    pieces = [dask.delayed(make_chunk, nout=4)(seed, i, r, flip) for i, r in enumerate(sizes)]
+    pieces = [dask.delayed(make_chunk, nout=4)(seed, i, r, flip, generator)
+              for i, r in enumerate(sizes)]
     X = da.concatenate([da.from_delayed(p[0], (r, N_FEATURES), np.float32)
                         for p, r in zip(pieces, sizes, strict=True)])
     y = da.concatenate([da.from_delayed(p[1], (r,), np.int64) for p, r in zip(pieces, sizes,
@@ -88,19 +117,44 @@ def rss_peak() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def run_one(name: str, n: int, flip: float, seed: int, test, params=None):
+def run_single(n: int, flip: float, seed: int, test, generator: str):
+    """``SPLBoostClassifierCV()`` on one machine, on the rows of the 10 partitions."""
+    from robust_boosting import SPLBoostClassifierCV
+
+    sizes = [len(c) for c in np.array_split(np.arange(n), 10)]
+    chunks = [make_chunk(seed, i, r, flip, generator) for i, r in enumerate(sizes)]
+    X = np.concatenate([c[0] for c in chunks])
+    y = np.concatenate([c[1] for c in chunks])
+    flipped = np.concatenate([c[2] for c in chunks])
+    t0 = time.perf_counter()
+    model = SPLBoostClassifierCV(random_state=seed).fit(X, y)
+    fit_time = time.perf_counter() - t0
+    s = np.zeros(n, dtype=bool)
+    s[model.label_issues_] = True
+    f1 = 2 * np.sum(s & flipped) / (s.sum() + flipped.sum())
+    Xt, yt = test
+    err = float(np.mean(model.predict(Xt) != yt)) * 100
+    return dict(model="single", n=n, error=err, f1=f1, time=fit_time, mem_ratio=np.nan,
+                rounds=model.best_params_["cv_n_estimators"], peak_mb=np.nan,
+                data_mb=X.nbytes / 2**20)
+
+
+def run_one(name: str, n: int, flip: float, seed: int, test, params=None,
+            generator: str = "teacher"):
     import xgboost.dask as dxgb
     from distributed import Client, LocalCluster, wait
 
     from robust_boosting.dask import DaskSPLBoostClassifierCV
 
+    if name == "single":
+        return run_single(n, flip, seed, test, generator)
     workers = 1 if name == "ours-1p" else 2
     parts = 1 if name == "ours-1p" else 10
     with LocalCluster(n_workers=workers, threads_per_worker=2 // workers, processes=True,
                       memory_limit=0, dashboard_address=None) as cluster, Client(cluster) as c:
         c.run(_warm)  # the engine's libraries are loaded before the idle size is read
         idle = c.run(rss_now)
-        X, y, flipped = dask_data(n, parts, flip, seed)
+        X, y, flipped = dask_data(n, parts, flip, seed, generator)
         X, y, flipped = c.persist([X, y, flipped])
         wait([X, y, flipped])
         held = c.run(rss_now)
@@ -142,25 +196,29 @@ def main(argv=None):
     ap.add_argument("--sizes", type=int, nargs="+", default=[100_000, 1_000_000])
     ap.add_argument("--flip", type=float, default=0.2)
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--models", nargs="+", default=["plain", "plain-lw", "ours", "ours-1p"])
+    ap.add_argument("--generator", choices=["teacher", "interactions"], default="teacher")
+    ap.add_argument("--models", nargs="+",
+                    default=["plain", "plain-lw", "ours", "ours-1p", "single"])
     ap.add_argument("--params", default="{}",
                     help="JSON of DaskSPLBoostClassifierCV parameters for ours")
     args = ap.parse_args(argv)
     params = json.loads(args.params)
-    Xt, _, _, yt = make_chunk(args.seed, 10**6, TEST_ROWS, 0.0)
+    Xt, _, _, yt = make_chunk(args.seed, 10**6, TEST_ROWS, 0.0, args.generator)
     print("| rows | model | rounds | test error % | label-issue F1 | fit s | time / plain | "
           "worker peak above idle / its data | worker peak MB | data per worker MB |")
     print("|---|---|---|---|---|---|---|---|---|---|")
     for n in args.sizes:
         plain_time = None
         for name in args.models:
-            r = run_one(name, n, args.flip, args.seed, (Xt, yt), params)
+            r = run_one(name, n, args.flip, args.seed, (Xt, yt), params, args.generator)
             if name == "plain":
                 plain_time = r["time"]
-            ratio = r["time"] / plain_time if plain_time else float("nan")
+            ratio = r["time"] / plain_time if plain_time and name != "single" else float("nan")
             f1 = "–" if np.isnan(r["f1"]) else f"{r['f1']:.3f}"
-            print(f"| {n:,} | {name} | {r['rounds']} | {r['error']:.2f} | {f1} | {r['time']:.1f} | {ratio:.2f} | "
-                  f"{r['mem_ratio']:.2f} | {r['peak_mb']:.0f} | {r['data_mb']:.0f} |", flush=True)
+            cells = [f"{v:.2f}" if np.isfinite(v) else "–" for v in (ratio, r["mem_ratio"])]
+            peak = f"{r['peak_mb']:.0f}" if np.isfinite(r["peak_mb"]) else "–"
+            print(f"| {n:,} | {name} | {r['rounds']} | {r['error']:.2f} | {f1} | {r['time']:.1f} | "
+                  f"{cells[0]} | {cells[1]} | {peak} | {r['data_mb']:.0f} |", flush=True)
 
 
 if __name__ == "__main__":

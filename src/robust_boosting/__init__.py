@@ -13,6 +13,7 @@ from .classical import (
     SPLGentleBoostClassifier,
     SPLLogitBoostClassifier,
 )
+from .regression import SPLBoostRegressor
 from .rilboost import RILBoostClassifier
 from .robust import RBoostClassifier, RobustBoostClassifier, SavageBoostClassifier
 from .splboost import SPLBoostClassifier
@@ -25,6 +26,7 @@ __all__ = [
     "AdaBoostClassifier",
     "SPLBoostClassifier",
     "SPLBoostClassifierCV",
+    "SPLBoostRegressor",
     "RealBoostClassifier",
     "GentleBoostClassifier",
     "LogitBoostClassifier",

@@ -8,7 +8,7 @@ depth, ...). :func:`fit_batched` fits them together:
 * the data are validated per model but binned once (per weak-learner type and
   ``max_bins``);
 * each model runs the library's one boosting loop
-  (:meth:`~robust_boosting._boosting.BaseBoostingClassifier._fit_requests`), a
+  (:meth:`~robust_boosting._boosting.BaseBoosting._fit_requests`), a
   generator that hands out each weak-learner fit as a
   :class:`~robust_boosting._boosting.FitRequest` instead of fitting it;
 * the requests of all k models in a round are answered together: histogram
@@ -31,7 +31,7 @@ from numpy.typing import ArrayLike, NDArray
 from sklearn.base import clone
 from sklearn.utils.parallel import Parallel, delayed
 
-from ._boosting import STOP_BOOSTING, BaseBoostingClassifier, FitRequest
+from ._boosting import STOP_BOOSTING, BaseBoosting, BaseBoostingClassifier, FitRequest
 from .trees import BinnedData
 from .trees.batched import fit_trees_batched
 
@@ -39,7 +39,7 @@ __all__ = ["fit_batched", "staged_decision_rows"]
 
 
 def fit_batched(
-    estimator: BaseBoostingClassifier,
+    estimator: BaseBoosting,
     X: ArrayLike,
     y: ArrayLike,
     sample_weights: ArrayLike,
@@ -48,7 +48,7 @@ def fit_batched(
     monitor: Callable[[int, FitRequest], bool] | None = None,
     prediction_only: bool = False,
     binned_cache: dict | None = None,
-) -> list[BaseBoostingClassifier]:
+) -> list[BaseBoosting]:
     """Fit k boosting models on the same ``(X, y)`` in one pass; same models as k fits.
 
     Model ``j`` is ``clone(estimator).set_params(**param_overrides[j])``
@@ -62,11 +62,11 @@ def fit_batched(
 
     Parameters
     ----------
-    estimator : BaseBoostingClassifier
+    estimator : BaseBoosting
         The template (not modified), e.g.
         ``SPLLogitBoostClassifier(HistTreeRegressor(max_depth=3), learning_rate=0.1)``.
         Any booster of the library works; the speed-up needs a step that
-        hands out its fits (the discrete, real, gentle, logit and RobustBoost
+        hands out its fits (the discrete, real, gentle, logit, regression and RobustBoost
         steps do) and a :class:`~robust_boosting.trees.HistTreeRegressor` or
         :class:`~robust_boosting.trees.HistTreeClassifier` weak learner of
         limited depth (``max_leaf_nodes=None``).
@@ -98,7 +98,7 @@ def fit_batched(
         predictions are unchanged.
     binned_cache : dict, optional
         The binned data of ``X`` by weak-learner configuration (see
-        :meth:`~robust_boosting._boosting.BaseBoostingClassifier._fit_requests`):
+        :meth:`~robust_boosting._boosting.BaseBoosting._fit_requests`):
         pass the same dict to several calls on the same ``X`` to bin it once. In
         this process only (``n_jobs=None`` or 1).
 
@@ -119,7 +119,7 @@ def fit_batched(
         raise ValueError(
             f"param_overrides has {len(param_overrides)} entries for {k} rows of sample_weights."
         )
-    if not isinstance(estimator, BaseBoostingClassifier):
+    if not isinstance(estimator, BaseBoosting):  # a classifier or a regressor
         raise TypeError(
             f"estimator must be a booster of robust_boosting, got {type(estimator).__name__}."
         )

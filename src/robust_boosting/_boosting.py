@@ -10,13 +10,17 @@ An estimator is a composition of
   weights by extra factors (self-paced weights ``v``, ...) and, optionally, ask
   for the round to be refit (SPLBoost's inner iterations).
 
-:class:`BaseBoostingClassifier` owns everything else, once: input validation,
-label encoding, ``sample_weight``, random states of the weak learners, the
-numerically safe weights (log space), stopping rules and reasons, the shared
-one-vs-rest path for steps with no native multiclass form, prediction,
-``predict_proba``, the ``staged_*`` family and ``feature_importances_``.
+:class:`BaseBoosting` owns everything else, once: input validation,
+``sample_weight``, random states of the weak learners, the numerically safe
+weights (log space), stopping rules and reasons, ``feature_importances_``. What
+depends on the kind of target is in the two bases on top of it (as scikit-learn's
+``BaseWeightBoosting`` serves AdaBoost's classifier and regressor):
+:class:`BaseBoostingClassifier` (label encoding, the shared one-vs-rest path for
+steps with no native multiclass form, ``predict_proba`` and the ``staged_*``
+family) and :class:`BaseBoostingRegressor` (a real-valued target, one score per
+row starting at the step's best constant, ``predict`` and ``staged_predict``).
 
-The loop is a generator (:meth:`BaseBoostingClassifier._fit_requests`) that
+The loop is a generator (:meth:`BaseBoosting._fit_requests`) that
 hands each weak-learner fit to its caller as a :class:`FitRequest`: ``fit``
 answers them one at a time (:func:`answer_requests`), and
 :func:`robust_boosting._batched.fit_batched` answers the requests of k models
@@ -34,16 +38,17 @@ from __future__ import annotations
 
 import copy
 import warnings
+from collections.abc import Iterator
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from sklearn.base import BaseEstimator, ClassifierMixin, clone, is_classifier
+from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, clone, is_classifier
 from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, has_fit_parameter
 
 from . import _loop_kernels as _lk
-from ._ensemble import Ensemble, EnsemblePrediction
+from ._ensemble import Ensemble, EnsembleModel, EnsemblePrediction
 from ._interfaces import (  # noqa: F401 - the loop's interfaces, importable from here as before
     ERROR_FLOOR,
     MAX_ROUNDS_REASON,
@@ -72,7 +77,9 @@ from ._validation import check_optional_int, rescaled_weights, validated_X
 from .trees.binning import _kernel_threads, data_work
 
 __all__ = [
+    "BaseBoosting",
     "BaseBoostingClassifier",
+    "BaseBoostingRegressor",
     "BoostingStoppedWarning",
     "BoostingState",
     "FitRequest",
@@ -145,6 +152,40 @@ def validated_training_data(estimator, X, y, sample_weight, *, allow_nan: bool =
     check_classification_targets(y)
     classes, y_idx = np.unique(y, return_inverse=True)
     check_two_classes(classes)
+    return X, classes, y_idx.astype(np.intp), checked_sample_weight(sample_weight, X)
+
+
+def numeric_targets(y) -> NDArray[np.float64]:
+    """A regressor's targets ``y`` (one column, checked by ``validated_X``) as finite float64
+    numbers; a ``ValueError`` naming the first rows that are not."""
+    try:
+        out = np.ascontiguousarray(y, dtype=np.float64)
+    except (TypeError, ValueError):
+        values = np.asarray(y, dtype=object)
+        bad = [i for i, v in enumerate(values) if not _is_number(v)]
+        raise ValueError(
+            f"y must hold numbers (the targets of a regressor); row {bad[0]} holds "
+            f"{values[bad[0]]!r}" + (f" ({len(bad)} such rows)" if len(bad) > 1 else "") + "."
+        ) from None
+    bad = np.flatnonzero(~np.isfinite(out))
+    if bad.size:
+        raise ValueError(f"y has NaN or infinite values in rows {bad[:5].tolist()}"
+                         + (f" and {bad.size - 5} more" if bad.size > 5 else "")
+                         + "; a regressor needs a finite target in every row.")
+    return out
+
+
+def _is_number(value) -> bool:
+    try:
+        float(value)
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
+def checked_sample_weight(sample_weight, X) -> NDArray[np.float64]:
+    """``sample_weight`` of ``fit`` checked (non-negative, finite, a positive sum) and
+    normalised to sum 1 (uniform if None)."""
     sample_weight = _check_sample_weight(
         sample_weight, X, dtype=np.float64, copy=True, ensure_non_negative=True
     )
@@ -152,7 +193,7 @@ def validated_training_data(estimator, X, y, sample_weight, *, allow_nan: bool =
     total = sample_weight.sum()
     if not total > 0:
         raise ValueError("sample_weight sums to zero: at least one sample needs a positive weight.")
-    return X, classes, y_idx.astype(np.intp), sample_weight / total
+    return sample_weight / total
 
 
 #: below this unnormalised total, :func:`_normalised_weights` renormalises in log space
@@ -160,29 +201,17 @@ _TINY_TOTAL = 1e-200
 
 
 
-class BaseBoostingClassifier(ClassifierMixin, EnsemblePrediction, BaseEstimator):
-    """Base class of every boosting classifier in the library: the shared loop.
+class BaseBoosting(EnsembleModel, BaseEstimator):
+    """The one boosting loop, for every estimator of the library (classifier or regressor).
 
-    Subclasses define ``__init__`` (storing their parameters unchanged) unless
-    they have only the parameters of this class's,
-    :meth:`_make_step` and, optionally, :meth:`_make_policy`,
-    :meth:`_validate_params` and :meth:`_default_estimator`.
-
-    Fitted attributes (binary problems and native multiclass steps)
-    ----------------------------------------------------------------
-    classes_ : ndarray of shape (n_classes,)
-    estimators_ : list of fitted weak learners
-    estimator_weights_ : ndarray, coefficient of each learner
-    estimator_errors_ : ndarray, weighted training error of each learner (NaN if not defined)
-    stopping_reason_ : str, why the loop ended (``"reached n_estimators"`` normally)
-    n_estimators_ : int, number of learners kept
-    feature_schema_ : FeatureSchema, each column's kind, dtype and categories (see
-        :mod:`robust_boosting._schema`; categorical columns reach the weak learners as
-        category codes, split natively by the histogram trees)
-
-    For steps with no native multiclass form and more than two classes, one
-    binary ensemble is fitted per class (one-vs-rest) and these attributes
-    are lists with one entry per class.
+    It owns input validation's order, ``sample_weight``, the seeded weak learners, the
+    numerically safe weights, the inner passes a policy asks for, and stopping with a
+    recorded ``stopping_reason_``. What depends on the kind of target is a hook of the
+    two bases built on it, as scikit-learn's ``BaseWeightBoosting`` serves its AdaBoost
+    classifier and regressor: :meth:`_validate_training_data` (the target's checks and
+    encoding), :meth:`_runs` (the boosting runs of a fit: one, or one per class for
+    one-vs-rest) and :meth:`_prior_score` (the score of an empty ensemble).
+    :class:`BaseBoostingClassifier` and :class:`BaseBoostingRegressor` implement them.
     """
 
     #: ``unknown_categories`` of a model saved by release 0.1.0, which had no such
@@ -224,6 +253,23 @@ class BaseBoostingClassifier(ClassifierMixin, EnsemblePrediction, BaseEstimator)
         if self.n_jobs == 0:
             raise ValueError("n_jobs must be a non-zero integer or None, got 0.")
 
+    # ------------------------------------------------------------------ the target's hooks
+    def _validate_training_data(self, X, y, sample_weight):
+        """``(X, target, sample_weight)`` of ``fit``, checked; ``target`` is what
+        :meth:`_runs` reads (the classifier's classes and class indices, the regressor's
+        numbers)."""
+        raise NotImplementedError
+
+    def _runs(self, target):
+        """The boosting runs of a fit, each ``(y, y_idx, n_classes)`` of its
+        :class:`BoostingState`; sets the fitted attributes that depend on the target
+        (``classes_``) and ``_ovr`` (several runs, one per class)."""
+        raise NotImplementedError
+
+    def _prior_score(self, y_idx, n_classes, sample_weight):
+        """Score of an ensemble that kept no learner (and whose step has no starting score)."""
+        return 0.0
+
     # ------------------------------------------------------------------ fit
     def _check_estimator(self, step: Step):
         estimator = self._default_estimator() if self.estimator is None else self.estimator
@@ -250,10 +296,6 @@ class BaseBoostingClassifier(ClassifierMixin, EnsemblePrediction, BaseEstimator)
             )
         return estimator
 
-    def _validate_training_data(self, X, y, sample_weight):
-        return validated_training_data(self, X, y, sample_weight,
-                                       allow_nan=self._allows_nan(fitted=False))
-
     def fit(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None):
         """Fit the boosted ensemble.
 
@@ -264,7 +306,8 @@ class BaseBoostingClassifier(ClassifierMixin, EnsemblePrediction, BaseEstimator)
             and categorical columns (see :mod:`robust_boosting._schema`). NaN means
             missing when the weak learner handles it (the default histogram trees).
         y : array-like of shape (n_samples,)
-            Class labels (possibly noisy: that is what these algorithms are for).
+            Class labels for a classifier, numbers for a regressor (possibly wrong:
+            that is what these algorithms are for).
         sample_weight : array-like of shape (n_samples,), optional
             Non-negative weights; uniform if omitted.
 
@@ -289,7 +332,7 @@ class BaseBoostingClassifier(ClassifierMixin, EnsemblePrediction, BaseEstimator)
         same ``X`` bin it once. Returns ``self``, fitted.
         """
         self._validate_params()
-        X, classes, y_idx, sample_weight = self._validate_training_data(X, y, sample_weight)
+        X, target, sample_weight = self._validate_training_data(X, y, sample_weight)
         # the composition is built once, here, from the parameters as they are now;
         # the loop and every prediction use only these fitted attributes, so a later
         # set_params cannot change what this fit predicts
@@ -297,8 +340,7 @@ class BaseBoostingClassifier(ClassifierMixin, EnsemblePrediction, BaseEstimator)
         estimator = self._check_estimator(step)
         self.step_ = step
         self.policy_ = self._make_policy()
-        self.classes_ = classes
-        n_classes = classes.shape[0]
+        runs = self._runs(target)
         self.estimator_ = estimator
         if binned_cache is None:
             X_fit = prepared_data(estimator, X, self.feature_schema_)
@@ -315,50 +357,48 @@ class BaseBoostingClassifier(ClassifierMixin, EnsemblePrediction, BaseEstimator)
             X_fit = binned_cache[key]
         rng = check_random_state(self.random_state)
 
-        self._ovr = n_classes > 2 and not step.native_multiclass
-        if self._ovr:
-            ensembles, policies = [], []
-            for k in range(n_classes):
-                y_k = (y_idx == k).astype(np.intp)
-                ens, pol = yield from self._boost_rounds(X_fit, y_k, 2, sample_weight, estimator,
-                                                         rng)
-                ensembles.append(ens)
-                policies.append(pol)
-        else:
-            ens, pol = yield from self._boost_rounds(X_fit, y_idx, n_classes, sample_weight,
-                                                     estimator, rng)
-            ensembles, policies = [ens], [pol]
+        ensembles, policies = [], []
+        for y_run, y_idx, n_classes in runs:
+            ens, pol = yield from self._boost_rounds(X_fit, y_run, y_idx, n_classes,
+                                                     sample_weight, estimator, rng)
+            ensembles.append(ens)
+            policies.append(pol)
         self.ensembles_ = ensembles
         self._publish(ensembles, policies)
         return self
 
-    def _boost_rounds(self, X, y_idx, n_classes, sample_weight, estimator, rng):
-        """The boosting loop: one (binary or native multiclass) ensemble.
+    def _boost_rounds(self, X, y, y_idx, n_classes, sample_weight, estimator, rng):
+        """The boosting loop: one (binary, native multiclass or regression) ensemble.
 
         A generator: each weak-learner fit of a step that splits its round into
         :meth:`Step.fit_target` and :meth:`Step.finish_round` is yielded as a
         :class:`FitRequest` for the caller to answer; returns ``(ensemble, policy)``.
         Runs on fresh copies of the fitted prototypes ``step_`` and ``policy_``
-        (steps and policies keep per-run state), never on the parameters.
+        (steps and policies keep per-run state), never on the parameters. The scores
+        are one per row (``n_classes <= 2``: a binary problem or a regression) or one
+        per row and class; they start at the step's :meth:`Step.init_score` (0 if None).
         """
         hands_out_fits = type(self.step_).fit_round is Step.fit_round
         stopped_by_caller = False
         step = copy.deepcopy(self.step_)
         policy = copy.deepcopy(self.policy_)
-        n = y_idx.shape[0]
-        binary = n_classes == 2
+        n = y.shape[0]
         state = BoostingState(
             X=X,
-            y=(2.0 * y_idx - 1.0) if binary else y_idx,
+            y=y,
             y_idx=y_idx,
             n_classes=n_classes,
             sample_weight=sample_weight,
-            raw=np.zeros(n) if binary else np.zeros((n, n_classes)),
+            raw=np.zeros(n) if n_classes <= 2 else np.zeros((n, n_classes)),
             n_threads=_learner_threads(estimator),
         )
+        ens = Ensemble()
+        start = step.init_score(state)
+        if start is not None:
+            state.raw = state.raw + start
+            ens.init_score = start
         state.step_state = step.init_state(state)
         policy.start(state, step)
-        ens = Ensemble()
         template = clone(step.learner_for(estimator, n_classes))
         seed_keys = _random_state_keys(template)
         for t in range(self.n_estimators):
@@ -414,7 +454,7 @@ class BaseBoostingClassifier(ClassifierMixin, EnsemblePrediction, BaseEstimator)
         step.finalize(ens)
         final_w = _round_weights(step, state, policy.factors(state))
         ens.info["sample_weights"] = np.zeros(n) if final_w is None else final_w
-        if not ens.estimators:
+        if not ens.estimators and start is None:
             ens.init_score = self._prior_score(y_idx, n_classes, sample_weight)
         if ens.stopping_reason != MAX_ROUNDS_REASON and not stopped_by_caller:
             warnings.warn(
@@ -425,15 +465,6 @@ class BaseBoostingClassifier(ClassifierMixin, EnsemblePrediction, BaseEstimator)
             )
         ens.info.update(policy.results())
         return ens, policy
-
-    @staticmethod
-    def _prior_score(y_idx, n_classes, sample_weight):
-        """Score of an empty ensemble: the weighted class prior (so it predicts the majority)."""
-        prior = np.bincount(y_idx, weights=sample_weight, minlength=n_classes)
-        prior = np.clip(prior / prior.sum(), 1e-12, 1.0)
-        if n_classes == 2:
-            return 0.5 * float(np.log(prior[1] / prior[0]))
-        return np.log(prior)
 
     def _publish(self, ensembles, policies) -> None:
         def pick(values):
@@ -452,3 +483,98 @@ class BaseBoostingClassifier(ClassifierMixin, EnsemblePrediction, BaseEstimator)
         tags = super().__sklearn_tags__()
         tags.input_tags.allow_nan = self._allows_nan(fitted=False)
         return tags
+
+
+class BaseBoostingClassifier(ClassifierMixin, EnsemblePrediction, BaseBoosting):
+    """Base class of every boosting classifier in the library: the shared loop
+    (:class:`BaseBoosting`) with the classifier's parts.
+
+    Those parts: label encoding (``classes_``, at least two classes), the binary or
+    native multiclass run, the shared one-vs-rest path for steps with no native
+    multiclass form, the class prior of an empty ensemble, and prediction
+    (``predict``, ``predict_proba``, ``decision_function``, the ``staged_*`` family).
+
+    Subclasses define ``__init__`` (storing their parameters unchanged) unless
+    they have only the parameters of this class's,
+    :meth:`_make_step` and, optionally, :meth:`_make_policy`,
+    :meth:`_validate_params` and :meth:`_default_estimator`.
+
+    Fitted attributes (binary problems and native multiclass steps)
+    ----------------------------------------------------------------
+    classes_ : ndarray of shape (n_classes,)
+    estimators_ : list of fitted weak learners
+    estimator_weights_ : ndarray, coefficient of each learner
+    estimator_errors_ : ndarray, weighted training error of each learner (NaN if not defined)
+    stopping_reason_ : str, why the loop ended (``"reached n_estimators"`` normally)
+    n_estimators_ : int, number of learners kept
+    feature_schema_ : FeatureSchema, each column's kind, dtype and categories (see
+        :mod:`robust_boosting._schema`; categorical columns reach the weak learners as
+        category codes, split natively by the histogram trees)
+
+    For steps with no native multiclass form and more than two classes, one
+    binary ensemble is fitted per class (one-vs-rest) and these attributes
+    are lists with one entry per class.
+    """
+
+    def _validate_training_data(self, X, y, sample_weight):
+        X, classes, y_idx, sample_weight = validated_training_data(
+            self, X, y, sample_weight, allow_nan=self._allows_nan(fitted=False))
+        return X, (classes, y_idx), sample_weight
+
+    def _runs(self, target):
+        classes, y_idx = target
+        self.classes_ = classes
+        n_classes = classes.shape[0]
+        self._ovr = n_classes > 2 and not self.step_.native_multiclass
+        if self._ovr:
+            return self._ovr_runs(y_idx, n_classes)
+        y = (2.0 * y_idx - 1.0) if n_classes == 2 else y_idx
+        return [(y, y_idx, n_classes)]
+
+    @staticmethod
+    def _ovr_runs(y_idx, n_classes):
+        """One binary run per class (computed as the loop reaches it)."""
+        for k in range(n_classes):
+            y_k = (y_idx == k).astype(np.intp)
+            yield 2.0 * y_k - 1.0, y_k, 2
+
+    @staticmethod
+    def _prior_score(y_idx, n_classes, sample_weight):
+        """Score of an empty ensemble: the weighted class prior (so it predicts the majority)."""
+        prior = np.bincount(y_idx, weights=sample_weight, minlength=n_classes)
+        prior = np.clip(prior / prior.sum(), 1e-12, 1.0)
+        if n_classes == 2:
+            return 0.5 * float(np.log(prior[1] / prior[0]))
+        return np.log(prior)
+
+
+class BaseBoostingRegressor(RegressorMixin, BaseBoosting):
+    """Base class of the library's boosting regressors: the shared loop
+    (:class:`BaseBoosting`) on a real-valued target.
+
+    The target is checked as scikit-learn's regressors check it (numbers, finite, one
+    column); the loop runs once, with one score per row that starts at the step's
+    :meth:`~robust_boosting._interfaces.Step.init_score`; ``predict`` is that score
+    plus the rounds' contributions, and ``staged_predict`` gives it round by round.
+    Fitted attributes as for :class:`BaseBoostingClassifier`, without ``classes_``.
+    """
+
+    def _validate_training_data(self, X, y, sample_weight):
+        X, y = validated_X(self, X, y, reset=True, allow_nan=self._allows_nan(fitted=False),
+                           allow_inf=False)
+        return X, numeric_targets(y), checked_sample_weight(sample_weight, X)
+
+    def _runs(self, target):
+        self._ovr = False
+        return [(target, None, 1)]
+
+    def _run_classes(self) -> int:
+        return 1
+
+    def predict(self, X: ArrayLike) -> NDArray[np.float64]:
+        """Predicted targets: the starting score plus every round's contribution."""
+        return self._raw(self._check_X(X))
+
+    def staged_predict(self, X: ArrayLike) -> Iterator[NDArray[np.float64]]:
+        """:meth:`predict` after each boosting round (rounds cost nothing extra)."""
+        yield from self._staged_raw(self._check_X(X))

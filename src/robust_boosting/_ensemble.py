@@ -1,9 +1,11 @@
 """A fitted boosting run (:class:`Ensemble`), what its model file keeps, and prediction.
 
 :class:`Ensemble` holds one (binary or native multiclass) run's learners and
-coefficients; :class:`EnsemblePrediction` is the boosters' prediction from their
-fitted ensembles (``decision_function``, ``predict_proba``, the ``staged_*`` family,
-``feature_importances_``), mixed into
+coefficients; :class:`EnsembleModel` is what every fitted booster reads from its
+ensembles (raw scores round by round, ``feature_importances_``, the saved state),
+mixed into the loop's base :class:`~robust_boosting._boosting.BaseBoosting`;
+:class:`EnsemblePrediction` adds a classifier's prediction (``decision_function``,
+``predict_proba``, the ``staged_*`` family), mixed into
 :class:`~robust_boosting._boosting.BaseBoostingClassifier`.
 
 What a saved model keeps (``__getstate__``: pickles, joblib and ``skops.io`` files,
@@ -38,7 +40,7 @@ from ._validation import validated_X
 from .trees import HistTree, SharedSymmetricTree
 from .trees._base import _BaseHistTree
 
-__all__ = ["Ensemble", "EnsemblePrediction"]
+__all__ = ["Ensemble", "EnsembleModel", "EnsemblePrediction"]
 
 #: node arrays of a :class:`~robust_boosting.trees.HistTree` that a saved ensemble
 #: does not keep: read by no prediction and not by ``feature_importances_`` (``gain``);
@@ -190,10 +192,11 @@ class Ensemble:
                 _restore(est, mapper, trees)
 
 
-class EnsemblePrediction:
-    """Prediction of a fitted booster from its ensembles (``ensembles_``, ``step_``,
-    ``classes_``, ``_ovr``), and the booster's saved state (``estimators_`` rebuilt from
-    ``ensembles_`` on load)."""
+class EnsembleModel:
+    """What every fitted booster, classifier or regressor, has from its ensembles
+    (``ensembles_``, ``step_``, ``_ovr``): the raw scores round by round, input checks at
+    prediction, ``feature_importances_``, and the saved state (``estimators_`` rebuilt
+    from ``ensembles_`` on load)."""
 
     def __getstate__(self) -> dict:
         state = dict(super().__getstate__())  # a copy: object.__getstate__ may return __dict__
@@ -232,17 +235,22 @@ class EnsemblePrediction:
         except Exception:  # invalid parameters: the fit reports them
             return False
 
+    def _run_classes(self) -> int:
+        """The ``n_classes`` of the boosting runs: a classifier's classes (2 for each run of
+        a one-vs-rest model), 1 for a regressor's one score per row."""
+        return len(self.classes_)
+
     def _staged_raw(self, X) -> Iterator[NDArray[np.float64]]:
         """Raw scores after each round (one-vs-rest: shape ``(n, K)``, one column per class).
 
         Uses the fitted step ``step_`` only (not the current parameters).
         """
         step = self.step_
-        n_classes = len(self.classes_)
+        n_classes = self._run_classes()
         n = X.shape[0]
         if not self._ovr:
             ens = self.ensembles_[0]
-            shape = (n,) if n_classes == 2 else (n, n_classes)
+            shape = (n,) if n_classes <= 2 else (n, n_classes)
             raw = np.zeros(shape) + ens.init_score
             if not ens.estimators:
                 yield raw
@@ -266,6 +274,33 @@ class EnsemblePrediction:
         for raw in self._staged_raw(X):  # noqa: B007 - the last stage is the model
             pass
         return raw
+
+    @property
+    def feature_importances_(self) -> NDArray[np.float64]:
+        """Coefficient-weighted mean of the weak learners' ``feature_importances_``."""
+        check_is_fitted(self)
+        parts = []
+        for ens in self.ensembles_:
+            if not ens.estimators:
+                continue
+            try:
+                imp = [est.feature_importances_ for est in ens.estimators]
+            except AttributeError as exc:
+                raise AttributeError(
+                    "Unable to compute feature importances: the weak learner has no "
+                    "feature_importances_ attribute."
+                ) from exc
+            coefs = np.abs(np.asarray(ens.coefs))
+            if coefs.sum() > 0:
+                parts.append(coefs @ np.asarray(imp) / coefs.sum())
+        if not parts:
+            return np.zeros(self.n_features_in_)
+        return np.mean(parts, axis=0)
+
+
+class EnsemblePrediction(EnsembleModel):
+    """A boosting classifier's prediction from its ensembles (``classes_`` besides what
+    :class:`EnsembleModel` reads): labels, scores, class probabilities, round by round."""
 
     def _decision_from_raw(self, raw):
         if raw.ndim == 2 and not self._ovr:
@@ -333,25 +368,3 @@ class EnsemblePrediction:
         """Accuracy after each boosting round."""
         for pred in self.staged_predict(X):
             yield accuracy_score(y, pred, sample_weight=sample_weight)
-
-    @property
-    def feature_importances_(self) -> NDArray[np.float64]:
-        """Coefficient-weighted mean of the weak learners' ``feature_importances_``."""
-        check_is_fitted(self)
-        parts = []
-        for ens in self.ensembles_:
-            if not ens.estimators:
-                continue
-            try:
-                imp = [est.feature_importances_ for est in ens.estimators]
-            except AttributeError as exc:
-                raise AttributeError(
-                    "Unable to compute feature importances: the weak learner has no "
-                    "feature_importances_ attribute."
-                ) from exc
-            coefs = np.abs(np.asarray(ens.coefs))
-            if coefs.sum() > 0:
-                parts.append(coefs @ np.asarray(imp) / coefs.sum())
-        if not parts:
-            return np.zeros(self.n_features_in_)
-        return np.mean(parts, axis=0)

@@ -202,6 +202,12 @@ class Step:
         """The step's own per-run state (a small dataclass), or None if it needs none."""
         return None
 
+    def init_score(self, state: BoostingState) -> float | None:
+        """The score every training row starts at (a regression step: the best constant of
+        its loss), or None: the scores start at 0, and an ensemble that keeps no learner
+        scores the estimator's prior (a classifier's class prior)."""
+        return None
+
     def log_weights(self, state: BoostingState) -> NDArray[np.float64] | None:
         """Log of the step's own sample weights (before ``sample_weight`` and the policy).
 

@@ -38,6 +38,7 @@ MODEL_MODULES: tuple[str, ...] = (
     "robust_boosting.imprecise",
     "robust_boosting.learners",
     "robust_boosting.losses",
+    "robust_boosting.regression",
     "robust_boosting.rilboost",
     "robust_boosting.robust",
     "robust_boosting.self_paced",
@@ -120,6 +121,11 @@ def _text_pickle_protocol(path: str) -> int | None:
     return max(op.proto for op, _, _ in ops)
 
 
+def _fitted(model: Any) -> bool:
+    """Whether ``model`` is fitted: a classifier's ``classes_``, a regressor's ``ensembles_``."""
+    return hasattr(model, "classes_") or hasattr(model, "ensembles_")
+
+
 def save_model(model: Any, path: str | os.PathLike[str], *, label: str | None = None,
                metadata: dict[str, Any] | None = None) -> None:
     """Save a fitted estimator of this package to ``path`` in ``skops.io`` format.
@@ -130,7 +136,8 @@ def save_model(model: Any, path: str | os.PathLike[str], *, label: str | None = 
     Parameters
     ----------
     model : estimator
-        A fitted estimator (any classifier of ``robust_boosting``).
+        A fitted estimator (any classifier of ``robust_boosting``, or
+        :class:`~robust_boosting.SPLBoostRegressor`).
     path : path-like
         The file to write, e.g. ``"model.skops"``.
     label : str or None, default=None
@@ -161,7 +168,7 @@ def save_model(model: Any, path: str | os.PathLike[str], *, label: str | None = 
     """
     import skops.io as sio
 
-    if not (callable(getattr(model, "predict", None)) and hasattr(model, "classes_")):
+    if not (callable(getattr(model, "predict", None)) and _fitted(model)):
         raise ValueError(f"save_model expects a fitted estimator, got a "
                          f"{type(model).__name__}")
     columns = getattr(model, "feature_names_in_", None)
@@ -328,7 +335,7 @@ def load_bundle(path: str | os.PathLike[str], *, trust_pickle: bool = False) -> 
     if not (callable(getattr(model, "predict", None)) and callable(getattr(model, "fit", None))):
         raise ValueError(f"model file {path!r} is not a model saved by 'robust-boosting fit': "
                          f"its 'model' entry is a {type(model).__name__}, not an estimator")
-    if not hasattr(model, "classes_"):
+    if not _fitted(model):
         raise ValueError(f"model file {path!r} holds an unfitted "
                          f"{type(model).__name__}")
     if bundle["label"] is not None and not isinstance(bundle["label"], str):

@@ -501,7 +501,8 @@ class SelfPacedPolicy(WeightPolicy):
         return self._age
 
     def start(self, state, step):
-        self._warm_rounds = (default_warm_start_rounds(state.n_classes)
+        # one score per row (a binary problem, a regression): as two classes
+        self._warm_rounds = (default_warm_start_rounds(max(state.n_classes, 2))
                              if self.warm_start_rounds == "auto" else int(self.warm_start_rounds))
         self.v = np.ones(state.sample_weight.shape[0])
         self._age = self.age  # grows within the run (admit_more); the parameter does not

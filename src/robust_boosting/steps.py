@@ -10,6 +10,7 @@ import numpy as np
 
 from ._boosting import ERROR_FLOOR, BoostingState, RoundResult, Step
 from ._loop_kernels import (
+    fdot,
     logistic_hessians,
     margin_round_stats,
     newton_round_stats,
@@ -32,7 +33,11 @@ __all__ = [
     "RealStep",
     "GentleStep",
     "LogitStep",
+    "RegressionStep",
+    "REGRESSION_LOSSES",
     "class_output",
+    "robust_scale",
+    "weighted_median",
 ]
 
 #: names that moved to other modules after release 0.1.0, resolved on access (PEP 562) so
@@ -438,6 +443,174 @@ class LogitStep(_RealValuedStep):
         if n_classes == 2:
             f = f.ravel()
         return np.clip(f, -self.z_max, self.z_max)
+
+
+# ---------------------------------------------------------------------------
+# real-valued targets (regression)
+# ---------------------------------------------------------------------------
+
+#: the losses of :class:`RegressionStep`
+REGRESSION_LOSSES = ("squared_error", "huber")
+#: a regression round whose edge is below this fraction of ``sum_i w_i g_i**2`` makes no progress
+RELATIVE_EDGE_FLOOR = 1e-12
+#: 1 / Phi^{-1}(3/4): the median absolute deviation of a normal sample times this is its
+#: standard deviation
+MAD_TO_SD = 1.482602218505602
+#: sqrt(pi / 2): the mean absolute deviation of a normal sample times this is its deviation
+MEAN_AD_TO_SD = 1.2533141373155001
+
+
+def weighted_median(values, weights) -> float:
+    """The smallest value whose cumulative weight (values in increasing order) reaches half
+    of the total weight.
+
+    When the positive weights are all equal (no ``sample_weight``, or weights 0 and 1)
+    it is the lower median of the rows of positive weight, found in linear time
+    (``np.partition``); otherwise the values are sorted (ties in order of the rows).
+    """
+    values = np.asarray(values, dtype=np.float64)
+    weights = np.asarray(weights, dtype=np.float64)
+    positive = weights > 0
+    if not positive.all():
+        values, weights = values[positive], weights[positive]
+    if values.shape[0] == 0:
+        return 0.0
+    if weights.min() == weights.max():
+        k = (values.shape[0] + 1) // 2 - 1  # the first position of half the weight
+        return float(np.partition(values, k)[k])
+    order = np.argsort(values, kind="stable")
+    cumulative = np.cumsum(weights[order])
+    i = int(np.searchsorted(cumulative, 0.5 * cumulative[-1]))
+    return float(values[order[min(i, values.shape[0] - 1)]])
+
+
+def robust_scale(y, sample_weight) -> float:
+    """A robust spread of the targets: ``1.4826 ×`` their weighted median absolute deviation
+    from their weighted median (the standard deviation for normal targets, unmoved by a
+    minority of wrong ones). When more than half the weight sits on one value (the
+    deviation is 0): ``1.2533 ×`` the weighted mean absolute deviation; 1 for constant
+    targets."""
+    y = np.asarray(y, dtype=np.float64)
+    w = np.asarray(sample_weight, dtype=np.float64)
+    dev = np.abs(y - weighted_median(y, w))
+    scale = MAD_TO_SD * weighted_median(dev, w)
+    if not scale > 0:
+        scale = MEAN_AD_TO_SD * fdot(w, dev) / float(w.sum())
+    return scale if scale > 0 and np.isfinite(scale) else 1.0
+
+
+class RegressionStep(Step):
+    """Gradient boosting's step on a real-valued target: the squared or the Huber loss.
+
+    The scores start at the loss's best constant (:meth:`init_score`: the weighted
+    mean of ``y`` for the squared loss, the weighted median for Huber's, as
+    scikit-learn's ``GradientBoostingRegressor`` starts). Each round fits the
+    regression weak learner by weighted least squares to the negative gradient
+    ``g_i`` of the loss at the current score ``F(x_i)``, with the round's weights
+    (``sample_weight`` times a policy's factors, e.g. self-paced ``v``), and adds
+    ``learning_rate`` times its prediction:
+
+    * ``"squared_error"``, ``L = ½ (y - F)²``: ``g = y - F`` and the Hessian is 1, so a
+      tree's leaf value, the weighted mean of ``g`` in the leaf, is the exact Newton
+      step ``sum w g / sum w`` (Friedman 2001, LS_Boost);
+    * ``"huber"``, ``L = ½ r²`` for ``|r| <= delta`` else ``delta (|r| - delta/2)``
+      with ``r = y - F``: ``g = clip(r, -delta, delta)``. Its Hessian (1 inside, 0
+      outside) would make a leaf of outliers an undefined Newton step; the step uses
+      the Hessian 1 everywhere (LightGBM's ``huber`` objective does the same), so a
+      leaf holds the weighted mean of the clipped residuals. ``delta`` is
+      ``huber_delta`` times the :func:`robust_scale` of the current residuals,
+      re-estimated each round (Huber's "Proposal 2" reading: a robust scale
+      estimated with the fit); with the default 1.345, Huber's 95 %-efficiency
+      constant for normal errors in units of their standard deviation (Huber
+      1981). scikit-learn's ``GradientBoostingRegressor`` takes the 0.9-quantile
+      of ``|r|`` instead, which moves with the share of wrong targets; LightGBM
+      takes an absolute ``alpha``, which depends on the target's units.
+
+    The per-row loss a self-paced policy compares with ``age`` (:meth:`losses`) is
+    the loss of the standardised residual ``u = (y - F) / s``, ``s`` the
+    :func:`robust_scale` of the residuals at the same scores (``½ u²``, or Huber's
+    loss of ``u`` at ``huber_delta``): a robust spread, unmoved by up to half of
+    the rows being wrong, so an age means the same on every target's scale and at
+    every noise level (hard weighting at age ``a`` leaves out a row once
+    ``|y - F| >= s sqrt(2 a)``: at the default 4.5, three robust standard
+    deviations). The scale of the targets themselves was tried and left out: it
+    is the spread of ``y``, not of the errors, and left most wrong targets in
+    (Friedman #1, 20 % of the targets shifted by 10 to 30: clean-test RMSE 2.23
+    against 0.85 with the residuals' scale, at age 4.5).
+
+    A round is rejected (boosting stops, with the earlier rounds kept) when the
+    learner makes no progress: its weighted edge ``sum_i w_i g_i f(x_i)`` is not
+    above ``1e-12 sum_i w_i g_i²`` (every residual of positive weight is 0, or the
+    learner cannot fit them).
+    """
+
+    needs_classifier = False
+
+    def __init__(self, loss: str = "squared_error", learning_rate: float = 0.1,
+                 huber_delta: float = 1.345):
+        super().__init__(loss)
+        self.learning_rate = learning_rate
+        self.huber_delta = huber_delta
+        self._scale = 1.0
+
+    def init_score(self, state: BoostingState) -> float:
+        if self.loss == "huber":
+            return weighted_median(state.y, state.sample_weight)
+        sw = state.sample_weight
+        return fdot(sw, state.y) / float(sw.sum())
+
+    def residual_scale(self, state: BoostingState, raw) -> float:
+        """The :func:`robust_scale` of the residuals ``y - raw`` (weighted by ``sample_weight``)."""
+        return robust_scale(state.y - raw, state.sample_weight)
+
+    def init_state(self, state: BoostingState) -> None:
+        # per run (this step is the loop's private copy): the residuals' scale, published
+        self._scale = self.residual_scale(state, state.raw)
+        return None
+
+    def log_weights(self, state: BoostingState) -> None:
+        return None  # Hessian 1: no weights of the step's own
+
+    def fit_target(self, state: BoostingState) -> np.ndarray:
+        r = state.y - state.raw
+        if self.loss == "huber":
+            delta = self.huber_delta * robust_scale(r, state.sample_weight)
+            np.clip(r, -delta, delta, out=r)
+        return r
+
+    def finish_round(self, learner, state: BoostingState, weights, target) -> RoundResult:
+        f = self.output(learner, state.X, 1)
+        w = np.ascontiguousarray(weights, dtype=np.float64)
+        wg = w * target
+        edge, total = fdot(wg, f), fdot(wg, target)
+        if not (total > 0 and edge > RELATIVE_EDGE_FLOOR * total):
+            why = ("every training residual of positive weight is 0" if not total > 0 else
+                   f"weighted edge {edge:.3g}: it does not decrease the loss")
+            return RoundResult(
+                learner, None, 0.0, keep=False,
+                stop=f"the weak learner of round {state.round + 1} makes no progress ({why}); "
+                     "it was discarded",
+            )
+        return RoundResult(learner, f, self.learning_rate, info={"edge": edge})
+
+    def output(self, estimator, X, n_classes: int) -> np.ndarray:
+        return np.asarray(estimator.predict(X), dtype=np.float64).ravel()
+
+    def losses(self, state: BoostingState, raw) -> np.ndarray:
+        """Per-row loss of the standardised residual ``(y - raw) / s`` (see the class)."""
+        r = state.y - raw
+        u = np.abs(r) / robust_scale(r, state.sample_weight)
+        if self.loss == "huber":
+            d = self.huber_delta
+            return np.where(u <= d, 0.5 * u * u, d * (u - 0.5 * d))
+        return 0.5 * u * u
+
+    def accept(self, state: BoostingState, result: RoundResult) -> None:
+        self._scale = self.residual_scale(state, state.raw)
+
+    def finalize(self, ensemble) -> None:
+        ensemble.info["residual_scale"] = self._scale
+        ensemble.info["init_score"] = ensemble.init_score
 
 
 #: the name of :func:`class_output` until release 0.1.0

@@ -10,6 +10,11 @@ final fit (:func:`make_booster`). Plain LogitBoost candidates are fitted togethe
 each stopped by a :class:`_PatienceMonitor` that keeps its held-out loss after every
 round; candidates with a self-paced drop fraction are fitted one by one in joblib
 workers.
+
+:class:`~robust_boosting.SPLBoostRegressorCV` runs the same search: its
+:class:`~robust_boosting.regression_cv.RegressionSearch` (passed as ``search``) says
+which models are fitted, how their held-out loss is computed from the scores and which
+candidates are batched, where :data:`CLASSIFIER_SEARCH` says it for the classifier.
 """
 
 from __future__ import annotations

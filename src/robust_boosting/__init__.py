@@ -14,6 +14,7 @@ from .classical import (
     SPLLogitBoostClassifier,
 )
 from .regression import SPLBoostRegressor
+from .regression_cv import SPLBoostRegressorCV
 from .rilboost import RILBoostClassifier
 from .robust import RBoostClassifier, RobustBoostClassifier, SavageBoostClassifier
 from .splboost import SPLBoostClassifier
@@ -27,6 +28,7 @@ __all__ = [
     "SPLBoostClassifier",
     "SPLBoostClassifierCV",
     "SPLBoostRegressor",
+    "SPLBoostRegressorCV",
     "RealBoostClassifier",
     "GentleBoostClassifier",
     "LogitBoostClassifier",

@@ -10,6 +10,11 @@ final fit (:func:`make_booster`). Plain LogitBoost candidates are fitted togethe
 each stopped by a :class:`_PatienceMonitor` that keeps its held-out loss after every
 round; candidates with a self-paced drop fraction are fitted one by one in joblib
 workers.
+
+:class:`~robust_boosting.SPLBoostRegressorCV` runs the same search: its
+:class:`~robust_boosting.regression_cv.RegressionSearch` (passed as ``search``) says
+which models are fitted, how their held-out loss is computed from the scores and which
+candidates are batched, where :data:`CLASSIFIER_SEARCH` says it for the classifier.
 """
 
 from __future__ import annotations
@@ -32,7 +37,7 @@ from .losses import softmax_loss
 from .trees import HistTreeRegressor
 from .trees.binning import _kernel_threads
 
-__all__ = ["TREE_KEYS", "fit_candidates", "held_out_curve", "make_booster", "proba_at",
+__all__ = ["CLASSIFIER_SEARCH", "TREE_KEYS", "ClassifierSearch", "fit_candidates", "held_out_curve", "make_booster", "proba_at", "raw_at",
            "stratified_folds",
            "staged_proba", "tree_params", "warn_rare_classes"]
 
@@ -95,14 +100,59 @@ def held_out_curve(est, X_test, y_test, w_test, trim) -> NDArray[np.float64]:
                      for p in staged_proba(est, X_test)])
 
 
-def proba_at(est, X_test, t) -> NDArray[np.float32]:
-    """The stage ``t`` probabilities of ``est`` (its last stage if it ran fewer rounds), as
-    :func:`staged_proba` gives them; only that stage's scores become probabilities."""
+def raw_at(est, X_test, t) -> NDArray[np.float64]:
+    """The stage ``t`` scores of ``est`` (its last stage if it ran fewer rounds): a
+    regressor's predictions, a classifier's raw scores."""
     raw = None
     for i, raw in enumerate(staged_raw_binned_once(est, X_test)):  # noqa: B007
         if i == t:
             break
-    return est._proba_from_raw(raw).astype(np.float32)
+    return raw
+
+
+def proba_at(est, X_test, t) -> NDArray[np.float32]:
+    """The stage ``t`` probabilities of ``est`` (its last stage if it ran fewer rounds), as
+    :func:`staged_proba` gives them; only that stage's scores become probabilities."""
+    return est._proba_from_raw(raw_at(est, X_test, t)).astype(np.float32)
+
+
+class ClassifierSearch:
+    """What the search fits and how it scores it, for
+    :class:`~robust_boosting.SPLBoostClassifierCV`: :func:`make_booster`'s models, the
+    trimmed held-out log-loss, the plain candidates batched. A regressor's search passes
+    its own object with the same methods (``robust_boosting.regression_cv``)."""
+
+    #: the monitor's held-out loss from the scores, ``loss(scores, y, w)``; None: the
+    #: classifier's trimmed log-loss (which follows one-vs-rest problems)
+    loss = None
+
+    @staticmethod
+    def n_outputs(y) -> int:
+        return int(np.max(y, initial=0)) + 1
+
+    @staticmethod
+    def batched(candidate) -> bool:
+        return candidate["drop_fraction"] == 0
+
+    @staticmethod
+    def template(seed):
+        return make_booster(dict(max_depth=1, max_leaf_nodes=None, min_samples_leaf=1,
+                                 l2_regularization=0.0, grow_policy="depthwise",
+                                 random_strength=0.0), 1.0, 0.0, 1, seed)
+
+    @staticmethod
+    def overrides(candidate, rounds) -> dict:
+        return {**{f"estimator__{key}": value
+                   for key, value in tree_params(candidate).items()},
+                "learning_rate": candidate["learning_rate"],
+                "multiclass_trees": candidate["multiclass_trees"],
+                "n_estimators": rounds}
+
+    #: a model's held-out loss after each round, computed from its stages
+    curve = staticmethod(held_out_curve)
+
+
+CLASSIFIER_SEARCH = ClassifierSearch()
 
 
 def _fit_one(X, y, sample_weight, train, test, params, n_estimators, seed, trim):
@@ -151,8 +201,10 @@ class _PatienceMonitor:
     so the models do not depend on how they are batched.
     """
 
-    def __init__(self, y, held_out, weights, trim, patience, caps, progress=None, names=None):
+    def __init__(self, y, held_out, weights, trim, patience, caps, progress=None, names=None,
+                 loss=None):
         self.y, self.held_out, self.weights = y, held_out, weights
+        self.loss = loss  # loss(scores, y, w) of a regressor's search; None: the log-loss
         self.trim, self.patience, self.caps = trim, patience, caps
         # the search's Progress (verbose): a unit per model round; names[j] for its records
         self.progress, self.names = progress, names
@@ -181,15 +233,18 @@ class _PatienceMonitor:
             self.problem[j] = self.problem.get(j, -1) + 1
             self.best[j] = (np.inf, 0)
             self.losses[j] = []
-        if scores.ndim == 2:  # native multiclass (softmax) scores: -log p_y
-            losses = softmax_loss(scores, self.y[rows])
+        if self.loss is not None:  # a regressor's
+            loss = self.loss(scores, self.y[rows], self.weights[rows])
         else:
-            if not self.binary:
-                self.one_vs_rest.add(j)
-            positive = 1 if self.binary else self.problem[j]
-            margin = np.where(self.y[rows] == positive, 1.0, -1.0) * scores
-            losses = np.logaddexp(0.0, -2.0 * margin)
-        loss = _trimmed_mean(losses[None, :], self.weights[rows], self.trim)[0]
+            if scores.ndim == 2:  # native multiclass (softmax) scores: -log p_y
+                losses = softmax_loss(scores, self.y[rows])
+            else:
+                if not self.binary:
+                    self.one_vs_rest.add(j)
+                positive = 1 if self.binary else self.problem[j]
+                margin = np.where(self.y[rows] == positive, 1.0, -1.0) * scores
+                losses = np.logaddexp(0.0, -2.0 * margin)
+            loss = _trimmed_mean(losses[None, :], self.weights[rows], self.trim)[0]
         if request.round > 0:
             self.losses[j].append(loss)
         if request.round >= self.caps[j]:
@@ -210,8 +265,9 @@ class _PatienceMonitor:
 
 
 def _fit_share(X, y, sample_weight, folds, candidates, jobs, seed, trim, patience,
-               binned_cache=None, progress=None):
-    """Fit ``jobs`` (all plain LogitBoost) in one batched pass with early stopping.
+               binned_cache=None, progress=None, search=CLASSIFIER_SEARCH):
+    """Fit ``jobs`` (all plain LogitBoost, or those ``search`` batches) in one batched pass
+    with early stopping.
 
     Returns each job's fitted booster and its held-out loss curve. Each model is
     asked for one round more than its job's and stopped by the monitor at the
@@ -226,18 +282,12 @@ def _fit_share(X, y, sample_weight, folds, candidates, jobs, seed, trim, patienc
     for row, (c, f, rounds) in enumerate(jobs):
         train = folds[f][0]
         weights[row, train] = sample_weight[train]
-        overrides.append({**{f"estimator__{key}": value
-                             for key, value in tree_params(candidates[c]).items()},
-                          "learning_rate": candidates[c]["learning_rate"],
-                          "multiclass_trees": candidates[c]["multiclass_trees"],
-                          "n_estimators": rounds + 1})
+        overrides.append(search.overrides(candidates[c], rounds + 1))
     monitor = _PatienceMonitor(y, [folds[f][1] for _, f, _ in jobs], sample_weight, trim,
                                patience, [rounds for _, _, rounds in jobs], progress,
-                               [f"candidate {c + 1}, fold {f + 1}" for c, f, _ in jobs])
-    template = make_booster(dict(max_depth=1, max_leaf_nodes=None, min_samples_leaf=1,
-                                  l2_regularization=0.0, grow_policy="depthwise",
-                                  random_strength=0.0), 1.0, 0.0, 1,
-                             seed)
+                               [f"candidate {c + 1}, fold {f + 1}" for c, f, _ in jobs],
+                               loss=search.loss)
+    template = search.template(seed)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # early stops are handled by padding the curves
         # the fold models only predict: their trees drop their fit statistics as they go
@@ -251,7 +301,7 @@ def _fit_share(X, y, sample_weight, folds, candidates, jobs, seed, trim, patienc
             # (a model of no round, whose first learner made no progress: its one stage
             # is its initial prediction, which the monitor does not record as a round)
             te = folds[f][1]
-            curve = held_out_curve(model, X_num[te], y[te], sample_weight[te], trim)
+            curve = search.curve(model, X_num[te], y[te], sample_weight[te], trim)
         out.append((model, curve))
     return out
 
@@ -271,7 +321,7 @@ def _models_in_flight(n: int, n_classes: int) -> int:
 
 
 def _fit_jobs(X, y, sample_weight, folds, candidates, jobs, seed, n_jobs, trim=0.0,
-              patience=None, progress=None):
+              patience=None, progress=None, search=CLASSIFIER_SEARCH):
     """Fit ``(candidate, fold, rounds)`` jobs; each one's booster and held-out loss curve.
 
     Candidates without a drop fraction (plain LogitBoost) are fitted together by
@@ -293,19 +343,19 @@ def _fit_jobs(X, y, sample_weight, folds, candidates, jobs, seed, n_jobs, trim=0
     trees' bin edges apply to it, categories as codes), for the held-out scores.
     """
     out: list = [None] * len(jobs)
-    batched = [j for j, (c, _, _) in enumerate(jobs) if candidates[c]["drop_fraction"] == 0]
-    single = [j for j, (c, _, _) in enumerate(jobs) if candidates[c]["drop_fraction"] != 0]
+    batched = [j for j, (c, _, _) in enumerate(jobs) if search.batched(candidates[c])]
+    single = [j for j, (c, _, _) in enumerate(jobs) if not search.batched(candidates[c])]
     # in this process (the data binned once), its kernels on n_jobs threads: worker
     # processes would each bin the data and pay their start-up; as many models at once
     # as _IN_FLIGHT_BYTES of their per-row arrays allow (the same models however grouped)
-    per_group = _models_in_flight(X[1].shape[0], int(np.max(y, initial=0)) + 1)
+    per_group = _models_in_flight(X[1].shape[0], search.n_outputs(y))
     binned: dict = {}  # X binned once for every pass
     for a in range(0, len(batched), per_group):
         share = batched[a:a + per_group]
         with _kernel_threads(n_jobs):
             fitted = _fit_share(X, y, sample_weight, folds, candidates,
                                 [jobs[j] for j in share], seed, trim, patience, binned,
-                                progress)
+                                progress, search)
         for j, pair in zip(share, fitted, strict=True):
             out[j] = pair
     results = Parallel(n_jobs=n_jobs)(
@@ -320,7 +370,7 @@ def _fit_jobs(X, y, sample_weight, folds, candidates, jobs, seed, n_jobs, trim=0
 
 
 def fit_candidates(X, y, sample_weight, folds, candidates, seed, n_jobs, trim,
-                    patience=PATIENCE, progress=None):
+                    patience=PATIENCE, progress=None, search=CLASSIFIER_SEARCH):
     """Every candidate fitted on every fold, and its held-out loss curves.
 
     Returns ``(models, curves)``: ``models[c][f]`` the booster of candidate ``c``
@@ -340,15 +390,17 @@ def fit_candidates(X, y, sample_weight, folds, candidates, seed, n_jobs, trim,
     predictions: the out-of-fold probabilities of the winner are predicted
     afterwards at the one round they are needed (:func:`proba_at`). ``progress``
     (a :class:`~robust_boosting._progress.Progress`) counts a unit per model round.
+    ``search`` says which models, which held-out loss and which candidates are batched
+    (:class:`ClassifierSearch`, or a regressor's).
     """
     def run(jobs):
         if progress is not None:
             progress.total(sum(rounds for _, _, rounds in jobs))
         return _fit_jobs(X, y, sample_weight, folds, candidates, jobs, seed, n_jobs, trim,
-                         patience, progress)
+                         patience, progress, search)
 
-    plain = [c for c, p in enumerate(candidates) if p["drop_fraction"] == 0]
-    paced = [c for c, p in enumerate(candidates) if p["drop_fraction"] != 0]
+    plain = [c for c, p in enumerate(candidates) if search.batched(p)]
+    paced = [c for c, p in enumerate(candidates) if not search.batched(p)]
     out = [[None] * len(folds) for _ in candidates]
     rounds = [p["n_estimators"] for p in candidates]
     jobs = [(c, f, rounds[c]) for c in plain for f in range(len(folds))]
@@ -431,16 +483,20 @@ def search_folds(cv, X, y, seed: int) -> list:
     return folds
 
 
-def results_table(candidates, scores, best_round) -> dict:
+#: the parameters of a classifier's candidate, the columns of its ``cv_results_``
+RESULT_KEYS = (*TREE_KEYS, "learning_rate", "drop_fraction", "multiclass_trees", "n_estimators")
+
+
+def results_table(candidates, scores, best_round, keys=RESULT_KEYS) -> dict:
     """``cv_results_`` of the search, as scikit-learn's ``GridSearchCV`` lays it out:
-    ``scores`` (candidates x folds) at each candidate's ``best_round``."""
+    ``scores`` (candidates x folds) at each candidate's ``best_round``; a ``param_<key>``
+    column for each of ``keys``."""
     mean = scores.mean(axis=1)
     order = np.argsort(-mean, kind="stable")
     rank = np.empty(len(candidates), dtype=np.int32)
     rank[order] = np.arange(1, len(candidates) + 1)
     res: dict = {"params": [dict(c) for c in candidates]}
-    for key in (*TREE_KEYS, "learning_rate", "drop_fraction", "multiclass_trees",
-                "n_estimators"):
+    for key in keys:
         res[f"param_{key}"] = np.array([c[key] for c in candidates])
     res["n_estimators"] = best_round + 1
     for f in range(scores.shape[1]):

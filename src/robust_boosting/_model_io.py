@@ -39,6 +39,7 @@ MODEL_MODULES: tuple[str, ...] = (
     "robust_boosting.learners",
     "robust_boosting.losses",
     "robust_boosting.regression",
+    "robust_boosting.regression_cv",
     "robust_boosting.rilboost",
     "robust_boosting.robust",
     "robust_boosting.self_paced",
@@ -122,8 +123,9 @@ def _text_pickle_protocol(path: str) -> int | None:
 
 
 def _fitted(model: Any) -> bool:
-    """Whether ``model`` is fitted: a classifier's ``classes_``, a regressor's ``ensembles_``."""
-    return hasattr(model, "classes_") or hasattr(model, "ensembles_")
+    """Whether ``model`` is fitted: a classifier's ``classes_``, a regressor's ``ensembles_``
+    or a searching regressor's ``best_estimator_``."""
+    return any(hasattr(model, name) for name in ("classes_", "ensembles_", "best_estimator_"))
 
 
 def save_model(model: Any, path: str | os.PathLike[str], *, label: str | None = None,

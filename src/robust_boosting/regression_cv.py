@@ -1,0 +1,539 @@
+"""SPLBoostRegressorCV: self-paced regression boosting that cross-validates itself and
+lists suspect targets.
+
+The regression counterpart of :class:`~robust_boosting.SPLBoostClassifierCV`, on the same
+parts: the search of :mod:`robust_boosting._cv_search` (candidates x folds in one batched
+pass, early stopping on the held-out loss), with this module's :class:`RegressionSearch`
+saying which models it fits and how it scores them; out-of-fold residuals scaled by a
+robust spread for the suspects; the final fit without them.
+"""
+
+from __future__ import annotations
+
+import itertools
+import numbers
+import warnings
+from collections.abc import Iterator, Sequence
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+from sklearn.base import BaseEstimator, RegressorMixin
+from sklearn.model_selection import KFold, check_cv
+from sklearn.utils import _safe_indexing, check_random_state
+from sklearn.utils.validation import check_is_fitted
+
+from ._auto_rules import PATIENCE, SAMPLE_COUNT
+from ._batched import staged_raw_binned_once
+from ._boosting import checked_sample_weight, numeric_targets
+from ._cv_search import fit_candidates, raw_at, results_table
+from ._interfaces import answer_requests
+from ._progress import Progress, check_verbose
+from ._validation import check_number, check_optional_int, validated_X
+from .regression import SPLBoostRegressor
+from .steps import REGRESSION_LOSSES, robust_scale
+from .trees import HistTreeRegressor
+from .trees.binning import _kernel_threads, data_work
+
+__all__ = ["SPLBoostRegressorCV", "held_out_loss", "scaled_residuals"]
+
+#: the held-out loss truncates each squared residual at this many robust spreads of the
+#: held-out residuals (3: the default age 4.5 of :class:`SPLBoostRegressor`,
+#: ``½ u² = 4.5``)
+TRUNCATION = 3.0
+
+#: ``remove_label_issues="auto"`` removes the suspects when they are more than this share
+#: of the rows (by weight): normal errors put 0.27 % of the rows beyond 3 standard
+#: deviations, clean targets gave 0-1.1 % suspects, and removing them cost 2-14 % of the
+#: clean-test RMSE (docs/design/0025-regression-suspects.md)
+CLEAN_SHARE = 0.02
+
+
+def held_out_loss(pred, y, w) -> float:
+    """The search's held-out loss of the predictions ``pred`` of targets ``y`` (weights ``w``):
+    the weighted mean of ``min(r², (3 s)²)``, ``r = y - pred`` and ``s`` the
+    :func:`~robust_boosting.steps.robust_scale` of those residuals. A wrong target costs at
+    most ``9 s²`` whatever its error, so the loss ranks models by how well they predict the
+    rest; on clean normal errors it is the mean squared error (0.3 % of the rows truncated)."""
+    r = np.asarray(y, dtype=np.float64) - pred
+    w = np.asarray(w, dtype=np.float64)
+    cap = (TRUNCATION * robust_scale(r, w)) ** 2
+    total = float(w.sum())
+    return float(np.dot(w, np.minimum(r * r, cap)) / total) if total > 0 else np.inf
+
+
+def scaled_residuals(y, pred, sample_weight=None) -> tuple[NDArray[np.float64], float]:
+    """``(|y - pred| / s, s)``: the absolute residuals in units of their robust spread ``s``
+    (``1.4826 ×`` the weighted median absolute deviation,
+    :func:`~robust_boosting.steps.robust_scale`)."""
+    r = np.asarray(y, dtype=np.float64) - np.asarray(pred, dtype=np.float64)
+    w = np.ones_like(r) if sample_weight is None else np.asarray(sample_weight, np.float64)
+    s = robust_scale(r, w)
+    return np.abs(r) / s, s
+
+
+class RegressionSearch:
+    """What :func:`~robust_boosting._cv_search.fit_candidates` fits for
+    :class:`SPLBoostRegressorCV` and how it scores it: :class:`SPLBoostRegressor` models
+    (every candidate batched: the hard self-paced weights depend on each row's own loss,
+    not on a count of rows), scored by :func:`held_out_loss`."""
+
+    loss = staticmethod(held_out_loss)
+
+    @staticmethod
+    def n_outputs(y) -> int:
+        return 1
+
+    @staticmethod
+    def batched(candidate) -> bool:
+        return True
+
+    @staticmethod
+    def template(seed) -> SPLBoostRegressor:
+        return make_regressor(dict(max_depth=3, min_samples_leaf=1, l2_regularization=0.0,
+                                   learning_rate=0.1, age=np.inf, loss="squared_error"),
+                              1, seed)
+
+    @staticmethod
+    def overrides(candidate, rounds) -> dict:
+        return {"estimator__max_depth": candidate["max_depth"],
+                "estimator__min_samples_leaf": candidate["min_samples_leaf"],
+                "estimator__l2_regularization": candidate["l2_regularization"],
+                "learning_rate": candidate["learning_rate"], "age": candidate["age"],
+                "loss": candidate["loss"], "n_estimators": rounds}
+
+    @staticmethod
+    def curve(model, X, y, w, trim) -> NDArray[np.float64]:
+        return np.array([held_out_loss(p, y, w) for p in staged_raw_binned_once(model, X)])
+
+
+REGRESSION_SEARCH = RegressionSearch()
+
+
+def make_regressor(candidate: dict, n_estimators: int, random_state: int) -> SPLBoostRegressor:
+    """The one configuration of every search model and of the final fit."""
+    tree = HistTreeRegressor(max_depth=candidate["max_depth"],
+                             min_samples_leaf=candidate["min_samples_leaf"],
+                             l2_regularization=candidate["l2_regularization"],
+                             sample_count=SAMPLE_COUNT)
+    return SPLBoostRegressor(tree, n_estimators=n_estimators, age=candidate["age"],
+                             loss=candidate["loss"], learning_rate=candidate["learning_rate"],
+                             random_state=random_state)
+
+
+def _as_tuple(name: str, value, check) -> tuple:
+    values = tuple(value) if isinstance(value, (list, tuple, np.ndarray)) else (value,)
+    if not values:
+        raise ValueError(f"{name} must not be empty.")
+    for v in values:
+        check(v)
+    return values
+
+
+def _check_loss(loss) -> None:
+    if not isinstance(loss, str) or loss not in REGRESSION_LOSSES:
+        raise ValueError(f"loss must be one of {list(REGRESSION_LOSSES)}, got {loss!r}.")
+
+
+class SPLBoostRegressorCV(RegressorMixin, BaseEstimator):
+    """Self-paced gradient boosting of real targets, tuned by its own cross-validation,
+    with a list of suspect targets.
+
+    The regression counterpart of :class:`~robust_boosting.SPLBoostClassifierCV`, with
+    no tuning: ``fit`` chooses the tree depth, the self-paced age and the number of
+    rounds of :class:`~robust_boosting.SPLBoostRegressor` ([SPL]_ with the squared loss,
+    as the paper's conclusion proposes for L2Boost) by cross-validation on the (possibly
+    wrong) targets, ranks every training row by how far its target lies from its
+    out-of-fold prediction, and fits the chosen model on all the rows without the
+    suspects. It is the recipe of cleanlab's regression ``CleanLearning``
+    (out-of-fold residuals of a model, the rows of largest residual left out of the final
+    fit; the confident-learning idea of [CL]_ carried to real targets), with a robust
+    scale in place of a searched fraction of rows and self-paced boosting as the model.
+
+    ``fit`` has three steps:
+
+    1. **search**: a shuffled ``cv``-fold split; every candidate (the product of
+       ``max_depth``, ``loss`` and ``age``: 8 by default) is fitted on every training part for at most
+       ``n_estimators`` rounds, all at once on the data binned once, stopping once its
+       held-out loss has not improved for 10 rounds. The held-out loss is
+       :func:`held_out_loss`, the mean squared residual with each square truncated at
+       ``(3 s)²``, ``s`` the robust spread of the held-out residuals: a wrong held-out
+       target costs a bounded amount, so the search ranks the models on the rest. The
+       candidate and round of smallest mean over the folds win;
+    2. **suspects**: the winner's out-of-fold predictions at its best round give the
+       residuals ``r_i = y_i - oof_i``; :attr:`label_issue_scores_` is ``|r_i| / s``,
+       ``s`` the robust spread of the residuals (``1.4826 ×`` their weighted median
+       absolute deviation, as :class:`~robust_boosting.SPLBoostRegressor` scales its
+       losses), and the suspects are the rows whose score exceeds
+       ``label_issue_threshold`` (``docs/design/0025-regression-suspects.md``);
+    3. **final fit**: the winner's setting on all the rows, the suspects' weights
+       multiplied by ``label_issue_weight`` (0: left out) when ``remove_label_issues``
+       (``"auto"``: when they are more than 2 % of the rows).
+       With suspects, its age (the winner's, or ``inf``: nothing left to leave out) and
+       its number of rounds are first cross-validated again on those weights, on the same
+       folds (:attr:`refit_params_`): the search's rounds on the wrong targets stop too
+       early for a model that no longer sees them. Without suspects the final model is
+       the winner with its cross-validated number of rounds.
+
+    Parameters
+    ----------
+    max_depth : int or sequence of int, default=(3, 6)
+        Depth of the regression trees; a sequence: the search's candidates.
+    age : float or sequence of float, default=(4.5, inf)
+        Self-paced age of :class:`~robust_boosting.SPLBoostRegressor` (a row is left out
+        of a round once ``½ (r / s)² >= age``; ``inf``: plain gradient boosting); a
+        sequence: the search's candidates.
+    n_estimators : int, default=500
+        The most rounds a search model runs (each stops early).
+    learning_rate : float, default=0.1
+        Shrinkage of each round.
+    loss : {"squared_error", "huber"} or sequence of them, default=("squared_error", "huber")
+        The boosted loss (:class:`~robust_boosting.SPLBoostRegressor`'s); a sequence: the
+        search's candidates. Huber's loss starts at the median and clips each gradient,
+        so that a few targets off by orders of magnitude (a unit error) cannot carry the
+        first rounds; the squared loss is the better model of clean targets
+        (``docs/design/0025-regression-suspects.md``).
+    min_samples_leaf : int, default=20
+        Fewest training rows in a leaf.
+    l2_regularization : float, default=0.0
+        L2 penalty on the leaf values, in rows (:class:`~robust_boosting.trees.HistTreeRegressor`).
+    cv : int, cross-validation generator or iterable, default=3
+        As in scikit-learn; an int gives a shuffled ``KFold`` seeded from ``random_state``.
+    label_issue_threshold : float, default=3.0
+        A row is a suspect when its :attr:`label_issue_scores_` (its out-of-fold
+        residual in robust standard deviations) exceeds this.
+    remove_label_issues : bool or "auto", default="auto"
+        Whether the final fit multiplies the suspects' weights by ``label_issue_weight``.
+        ``"auto"``: when the suspects hold more than 2 % of the weight (normal errors put
+        0.27 % of the rows beyond 3 standard deviations; on clean targets the suspects are
+        rows of large but true error, which the model should fit).
+    label_issue_weight : float in [0, 1], default=0.0
+        The suspects' weight factor in the final fit (0: left out).
+    n_jobs : int or None, default=None
+        Threads of the tree kernels (None: chosen from the data's size). The model does
+        not depend on it.
+    random_state : int, RandomState or None, default=None
+        Seeds the folds and the models.
+    unknown_categories : {"missing", "error"}, default="missing"
+        What predict does with a category no training row had (see
+        :class:`~robust_boosting.SPLBoostRegressor`).
+    id_columns : {"drop", "keep"}, default="drop"
+        What fit does with an identifier column (see
+        :class:`~robust_boosting.SPLBoostRegressor`).
+    verbose : int, default=0
+        Progress of the fit as :mod:`logging` records of ``"robust_boosting.progress"``,
+        as for :class:`~robust_boosting.SPLBoostClassifierCV`.
+
+    Attributes
+    ----------
+    best_params_ : dict
+        The winner's ``max_depth``, ``age``, ``learning_rate``, ``loss``,
+        ``min_samples_leaf``, ``l2_regularization`` and its cross-validated number of
+        rounds ``n_estimators`` (that of the final model).
+    best_score_ : float
+        Minus the winner's mean held-out loss (higher is better).
+    best_index_ : int
+        Index of the winner in ``cv_results_``.
+    best_estimator_ : SPLBoostRegressor
+        The final model, fitted on all the rows (the suspects left out or down-weighted),
+        with ``refit_params_``.
+    refit_params_ : dict
+        The final model's setting: ``best_params_``, or, when suspects were removed or
+        down-weighted, the age and rounds searched again on the final weights.
+    cv_results_ : dict of ndarrays
+        One entry per candidate, as in ``GridSearchCV``: ``params``, ``param_<name>``,
+        ``n_estimators`` (best round), ``split{k}_test_score``, ``mean_test_score``,
+        ``std_test_score``, ``rank_test_score`` (minus the held-out loss).
+    oof_predictions_ : ndarray of shape (n_samples,)
+        The winner's out-of-fold predictions at its best round.
+    suggested_targets_ : ndarray of shape (n_samples,)
+        The suggested value of every row's target: its out-of-fold prediction.
+    residual_scale_ : float
+        The robust spread ``s`` of the out-of-fold residuals.
+    label_issue_scores_ : ndarray of shape (n_samples,)
+        ``|y_i - oof_i| / s``, the out-of-fold residual in robust standard deviations
+        (not bounded: higher means more likely wrong).
+    label_issues_ : ndarray of int
+        The suspects, sorted row indices: the rows of score above
+        ``label_issue_threshold``.
+    remove_label_issues_ : bool
+        Whether the final fit removed (or down-weighted) the suspects:
+        ``remove_label_issues`` with ``"auto"`` resolved.
+    excluded_samples_ : ndarray of int
+        The rows the final model left out or down-weighted: the suspects (when
+        ``remove_label_issues_``) and those its self-paced weights left out of its last
+        round.
+    n_features_in_, feature_names_in_, feature_schema_
+        As in scikit-learn.
+
+    See Also
+    --------
+    robust_boosting.SPLBoostRegressor : the model, with its parameters set by hand.
+    robust_boosting.SPLBoostClassifierCV : the robust default for class labels.
+
+    References
+    ----------
+    .. [SPL] K. Wang, Y. Wang, Q. Zhao, D. Meng, Z. Xu, "SPLBoost: An Improved Robust Boosting
+       Algorithm Based on Self-paced Learning", IEEE Trans. Cybernetics, 2019.
+    .. [CL] C. Northcutt, L. Jiang, I. Chuang, "Confident learning: estimating uncertainty
+       in dataset labels", Journal of Artificial Intelligence Research 70, 2021.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.datasets import make_friedman1
+    >>> from robust_boosting import SPLBoostRegressorCV
+    >>> X, y = make_friedman1(n_samples=1000, noise=0.5, random_state=0)
+    >>> rng = np.random.default_rng(0)
+    >>> wrong = rng.choice(1000, size=200, replace=False)  # 20 % wrong targets
+    >>> y_noisy = y.copy()
+    >>> y_noisy[wrong] += rng.choice([-1, 1], size=200) * 20.0
+    >>> reg = SPLBoostRegressorCV(random_state=0).fit(X, y_noisy)
+    >>> bool(np.isin(wrong, reg.label_issues_).mean() > 0.9)  # most wrong rows are found
+    True
+    >>> bool(np.sqrt(np.mean((reg.predict(X) - y) ** 2)) < 1.5)  # RMSE on the true targets
+    True
+    """
+
+    def __init__(self, *, max_depth: int | Sequence[int] = (3, 6),
+                 age: float | Sequence[float] = (4.5, np.inf), n_estimators: int = 500,
+                 learning_rate: float = 0.1,
+                 loss: str | Sequence[str] = ("squared_error", "huber"),
+                 min_samples_leaf: int = 20, l2_regularization: float = 0.0, cv=3,
+                 label_issue_threshold: float = 3.0, remove_label_issues: bool | str = "auto",
+                 label_issue_weight: float = 0.0, n_jobs: int | None = None,
+                 random_state=None, unknown_categories: str = "missing",
+                 id_columns: str = "drop", verbose: int = 0):
+        self.max_depth = max_depth
+        self.age = age
+        self.n_estimators = n_estimators
+        self.learning_rate = learning_rate
+        self.loss = loss
+        self.min_samples_leaf = min_samples_leaf
+        self.l2_regularization = l2_regularization
+        self.cv = cv
+        self.label_issue_threshold = label_issue_threshold
+        self.remove_label_issues = remove_label_issues
+        self.label_issue_weight = label_issue_weight
+        self.n_jobs = n_jobs
+        self.random_state = random_state
+        self.unknown_categories = unknown_categories
+        self.id_columns = id_columns
+        self.verbose = verbose
+
+    # ------------------------------------------------------------------ params
+    def _search_space(self) -> list[dict]:
+        """The candidates (the product of ``max_depth``, ``loss`` and ``age``), every
+        parameter checked."""
+        depths = _as_tuple("max_depth", self.max_depth,
+                           lambda v: check_optional_int("max_depth", v, low=1))
+        ages = _as_tuple("age", self.age,
+                         lambda v: check_number("age", v, low=0, allow_inf=True))
+        if None in depths:
+            raise ValueError("max_depth must be integers >= 1, got None.")
+        check_number("n_estimators", self.n_estimators, low=1, low_open=False, integer=True)
+        check_number("learning_rate", self.learning_rate, low=0)
+        losses = _as_tuple("loss", self.loss, _check_loss)
+        check_number("min_samples_leaf", self.min_samples_leaf, low=1, low_open=False,
+                     integer=True)
+        check_number("l2_regularization", self.l2_regularization, low=0, low_open=False)
+        check_number("label_issue_threshold", self.label_issue_threshold, low=0)
+        check_number("label_issue_weight", self.label_issue_weight, low=0, low_open=False,
+                     high=1)
+        value = self.remove_label_issues
+        if not (isinstance(value, (bool, np.bool_)) or (isinstance(value, str)
+                                                         and value == "auto")):
+            raise ValueError(f"remove_label_issues must be a bool or 'auto', got {value!r}.")
+        candidates = []
+        for d, loss, a in itertools.product(depths, losses, ages):
+            c = dict(max_depth=int(d), age=float(a), learning_rate=float(self.learning_rate),
+                     loss=loss, min_samples_leaf=int(self.min_samples_leaf),
+                     l2_regularization=float(self.l2_regularization),
+                     n_estimators=int(self.n_estimators))
+            if c not in candidates:
+                candidates.append(c)
+        return candidates
+
+    def _folds(self, X, y, seed: int) -> list:
+        cv = self.cv
+        if cv is None or isinstance(cv, numbers.Integral):
+            n_splits = 3 if cv is None else int(cv)
+            if isinstance(cv, bool) or n_splits < 2:
+                raise ValueError(f"cv must be an integer >= 2, a splitter or an iterable, "
+                                 f"got {cv!r}.")
+            if n_splits > y.shape[0]:
+                raise ValueError(f"cv={n_splits} folds need at least {n_splits} samples; "
+                                 f"got n_samples={y.shape[0]}.")
+            cv = KFold(n_splits, shuffle=True, random_state=seed)
+        else:
+            cv = check_cv(cv, y, classifier=False)
+        folds = [(np.asarray(tr), np.asarray(te)) for tr, te in cv.split(X, y)]
+        if not folds:
+            raise ValueError("cv produced no train/test split.")
+        return folds
+
+    def _has_categorical(self) -> bool:
+        schema = getattr(self, "feature_schema_", None)
+        return schema is not None and not schema.all_numeric
+
+    # --------------------------------------------------------------------- fit
+    def fit(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None):
+        """Cross-validate the candidates, find the suspect targets, fit the final model.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features) or DataFrame
+            Training data; NaN means missing; a DataFrame may have boolean and
+            categorical columns.
+        y : array-like of shape (n_samples,)
+            Real targets, possibly some wrong.
+        sample_weight : array-like of shape (n_samples,), optional
+            Non-negative weights, used by every fit, the held-out losses and the
+            residuals' spread.
+
+        Returns
+        -------
+        self
+        """
+        check_verbose(self.verbose)
+        X_in = X
+        X, y = validated_X(self, X, y, reset=True, allow_nan=True, allow_inf=False)
+        y = numeric_targets(y)
+        sw = checked_sample_weight(sample_weight, X)
+        candidates = self._search_space()
+        X_fit = self.feature_schema_.blank_ignored(X_in) if self._has_categorical() else X
+        rng = check_random_state(self.random_state)
+        fold_seed = int(rng.randint(np.iinfo(np.int32).max))
+        fit_seed = int(rng.randint(np.iinfo(np.int32).max))
+        folds = self._folds(X, y, fold_seed)
+        with _kernel_threads(self.n_jobs, data_work(X)) as threads, \
+                Progress(self.verbose) as progress:
+            progress.stage("search", f"{len(candidates)} candidate(s) x {len(folds)} folds "
+                           f"on {X.shape[0]:,} rows x {X.shape[1]} features, {threads} "
+                           f"thread(s)")
+            winner = self._search((X_fit, X), y, sw, candidates, folds, fit_seed, progress)
+            progress.done(f"best candidate {self.best_index_ + 1}: "
+                          f"{self.best_params_['n_estimators']} rounds, held-out loss "
+                          f"{-self.best_score_:.4g}")
+            self.label_issue_scores_, self.residual_scale_ = scaled_residuals(
+                y, self.oof_predictions_, sw)
+            self.label_issues_ = np.flatnonzero(
+                self.label_issue_scores_ > self.label_issue_threshold).astype(np.intp)
+            self.suggested_targets_ = self.oof_predictions_.copy()
+            progress.stage("suspects", f"{self.label_issues_.size:,} suspect(s)")
+            progress.done()
+            self._final_fit((X_fit, X), y, sw, winner, folds, fit_seed, progress)
+            progress.finished("search, suspects and final fit done")
+        return self
+
+    def _search(self, X, y, sw, candidates, folds, fit_seed, progress) -> dict:
+        """Step 1; sets the search's attributes and the out-of-fold predictions."""
+        X_num = X[1]
+        models, curves = fit_candidates(X, y, sw, folds, candidates, fit_seed, self.n_jobs,
+                                        0.0, patience=PATIENCE, progress=progress,
+                                        search=REGRESSION_SEARCH)  # (C, F, T)
+        best_round = np.argmin(curves.mean(axis=1), axis=1)  # first minimum: fewest rounds
+        scores = -curves[np.arange(len(candidates)), :, best_round]  # (C, F)
+        best = int(np.argmax(scores.mean(axis=1)))
+        oof = np.zeros(y.shape[0])
+        for f, (_, te) in enumerate(folds):
+            oof[te] = raw_at(models[best][f], X_num[te], int(best_round[best]))
+        self.oof_predictions_ = oof
+        self.cv_results_ = self._results_table(candidates, scores, best_round)
+        self.best_index_ = best
+        self.best_score_ = float(scores[best].mean())
+        self.best_params_ = dict(candidates[best], n_estimators=int(best_round[best]) + 1)
+        return self.best_params_
+
+    @staticmethod
+    def _results_table(candidates, scores, best_round) -> dict:
+        """``cv_results_`` (:func:`robust_boosting._cv_search.results_table`)."""
+        return results_table(candidates, scores, best_round, tuple(candidates[0]))
+
+    def _final_fit(self, X, y, sw, p, folds, fit_seed, progress) -> None:
+        """Step 3: the winner on all the rows, the suspects' weights multiplied by
+        ``label_issue_weight`` when ``remove_label_issues``; then its age and rounds are
+        searched again on those weights (:meth:`_refit_search`)."""
+        X_fit = X[0]
+        n = y.shape[0]
+        weight, removed = sw, np.empty(0, np.intp)
+        remove = self.remove_label_issues
+        if isinstance(remove, str):  # "auto": when more suspects than clean targets give
+            remove = float(sw[self.label_issues_].sum()) > CLEAN_SHARE * float(sw.sum())
+        self.remove_label_issues_ = bool(remove)
+        if self.remove_label_issues_ and self.label_issues_.size:
+            weight = sw.copy()
+            weight[self.label_issues_] *= self.label_issue_weight
+            removed = self.label_issues_
+            if not weight.sum() > 0:  # every weighted row is a suspect: keep them all
+                weight, removed = sw, np.empty(0, np.intp)
+        kept = np.flatnonzero(weight > 0)
+        if removed.size:
+            p = self._refit_search(X, y, weight, p, folds, kept, fit_seed, progress)
+        self.refit_params_ = dict(p)
+        progress.stage("final fit", f"{p['n_estimators']} rounds on {kept.size:,} rows")
+        X_final = X_fit if kept.size == n else _safe_indexing(X_fit, kept)
+        self.best_estimator_ = make_regressor(p, p["n_estimators"], fit_seed)
+        progress.total(p["n_estimators"])
+
+        def round_done(request):
+            if request.first_pass and request.round > 0:
+                progress.advance()
+
+        with warnings.catch_warnings(), _kernel_threads(self.n_jobs):
+            warnings.simplefilter("ignore")
+            answer_requests(self.best_estimator_._fit_requests(
+                X_final, y[kept], sample_weight=weight[kept]), round_done)
+        progress.done()
+        dropped = kept[self.best_estimator_.excluded_samples_]
+        self.excluded_samples_ = np.union1d(removed, dropped).astype(np.intp)
+
+    def _refit_search(self, X, y, weight, p, folds, kept, fit_seed, progress) -> dict:
+        """The final fit's age and rounds, cross-validated on the rows it keeps at their
+        final weights (the same folds, the suspects' rows out of them): the winner's age
+        and ``inf`` (once the suspects are out, the self-paced weights may have nothing
+        left to leave out), each with early stopping; the search's rounds on the noisy
+        targets stop where the held-out loss has stopped improving on the rows the final
+        model no longer sees (``docs/design/0025-regression-suspects.md``)."""
+        X_fit, X_num = X
+        where = np.full(y.shape[0], -1)
+        where[kept] = np.arange(kept.size)
+        folds = [(where[tr][where[tr] >= 0], where[te][where[te] >= 0]) for tr, te in folds]
+        base = dict(p, n_estimators=int(self.n_estimators))
+        candidates = [base] + ([dict(base, age=np.inf)] if np.isfinite(p["age"]) else [])
+        progress.stage("refit search", f"{len(candidates)} candidate(s) on {kept.size:,} rows")
+        _, curves = fit_candidates((_safe_indexing(X_fit, kept), X_num[kept]), y[kept],
+                                   weight[kept], folds, candidates, fit_seed, self.n_jobs,
+                                   0.0, patience=PATIENCE, progress=progress,
+                                   search=REGRESSION_SEARCH)
+        best_round = np.argmin(curves.mean(axis=1), axis=1)
+        losses = curves[np.arange(len(candidates)), :, best_round].mean(axis=1)
+        best = int(np.argmin(losses))
+        progress.done()
+        return dict(candidates[best], n_estimators=int(best_round[best]) + 1)
+
+    # ----------------------------------------------------------------- predict
+    def _check_X(self, X):
+        check_is_fitted(self)
+        X_num = validated_X(self, X, reset=False, allow_nan=True, allow_inf=False)
+        return self.feature_schema_.blank_ignored(X) if self._has_categorical() else X_num
+
+    def predict(self, X: ArrayLike) -> NDArray[np.float64]:
+        """Predicted targets of the final model."""
+        X = self._check_X(X)
+        return self.best_estimator_.predict(X)
+
+    def staged_predict(self, X: ArrayLike) -> Iterator[NDArray[np.float64]]:
+        """:meth:`predict` after each round of the final model."""
+        X = self._check_X(X)
+        return self.best_estimator_.staged_predict(X)
+
+    @property
+    def feature_importances_(self) -> NDArray[np.float64]:
+        """The final model's feature importances."""
+        check_is_fitted(self)
+        return self.best_estimator_.feature_importances_
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True  # the histogram trees learn where missing values go
+        return tags

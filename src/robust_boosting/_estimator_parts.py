@@ -7,7 +7,12 @@
   :class:`~robust_boosting.steps.GentleStep` on a margin loss chosen by a
   ``loss`` parameter (a name of :data:`~robust_boosting.losses.LOSSES` or a
   :class:`~robust_boosting.losses.MarginLoss` instance). RealBoost and
-  GentleBoost expose ``loss``; SavageBoost and RBoost are presets of them.
+  GentleBoost expose ``loss``; SavageBoost and RBoost are presets of them;
+* :class:`SearchedFinalModel`: what the cross-validated estimators
+  (:class:`~robust_boosting.SPLBoostClassifierCV`,
+  :class:`~robust_boosting.SPLBoostRegressorCV`) share around their final model: the
+  data their boosters take, the fit's seeds, the checks of ``X`` at prediction, and
+  what is delegated to ``best_estimator_``.
 """
 
 from __future__ import annotations
@@ -15,9 +20,12 @@ from __future__ import annotations
 import copy
 
 import numpy as np
+from numpy.typing import NDArray
+from sklearn.utils import check_random_state
+from sklearn.utils.validation import check_is_fitted
 
 from ._boosting import BaseBoostingClassifier
-from ._validation import check_number
+from ._validation import check_number, validated_X
 from .losses import MarginLoss, get_loss
 from .self_paced import DropFractionRegularizer, SelfPacedPolicy, default_age, get_regularizer
 from .steps import GentleStep, RealStep
@@ -27,6 +35,7 @@ __all__ = [
     "SP_PARAMS_DOC",
     "ClassProbabilityBooster",
     "GentleLossBooster",
+    "SearchedFinalModel",
     "SelfPacedMixin",
 ]
 
@@ -160,3 +169,47 @@ class GentleLossBooster(_MarginLossBooster):
 
     def _make_step(self):
         return GentleStep(self._margin_loss(), learning_rate=self.learning_rate)
+
+
+class SearchedFinalModel:
+    """The parts of a cross-validated estimator around its final model ``best_estimator_``.
+
+    The estimator sets ``feature_schema_`` in ``fit`` (by :func:`validated_X`); a frame
+    with categorical columns goes to its boosters as it is, so that their trees split those
+    columns into sets of categories, anything else as validated.
+    """
+
+    def _has_categorical(self) -> bool:
+        schema = getattr(self, "feature_schema_", None)
+        return schema is not None and not schema.all_numeric
+
+    def _fit_data_and_seeds(self, X_in, X) -> tuple:
+        """``(X_fit, fold_seed, fit_seed)``: the data the boosters take (``X_in`` as given,
+        ``X`` as validated) and the seeds of the folds and of the fits, drawn in that
+        order from ``random_state``."""
+        X_fit = self.feature_schema_.blank_ignored(X_in) if self._has_categorical() else X
+        rng = check_random_state(self.random_state)
+        fold_seed = int(rng.randint(np.iinfo(np.int32).max))
+        fit_seed = int(rng.randint(np.iinfo(np.int32).max))
+        return X_fit, fold_seed, fit_seed
+
+    def _check_X(self, X):
+        """``X`` checked against the fitted schema, as the final model takes it."""
+        check_is_fitted(self)
+        X_num = validated_X(self, X, reset=False, allow_nan=True, allow_inf=False)
+        return self.feature_schema_.blank_ignored(X) if self._has_categorical() else X_num
+
+    def staged_predict(self, X):
+        """:meth:`predict` after each round of the final model."""
+        return self.best_estimator_.staged_predict(self._check_X(X))
+
+    @property
+    def feature_importances_(self) -> NDArray[np.float64]:
+        """The final model's feature importances."""
+        check_is_fitted(self)
+        return self.best_estimator_.feature_importances_
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True  # the histogram trees learn where missing values go
+        return tags

@@ -13,19 +13,19 @@ from __future__ import annotations
 import itertools
 import numbers
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from sklearn.base import BaseEstimator, RegressorMixin
 from sklearn.model_selection import KFold, check_cv
-from sklearn.utils import _safe_indexing, check_random_state
-from sklearn.utils.validation import check_is_fitted
+from sklearn.utils import _safe_indexing
 
 from ._auto_rules import PATIENCE, SAMPLE_COUNT
 from ._batched import staged_raw_binned_once
 from ._boosting import checked_sample_weight, numeric_targets
 from ._cv_search import fit_candidates, raw_at, results_table
+from ._estimator_parts import SearchedFinalModel
 from ._interfaces import answer_requests
 from ._progress import Progress, check_verbose
 from ._validation import check_number, check_optional_int, validated_X
@@ -134,7 +134,7 @@ def _check_loss(loss) -> None:
         raise ValueError(f"loss must be one of {list(REGRESSION_LOSSES)}, got {loss!r}.")
 
 
-class SPLBoostRegressorCV(RegressorMixin, BaseEstimator):
+class SPLBoostRegressorCV(SearchedFinalModel, RegressorMixin, BaseEstimator):
     """Self-paced gradient boosting of real targets, tuned by its own cross-validation,
     with a list of suspect targets.
 
@@ -371,10 +371,6 @@ class SPLBoostRegressorCV(RegressorMixin, BaseEstimator):
             raise ValueError("cv produced no train/test split.")
         return folds
 
-    def _has_categorical(self) -> bool:
-        schema = getattr(self, "feature_schema_", None)
-        return schema is not None and not schema.all_numeric
-
     # --------------------------------------------------------------------- fit
     def fit(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None):
         """Cross-validate the candidates, find the suspect targets, fit the final model.
@@ -400,10 +396,7 @@ class SPLBoostRegressorCV(RegressorMixin, BaseEstimator):
         y = numeric_targets(y)
         sw = checked_sample_weight(sample_weight, X)
         candidates = self._search_space()
-        X_fit = self.feature_schema_.blank_ignored(X_in) if self._has_categorical() else X
-        rng = check_random_state(self.random_state)
-        fold_seed = int(rng.randint(np.iinfo(np.int32).max))
-        fit_seed = int(rng.randint(np.iinfo(np.int32).max))
+        X_fit, fold_seed, fit_seed = self._fit_data_and_seeds(X_in, X)
         folds = self._folds(X, y, fold_seed)
         with _kernel_threads(self.n_jobs, data_work(X)) as threads, \
                 Progress(self.verbose) as progress:
@@ -512,28 +505,7 @@ class SPLBoostRegressorCV(RegressorMixin, BaseEstimator):
         return dict(candidates[best], n_estimators=int(best_round[best]) + 1)
 
     # ----------------------------------------------------------------- predict
-    def _check_X(self, X):
-        check_is_fitted(self)
-        X_num = validated_X(self, X, reset=False, allow_nan=True, allow_inf=False)
-        return self.feature_schema_.blank_ignored(X) if self._has_categorical() else X_num
-
     def predict(self, X: ArrayLike) -> NDArray[np.float64]:
         """Predicted targets of the final model."""
         X = self._check_X(X)
         return self.best_estimator_.predict(X)
-
-    def staged_predict(self, X: ArrayLike) -> Iterator[NDArray[np.float64]]:
-        """:meth:`predict` after each round of the final model."""
-        X = self._check_X(X)
-        return self.best_estimator_.staged_predict(X)
-
-    @property
-    def feature_importances_(self) -> NDArray[np.float64]:
-        """The final model's feature importances."""
-        check_is_fitted(self)
-        return self.best_estimator_.feature_importances_
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.allow_nan = True  # the histogram trees learn where missing values go
-        return tags

@@ -22,8 +22,7 @@ from collections.abc import Iterator, Sequence
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.utils import _safe_indexing, check_random_state
-from sklearn.utils.validation import check_is_fitted
+from sklearn.utils import _safe_indexing
 
 from ._auto_rules import PATIENCE, SINGLE_MACHINE, Regime, RuleSet, clean_anchor_threshold, regimes
 from ._boosting import validated_training_data
@@ -35,9 +34,10 @@ from ._cv_search import (
     search_folds,
     warn_rare_classes,
 )
+from ._estimator_parts import SearchedFinalModel
 from ._interfaces import answer_requests
 from ._progress import Progress, check_verbose
-from ._validation import check_choice, check_number, check_optional_int, validated_X
+from ._validation import check_choice, check_number, check_optional_int
 from .label_issues import (  # noqa: F401 - the names of release 0.1.0
     anchor_noise_rate,
     calibrated_joint,
@@ -95,7 +95,7 @@ def _as_tuple(name: str, value, check) -> tuple:
     return values
 
 
-class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
+class SPLBoostClassifierCV(SearchedFinalModel, ClassifierMixin, BaseEstimator):
     """Self-paced LogitBoost of histogram trees, tuned by its own cross-validation.
 
     The robust default of the library for noisy labels, in the manner of
@@ -577,12 +577,7 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         X_in = X
         X, classes, y_idx, sw = validated_training_data(self, X, y, sample_weight, allow_nan=True)
         self._search_space(X.shape[0], classes.shape[0])  # the parameters' checks first
-        # a frame with categorical columns goes to the boosters as it is, so that their
-        # trees split those columns into sets of categories; anything else as validated
-        X_fit = self.feature_schema_.blank_ignored(X_in) if self._has_categorical() else X
-        rng = check_random_state(self.random_state)
-        fold_seed = int(rng.randint(np.iinfo(np.int32).max))
-        fit_seed = int(rng.randint(np.iinfo(np.int32).max))
+        X_fit, fold_seed, fit_seed = self._fit_data_and_seeds(X_in, X)
 
         folds = search_folds(self.cv, X, y_idx, fold_seed)
         rare = self._rare_classes(y_idx, classes, len(folds))
@@ -735,16 +730,6 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
     _results_table = staticmethod(results_table)
 
     # ----------------------------------------------------------------- predict
-    def _has_categorical(self) -> bool:
-        schema = getattr(self, "feature_schema_", None)
-        return schema is not None and not schema.all_numeric
-
-    def _check_X(self, X):
-        """``X`` checked against the fitted schema, as the final model takes it."""
-        check_is_fitted(self)
-        X_num = validated_X(self, X, reset=False, allow_nan=True, allow_inf=False)
-        return self.feature_schema_.blank_ignored(X) if self._has_categorical() else X_num
-
     def decision_function(self, X: ArrayLike) -> NDArray[np.float64]:
         """Score of the final model (see :meth:`SPLLogitBoostClassifier.decision_function`)."""
         X = self._check_X(X)
@@ -765,23 +750,7 @@ class SPLBoostClassifierCV(ClassifierMixin, BaseEstimator):
         X = self._check_X(X)
         return self.best_estimator_.predict_log_proba(X)
 
-    def staged_predict(self, X: ArrayLike) -> Iterator[NDArray]:
-        """:meth:`predict` after each round of the final model."""
-        X = self._check_X(X)
-        return self.best_estimator_.staged_predict(X)
-
     def staged_predict_proba(self, X: ArrayLike) -> Iterator[NDArray[np.float64]]:
         """:meth:`predict_proba` after each round of the final model."""
         X = self._check_X(X)
         return self.best_estimator_.staged_predict_proba(X)
-
-    @property
-    def feature_importances_(self) -> NDArray[np.float64]:
-        """The final model's feature importances."""
-        check_is_fitted(self)
-        return self.best_estimator_.feature_importances_
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.allow_nan = True  # the histogram trees learn where missing values go
-        return tags

@@ -123,7 +123,7 @@ class SelfPacedMixin:
 
     @property
     def excluded_samples_(self) -> np.ndarray:
-        """Indices of the training samples with self-paced weight 0 (suspected label errors).
+        """Indices of the training samples with self-paced weight 0 (suspected wrong labels or targets).
 
         With a one-vs-rest step and more than two classes: one array per class.
         """

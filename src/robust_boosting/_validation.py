@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
+from sklearn.base import is_regressor
 from sklearn.utils.validation import validate_data
 
 from ._loop_kernels import finite_range
@@ -74,7 +75,7 @@ def validated_X(estimator, X, y="no_validation", *, reset: bool, allow_nan: bool
     if allow_inf is None:
         allow_inf = allow_nan
     if not (isinstance(y, str) and y == "no_validation"):
-        _check_lengths(X, y)
+        _check_lengths(X, y, "targets" if is_regressor(estimator) else "labels")
     policy = unknown_category_policy(estimator)
     frame = is_frame(X)
     schema = FeatureSchema.from_frame(X, id_column_policy(estimator)) if (reset and frame) else (
@@ -123,13 +124,14 @@ def _length(a) -> int | None:
         return None
 
 
-def _check_lengths(X, y) -> None:
+def _check_lengths(X, y, what: str = "labels") -> None:
     """A ValueError saying so when ``X`` and ``y`` have different numbers of rows (scikit-learn's
-    own message, "inconsistent numbers of samples", reads as a problem of X's values)."""
+    own message, "inconsistent numbers of samples", reads as a problem of X's values);
+    ``what`` names ``y``'s values ("labels", "targets")."""
     n_X, n_y = _length(X), _length(y)
     if n_X is not None and n_y is not None and n_X != n_y:
-        raise ValueError(f"X has {n_X} rows but y has {n_y} labels; they must have the same "
-                         "length (one label per row of X).")
+        raise ValueError(f"X has {n_X} rows but y has {n_y} {what}; they must have the same "
+                         f"length (one {what[:-1]} per row of X).")
 
 
 def _is_plain_numeric(dtype) -> bool:

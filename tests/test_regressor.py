@@ -315,7 +315,7 @@ def test_bad_inputs():
         model.fit(X, y, sample_weight=-np.ones(50))
     with pytest.raises(ValueError, match="non-zero|sums to zero"):
         model.fit(X, y, sample_weight=np.zeros(50))
-    with pytest.raises(ValueError, match="same length"):
+    with pytest.raises(ValueError, match="X has 50 rows but y has 49 targets.*one target per row"):
         model.fit(X, y[:-1])
     X_inf = X.copy()
     X_inf[0, 0] = np.inf

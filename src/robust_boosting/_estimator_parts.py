@@ -18,17 +18,20 @@
 from __future__ import annotations
 
 import copy
+import warnings
 
 import numpy as np
 from numpy.typing import NDArray
-from sklearn.utils import check_random_state
+from sklearn.utils import _safe_indexing, check_random_state
 from sklearn.utils.validation import check_is_fitted
 
 from ._boosting import BaseBoostingClassifier
+from ._interfaces import answer_requests
 from ._validation import check_number, validated_X
 from .losses import MarginLoss, get_loss
 from .self_paced import DropFractionRegularizer, SelfPacedPolicy, default_age, get_regularizer
 from .steps import GentleStep, RealStep
+from .trees.binning import _kernel_threads
 
 __all__ = [
     "DEFAULT_WEIGHT_FLOOR",
@@ -192,6 +195,26 @@ class SearchedFinalModel:
         fold_seed = int(rng.randint(np.iinfo(np.int32).max))
         fit_seed = int(rng.randint(np.iinfo(np.int32).max))
         return X_fit, fold_seed, fit_seed
+
+    def _fit_final_model(self, booster, X_fit, y, weight, kept, progress, rounds: str) -> None:
+        """Fit ``booster`` as ``best_estimator_`` on the rows ``kept`` (of ``X_fit``, ``y``
+        and ``weight``, all rows long), on ``n_jobs`` threads, a progress unit per round;
+        ``rounds`` describes its rounds in the stage's record."""
+        X_final = X_fit if kept.size == weight.shape[0] else _safe_indexing(X_fit, kept)
+        self.best_estimator_ = booster
+        progress.stage("final fit", f"{rounds} rounds on {kept.size:,} rows")
+        progress.total(booster.n_estimators)
+
+        def round_done(request):  # the booster's fit, a progress unit per round
+            if request.first_pass and request.round > 0:
+                progress.advance()
+
+        with warnings.catch_warnings(), _kernel_threads(self.n_jobs):
+            warnings.simplefilter("ignore")
+            # = booster.fit(...) (its threads are this block's), round by round
+            answer_requests(booster._fit_requests(X_final, y[kept], sample_weight=weight[kept]),
+                            round_done)
+        progress.done()
 
     def _check_X(self, X):
         """``X`` checked against the fitted schema, as the final model takes it."""

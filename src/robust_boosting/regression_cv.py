@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import itertools
 import numbers
-import warnings
 from collections.abc import Sequence
 
 import numpy as np
@@ -26,7 +25,6 @@ from ._batched import staged_raw_binned_once
 from ._boosting import checked_sample_weight, numeric_targets
 from ._cv_search import fit_candidates, raw_at, results_table
 from ._estimator_parts import SearchedFinalModel
-from ._interfaces import answer_requests
 from ._progress import Progress, check_verbose
 from ._validation import check_number, check_optional_int, validated_X
 from .regression import SPLBoostRegressor
@@ -447,7 +445,6 @@ class SPLBoostRegressorCV(SearchedFinalModel, RegressorMixin, BaseEstimator):
         ``label_issue_weight`` when ``remove_label_issues``; then its age and rounds are
         searched again on those weights (:meth:`_refit_search`)."""
         X_fit = X[0]
-        n = y.shape[0]
         weight, removed = sw, np.empty(0, np.intp)
         remove = self.remove_label_issues
         if isinstance(remove, str):  # "auto": when more suspects than clean targets give
@@ -463,20 +460,8 @@ class SPLBoostRegressorCV(SearchedFinalModel, RegressorMixin, BaseEstimator):
         if removed.size:
             p = self._refit_search(X, y, weight, p, folds, kept, fit_seed, progress)
         self.refit_params_ = dict(p)
-        progress.stage("final fit", f"{p['n_estimators']} rounds on {kept.size:,} rows")
-        X_final = X_fit if kept.size == n else _safe_indexing(X_fit, kept)
-        self.best_estimator_ = make_regressor(p, p["n_estimators"], fit_seed)
-        progress.total(p["n_estimators"])
-
-        def round_done(request):
-            if request.first_pass and request.round > 0:
-                progress.advance()
-
-        with warnings.catch_warnings(), _kernel_threads(self.n_jobs):
-            warnings.simplefilter("ignore")
-            answer_requests(self.best_estimator_._fit_requests(
-                X_final, y[kept], sample_weight=weight[kept]), round_done)
-        progress.done()
+        self._fit_final_model(make_regressor(p, p["n_estimators"], fit_seed), X_fit, y, weight,
+                              kept, progress, str(p["n_estimators"]))
         dropped = kept[self.best_estimator_.excluded_samples_]
         self.excluded_samples_ = np.union1d(removed, dropped).astype(np.intp)
 

@@ -16,7 +16,6 @@ The label-issue functions stay importable from here under their release-0.1.0 na
 from __future__ import annotations
 
 import itertools
-import warnings
 from collections.abc import Iterator, Sequence
 
 import numpy as np
@@ -35,7 +34,6 @@ from ._cv_search import (
     warn_rare_classes,
 )
 from ._estimator_parts import SearchedFinalModel
-from ._interfaces import answer_requests
 from ._progress import Progress, check_verbose
 from ._validation import check_choice, check_number, check_optional_int
 from .label_issues import (  # noqa: F401 - the names of release 0.1.0
@@ -686,24 +684,11 @@ class SPLBoostClassifierCV(SearchedFinalModel, ClassifierMixin, BaseEstimator):
         kept = np.flatnonzero(final_weight > 0)
         if np.unique(y_idx[kept]).size < n_classes:
             kept = np.arange(n)
-        X_final = X_fit if kept.size == n else _safe_indexing(X_fit, kept)
-        self.best_estimator_ = make_booster(p, p["learning_rate"], p["drop_fraction"],
-                                            p["n_estimators"], fit_seed, p["multiclass_trees"])
         progress = Progress(0) if progress is None else progress
-        progress.stage("final fit", f"up to {p['n_estimators']} rounds on {kept.size:,} rows")
-        progress.total(p["n_estimators"])
-
-        def round_done(request):  # the booster's fit, a progress unit per round
-            if request.first_pass and request.round > 0:
-                progress.advance()
-
-        with warnings.catch_warnings(), _kernel_threads(self.n_jobs):
-            warnings.simplefilter("ignore")
-            # = best_estimator_.fit(...) (its threads are this block's), round by round
-            answer_requests(self.best_estimator_._fit_requests(
-                X_final, y[kept], sample_weight=final_weight[kept]), round_done)
-        progress.done()
-        del X_final
+        self._fit_final_model(make_booster(p, p["learning_rate"], p["drop_fraction"],
+                                           p["n_estimators"], fit_seed, p["multiclass_trees"]),
+                              X_fit, y, final_weight, kept, progress,
+                              f"up to {p['n_estimators']}")
         self.classes_ = self.best_estimator_.classes_
         dropped = kept[self._self_paced_dropped(y_idx[kept])]
         self.excluded_samples_ = np.union1d(removed, dropped).astype(np.intp)

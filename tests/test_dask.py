@@ -299,7 +299,8 @@ def test_bad_input_is_named(client):
                                   da.from_array(y, chunks=200))
 
 
-@pytest.mark.parametrize("delay", [2, 5])
+# the kill while the data load waits out the collective timeout (about 50 s): slow
+@pytest.mark.parametrize("delay", [pytest.param(2, marks=pytest.mark.slow), 5])
 def test_a_killed_worker_ends_the_fit_with_a_clear_error(delay):
     """Killed while the data are loaded (2 s) or during XGBoost's training (5 s).
 

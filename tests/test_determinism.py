@@ -86,8 +86,8 @@ def _public_boosters():
 def test_every_booster_bit_identical_across_its_n_jobs(cls):
     """The ensemble's own ``n_jobs`` (None, 1, 2) changes no bit of the model; at 8,000
     rows x 10 features the root nodes' kernels do run on two threads (RILBoost, whose
-    rounds solve SVMs on every row, on 600 rows)."""
-    n = 600 if cls.__name__.startswith("RILBoost") else 8000
+    rounds solve SVMs on every row, on 300 rows)."""
+    n = 300 if cls.__name__.startswith("RILBoost") else 8000
     X, y = make_classification(n, 10, n_informative=5, n_classes=3, random_state=0)
     y = np.where(np.random.default_rng(0).random(y.shape[0]) < 0.2, (y + 1) % 3, y)
     with warnings.catch_warnings():

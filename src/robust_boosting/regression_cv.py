@@ -28,7 +28,7 @@ from ._estimator_parts import SearchedFinalModel
 from ._progress import Progress, check_verbose
 from ._validation import check_number, check_optional_int, validated_X
 from .regression import SPLBoostRegressor
-from .steps import REGRESSION_LOSSES, robust_scale
+from .steps import REGRESSION_LOSSES, fdot, robust_scale
 from .trees import HistTreeRegressor
 from .trees.binning import _kernel_threads, data_work
 
@@ -56,7 +56,8 @@ def held_out_loss(pred, y, w) -> float:
     w = np.asarray(w, dtype=np.float64)
     cap = (TRUNCATION * robust_scale(r, w)) ** 2
     total = float(w.sum())
-    return float(np.dot(w, np.minimum(r * r, cap)) / total) if total > 0 else np.inf
+    # fdot: BLAS's dot is slow on a busy machine and may depend on its threads
+    return fdot(w, np.minimum(r * r, cap)) / total if total > 0 else np.inf
 
 
 def scaled_residuals(y, pred, sample_weight=None) -> tuple[NDArray[np.float64], float]:

@@ -552,6 +552,7 @@ class RegressionStep(Step):
         self.learning_rate = learning_rate
         self.huber_delta = huber_delta
         self._scale = 1.0
+        self._memo = None  # (y, sample_weight, a copy of raw, its residuals' scale)
 
     def init_score(self, state: BoostingState) -> float:
         if self.loss == "huber":
@@ -560,8 +561,19 @@ class RegressionStep(Step):
         return fdot(sw, state.y) / float(sw.sum())
 
     def residual_scale(self, state: BoostingState, raw) -> float:
-        """The :func:`robust_scale` of the residuals ``y - raw`` (weighted by ``sample_weight``)."""
-        return robust_scale(state.y - raw, state.sample_weight)
+        """The :func:`robust_scale` of the residuals ``y - raw`` (weighted by ``sample_weight``).
+
+        A round asks for it three times at the same scores (Huber's ``delta``, the
+        self-paced losses, the published scale); the last value is kept with a copy of
+        its scores and returned while the scores are equal, which changes no number (two
+        weighted medians cost about 20 times the copy and the comparison)."""
+        memo = self._memo
+        if (memo is not None and memo[0] is state.y and memo[1] is state.sample_weight
+                and np.array_equal(memo[2], raw)):
+            return memo[3]
+        scale = robust_scale(state.y - raw, state.sample_weight)
+        self._memo = (state.y, state.sample_weight, np.array(raw, dtype=np.float64), scale)
+        return scale
 
     def init_state(self, state: BoostingState) -> None:
         # per run (this step is the loop's private copy): the residuals' scale, published
@@ -574,7 +586,7 @@ class RegressionStep(Step):
     def fit_target(self, state: BoostingState) -> np.ndarray:
         r = state.y - state.raw
         if self.loss == "huber":
-            delta = self.huber_delta * robust_scale(r, state.sample_weight)
+            delta = self.huber_delta * self.residual_scale(state, state.raw)
             np.clip(r, -delta, delta, out=r)
         return r
 
@@ -598,8 +610,7 @@ class RegressionStep(Step):
 
     def losses(self, state: BoostingState, raw) -> np.ndarray:
         """Per-row loss of the standardised residual ``(y - raw) / s`` (see the class)."""
-        r = state.y - raw
-        u = np.abs(r) / robust_scale(r, state.sample_weight)
+        u = np.abs(state.y - raw) / self.residual_scale(state, raw)
         if self.loss == "huber":
             d = self.huber_delta
             return np.where(u <= d, 0.5 * u * u, d * (u - 0.5 * d))
@@ -609,6 +620,7 @@ class RegressionStep(Step):
         self._scale = self.residual_scale(state, state.raw)
 
     def finalize(self, ensemble) -> None:
+        self._memo = None  # the run's arrays are not the model's
         ensemble.info["residual_scale"] = self._scale
         ensemble.info["init_score"] = ensemble.init_score
 

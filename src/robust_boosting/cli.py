@@ -158,10 +158,12 @@ def _parse_params(items):
 
 
 def _cmd_fit(args: argparse.Namespace) -> int:
-    """Fit an algorithm on a CSV file (label column by name) and save the model."""
+    """Fit an algorithm on a CSV file (label column by name: class labels or a regression
+    target, see --task) and save the model."""
     from . import __version__
+    from ._cli_tasks import check_regression_label, choose_task, write_label_issues
     from ._model_io import save_model
-    from .experiments.algorithms import make_estimator
+    from .experiments.algorithms import get_algorithm, make_estimator, regression_algorithms
 
     _check_outputs({"--model": args.model, "--label-issues": args.label_issues}, [args.csv])
     df = _read_csv(args.csv)
@@ -176,23 +178,31 @@ def _cmd_fit(args: argparse.Namespace) -> int:
         raise ValueError(f"label column {args.label!r} has missing values in "
                          f"{_rows(df.index, missing).replace('row', 'line')}: give every "
                          f"row a label, or drop the unlabelled rows")
+    task, reason = choose_task(df[args.label], args.task)
+    if task == "regression":
+        check_regression_label(df[args.label])
     X = _features(df, label=args.label)
     params = _parse_params(args.param)
     if args.rounds is not None:
         params["n_estimators"] = args.rounds
-    from .experiments.algorithms import get_algorithm
-
     if get_algorithm(args.algorithm).peer:
         raise ValueError(f"algorithm {args.algorithm!r} is another library's model, run by "
                          f"'benchmark' for comparison; 'fit' saves robust-boosting's models "
                          f"only")
-    est = make_estimator(args.algorithm, params, random_state=args.seed)
+    if task == "regression" and args.algorithm not in regression_algorithms():
+        raise ValueError(f"algorithm {args.algorithm!r} cannot fit a regression target "
+                         f"({reason}); the algorithms that can: "
+                         f"{', '.join(regression_algorithms())}")
+    est = make_estimator(args.algorithm, params, random_state=args.seed, task=task)
     if args.n_jobs is not None:
         est.set_params(n_jobs=args.n_jobs)
+    from .regression_cv import SPLBoostRegressorCV
     from .splboost_cv import SPLBoostClassifierCV
 
-    if args.label_issues is not None and not isinstance(est, SPLBoostClassifierCV):
-        raise ValueError(f"--label-issues needs an algorithm that ranks suspect labels and "
+    word = "target" if task == "regression" else "label"
+    if args.label_issues is not None and not isinstance(
+            est, SPLBoostRegressorCV if task == "regression" else SPLBoostClassifierCV):
+        raise ValueError(f"--label-issues needs an algorithm that ranks suspect {word}s and "
                          f"suggests corrections (splboost-cv); {args.algorithm!r} does not")
     if not type(est).__module__.startswith("robust_boosting"):
         import pandas as pd
@@ -209,6 +219,7 @@ def _cmd_fit(args: argparse.Namespace) -> int:
                 f"{'hold' if len(text) > 1 else 'holds'} text: use one of robust-boosting's "
                 f"algorithms (they take categorical columns), or drop or encode "
                 f"{'those columns' if len(text) > 1 else 'that column'}")
+    print(f"task: {task} ({reason})", flush=True)
     start = time.perf_counter()
     with warnings.catch_warnings(), _terminal_progress(est):
         warnings.simplefilter("ignore")
@@ -216,16 +227,22 @@ def _cmd_fit(args: argparse.Namespace) -> int:
     seconds = time.perf_counter() - start
     save_model(est, args.model, label=args.label,
                metadata={"feature_columns": list(X.columns), "algorithm": args.algorithm,
-                         "params": params, "robust_boosting": __version__})
+                         "params": params, "task": task, "robust_boosting": __version__})
     args.written.append(args.model)
-    err = 1.0 - float(est.score(X, y))
+    if task == "regression":
+        import numpy as np
+
+        fit_line = f"training RMSE {np.sqrt(np.mean((est.predict(X) - y) ** 2)):.4g}"
+    else:
+        fit_line = f"training error {1.0 - float(est.score(X, y)):.2%}"
     print(f"fitted {args.algorithm} on {len(y)} samples x {X.shape[1]} features in "
-          f"{seconds:.2f}s (training error {err:.2%}); model saved to {args.model}")
+          f"{seconds:.2f}s ({fit_line}); model saved to {args.model}")
     if hasattr(est, "label_issues_"):
-        print(f"{len(est.label_issues_)} suspect label(s) of {len(y)} (estimated noise rate "
-              f"{est.noise_rate_:.1%})")
+        rate = (f" (estimated noise rate {est.noise_rate_:.1%})"
+                if hasattr(est, "noise_rate_") else "")
+        print(f"{len(est.label_issues_)} suspect {word}(s) of {len(y)}{rate}")
     if args.label_issues is not None:
-        _write_label_issues(est, df.index, y, args.label_issues)
+        write_label_issues(est, df.index, y, args.label_issues, task)
         args.written.append(args.label_issues)
         print(f"label issues (every row, most suspect first) written to {args.label_issues}")
     return 0
@@ -275,25 +292,6 @@ def _terminal_progress(est):
     finally:
         logger.removeHandler(handler)
         est.set_params(verbose=old_verbose)
-
-
-def _write_label_issues(est, lines, y, path) -> None:
-    """Write one row per training row, most suspect first (ties by line): its CSV line
-    number, the given label, the label the out-of-fold model prefers, the label-issue score
-    and whether confident learning counts it as a suspect."""
-    import numpy as np
-    import pandas as pd
-
-    suspect = np.zeros(len(y), dtype=bool)
-    suspect[est.label_issues_] = True
-    table = pd.DataFrame({"line": np.asarray(lines), "given_label": y,
-                          "suggested_label": est.suggested_labels_,
-                          "score": est.label_issue_scores_, "suspect": suspect})
-    order = np.lexsort((table["line"].to_numpy(), -table["score"].to_numpy()))
-    from ._model_io import replaced_atomically
-
-    with replaced_atomically(path) as tmp:  # no half-written file if interrupted
-        table.iloc[order].to_csv(tmp, index=False)
 
 
 def _predict_label(args: argparse.Namespace, bundle: dict) -> str | None:
@@ -352,8 +350,15 @@ def _cmd_predict(args: argparse.Namespace) -> int:
         out.to_csv(args.output, index=False)
         print(f"wrote {len(pred)} predictions to {args.output}", file=sys.stderr)
     if label is not None and label in df.columns:
-        err = float((pred != df[label].to_numpy()).mean())
-        print(f"error against the {label!r} column: {err:.2%}", file=sys.stderr)
+        from sklearn.base import is_regressor
+
+        if is_regressor(model):
+            from ._cli_tasks import regression_score_line
+
+            print(regression_score_line(pred, df[label]), file=sys.stderr)
+        else:
+            err = float((pred != df[label].to_numpy()).mean())
+            print(f"error against the {label!r} column: {err:.2%}", file=sys.stderr)
     return 0
 
 
@@ -505,7 +510,8 @@ def build_parser() -> argparse.ArgumentParser:
     ds_desc.add_argument("name", help="data set or task name")
     ds.set_defaults(func=_cmd_datasets)
 
-    from .experiments.algorithms import ALGORITHMS
+    from ._cli_tasks import MAX_CLASSES
+    from .experiments.algorithms import ALGORITHMS, regression_algorithms
 
     fittable = ", ".join(n for n, spec in ALGORITHMS.items() if not spec.peer)  # 'fit' saves ours
 
@@ -516,16 +522,27 @@ def build_parser() -> argparse.ArgumentParser:
                          "cells are missing values. Algorithms: " + fittable + ".")
     fit.add_argument("csv", help="CSV file with a header row")
     fit.add_argument("--label", required=True, help="name of the label column")
+    fit.add_argument("--task", choices=["auto", "classification", "regression"],
+                     default="auto",
+                     help="what the label is (default: auto): 'auto' takes it for a regression "
+                     "target when its column is numeric (not boolean) and holds a non-integer "
+                     f"value or more than {MAX_CLASSES} distinct values, else for class labels; "
+                     "fit prints the task it chose and why")
     fit.add_argument("--algorithm", default="splboost-cv",
-                     help="registry name (default: splboost-cv, SPLBoostClassifierCV: tree depth "
-                     "and rounds cross-validated, suspect labels left out); one of: "
-                     + fittable)
+                     help="registry name (default: splboost-cv, the task's robust default: "
+                     "SPLBoostClassifierCV for class labels, SPLBoostRegressorCV for a "
+                     "regression target; tree depth and rounds cross-validated, suspects "
+                     "left out); one of: " + fittable + "; for a regression target: "
+                     + ", ".join(regression_algorithms()))
     fit.add_argument("--label-issues", metavar="FILE",
-                     help="write a CSV of every training row, most suspect label first: its "
+                     help="write a CSV of every training row, most suspect first: its "
                      "line in the CSV file (its physical line, the first being 1: blank lines and "
-                     "line breaks inside quoted fields count), the given label, the suggested label "
-                     "(the class the out-of-fold model prefers), the score (1 - out-of-fold "
-                     "probability of the given label) and whether it is a suspect "
+                     "line breaks inside quoted fields count), then for class labels the given "
+                     "label, the suggested label (the class the out-of-fold model prefers) and "
+                     "the score (1 - out-of-fold probability of the given label), for a "
+                     "regression target the given target, the suggested target (the "
+                     "out-of-fold prediction) and the score (the out-of-fold residual in "
+                     "robust standard deviations), and whether it is a suspect "
                      "(splboost-cv only)")
     fit.add_argument("--param", action="append", metavar="NAME=VALUE",
                      help="estimator parameter (JSON value), repeatable, e.g. --param age=2.5")
@@ -547,7 +564,8 @@ def build_parser() -> argparse.ArgumentParser:
                       "at fit follows --unknown-categories")
     pred.add_argument("--label", metavar="NAME",
                       help="the label column, left out of the features; the error of the "
-                      "predictions against it is reported. Default: the label column the "
+                      "predictions against it is reported (the error rate of a classifier, "
+                      "the RMSE and MAE of a regressor). Default: the label column the "
                       "model file names (fit, or save_model(..., label=NAME), stores it), "
                       "else 'label'; a feature column of the model is never taken as the "
                       "label")

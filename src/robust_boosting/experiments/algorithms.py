@@ -24,6 +24,7 @@ __all__ = [
     "make_estimator",
     "make_weak_learner",
     "parse_grid",
+    "regression_algorithms",
 ]
 
 
@@ -94,6 +95,13 @@ class AlgorithmSpec:
         True for another library's model run for comparison (LightGBM, a random
         forest): the comparison tables show it, but the CLI's model files (which trust
         only this library's classes) do not hold it.
+    regression_target : str or None
+        ``"module:Class"`` of the algorithm's regression counterpart, which
+        ``make_estimator(name, task="regression")`` builds for a real-valued target
+        (``robust-boosting fit`` on a regression label); None: classification only.
+        The experiment runner is classification-only and never uses it.
+    regression_params : mapping
+        Fixed constructor parameters of the regression counterpart.
     """
 
     name: str
@@ -103,22 +111,29 @@ class AlgorithmSpec:
     boosting: bool = True
     description: str = ""
     peer: bool = False
+    regression_target: str | None = None
+    regression_params: Mapping[str, Any] = field(default_factory=dict)
 
-    def load(self) -> type:
-        """Import and return the estimator class (a clear ImportError if it is missing)."""
-        module_name, _, cls_name = self.target.partition(":")
+    def load(self, task: str = "classification") -> type:
+        """Import and return the estimator class of ``task`` (``"classification"``: the
+        entry's ``target``; ``"regression"``: its ``regression_target``), with a clear
+        ImportError if it is missing."""
+        target = self.regression_target if task == "regression" else self.target
+        if target is None:
+            raise ValueError(_no_regression_message(self.name))
+        module_name, _, cls_name = target.partition(":")
         try:
             module = importlib.import_module(module_name)
         except ImportError as exc:
             raise ImportError(
-                f"algorithm {self.name!r} needs {self.target}, but module {module_name!r} "
+                f"algorithm {self.name!r} needs {target}, but module {module_name!r} "
                 f"cannot be imported ({exc}); is it installed / implemented yet?"
             ) from exc
         try:
             return getattr(module, cls_name)
         except AttributeError:
             raise ImportError(
-                f"algorithm {self.name!r} needs {self.target}, but {module_name!r} has no "
+                f"algorithm {self.name!r} needs {target}, but {module_name!r} has no "
                 f"{cls_name!r}"
             ) from None
 
@@ -131,7 +146,7 @@ class AlgorithmSpec:
         return True
 
 
-def _spl(reg: str, desc: str) -> AlgorithmSpec:
+def _spl(reg: str, desc: str, **regression) -> AlgorithmSpec:
     return AlgorithmSpec(
         f"splboost-{reg}",
         "robust_boosting.splboost:SPLBoostClassifier",
@@ -140,6 +155,7 @@ def _spl(reg: str, desc: str) -> AlgorithmSpec:
         {"regularizer": reg, "age_growth": None},
         {"age": SPLBOOST_AGE_GRID},
         description=f"SPLBoost with the {desc} SP-regularizer; age tuned in [1, 6] by CV",
+        **regression,
     )
 
 
@@ -152,10 +168,13 @@ ALGORITHMS: dict[str, AlgorithmSpec] = {
                       boosting=False,
                       description="SPLBoostClassifierCV: self-paced LogitBoost trees, depth and "
                                   "rounds cross-validated, suspect labels (confident learning) "
-                                  "left out of the final fit"),
+                                  "left out of the final fit",
+                      regression_target="robust_boosting.regression_cv:SPLBoostRegressorCV"),
         AlgorithmSpec("adaboost", "robust_boosting.adaboost:AdaBoostClassifier",
                       description="discrete AdaBoost (SAMME)"),
-        _spl("hard", "hard"),
+        # a regression target: SPLBoostRegressor with hard weights (its own default age)
+        _spl("hard", "hard", regression_target="robust_boosting.regression:SPLBoostRegressor",
+             regression_params={"regularizer": "hard"}),
         _spl("linear", "linear soft"),
         _spl("lowerconvex", "polynomial (t = 1.3)"),
         _spl("upperconvex", "polynomial (t = 4)"),
@@ -225,6 +244,16 @@ def beyond_the_papers(name: str) -> bool:
     return base == "splboost-cv" or (base in ALGORITHMS and ALGORITHMS[base].peer)
 
 
+def regression_algorithms() -> list[str]:
+    """Registry names that can fit a regression target (a ``regression_target``)."""
+    return [name for name, spec in ALGORITHMS.items() if spec.regression_target is not None]
+
+
+def _no_regression_message(name: str) -> str:
+    return (f"algorithm {name!r} cannot fit a regression target; the algorithms that can: "
+            f"{', '.join(regression_algorithms())}")
+
+
 def available_algorithms() -> list[str]:
     """Registry names whose estimator can be imported here."""
     return [name for name, spec in ALGORITHMS.items() if spec.is_available()]
@@ -240,10 +269,12 @@ def get_algorithm(name: str) -> AlgorithmSpec:
         ) from None
 
 
-def _load_class(spec: AlgorithmSpec) -> type:
+def _load_class(spec: AlgorithmSpec, task: str = "classification") -> type:
     try:
-        return spec.load()
+        return spec.load(task)
     except ImportError as first:
+        if task == "regression":
+            raise
         cls_name = spec.target.partition(":")[2]
         for module_name in _FALLBACK_MODULES.get(cls_name, []):
             try:
@@ -287,8 +318,9 @@ def make_weak_learner(spec: str | None, *, regressor: bool = False):
 
 
 def make_estimator(name: str, params: Mapping[str, Any] | None = None, *,
-                   random_state: int | None = None, weak_learner: str | None = None):
-    """Build the estimator of registry entry ``name``.
+                   random_state: int | None = None, weak_learner: str | None = None,
+                   task: str = "classification"):
+    """Build the estimator of registry entry ``name`` for ``task``.
 
     Parameters
     ----------
@@ -300,17 +332,30 @@ def make_estimator(name: str, params: Mapping[str, Any] | None = None, *,
         Passed if the estimator has a ``random_state`` parameter.
     weak_learner : str, optional
         See :func:`make_weak_learner`; passed as ``estimator`` if given.
+    task : {"classification", "regression"}, default="classification"
+        ``"regression"`` builds the entry's regression counterpart
+        (:attr:`AlgorithmSpec.regression_target`, with its ``regression_params``), e.g.
+        :class:`~robust_boosting.SPLBoostRegressorCV` for ``"splboost-cv"``.
 
     Returns
     -------
     estimator : scikit-learn estimator (unfitted)
+
+    Raises
+    ------
+    ValueError
+        An unknown name, task or parameter, or ``task="regression"`` for an entry with no
+        regression counterpart (the message names the entries that have one).
     """
+    if task not in ("classification", "regression"):
+        raise ValueError(f"task must be 'classification' or 'regression', got {task!r}")
     spec = get_algorithm(name)
-    cls = _load_class(spec)
-    kwargs = {**spec.params, **(params or {})}
+    cls = _load_class(spec, task)
+    fixed = spec.regression_params if task == "regression" else spec.params
+    kwargs = {**fixed, **(params or {})}
     # the entry's fixed parameters go to the constructor (LightGBM reports parameters
     # such as ``verbose`` only once they are set)
-    est = cls(**spec.params)
+    est = cls(**fixed)
     if weak_learner is not None:
         from sklearn.base import is_regressor
 

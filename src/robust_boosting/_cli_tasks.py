@@ -1,0 +1,124 @@
+"""The task of ``robust-boosting fit`` (classification or regression) chosen from the label
+column, the ``--label-issues`` file of both tasks, and ``predict``'s line scoring a
+regressor against the label column."""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["MAX_CLASSES", "check_regression_label", "choose_task", "regression_score_line",
+           "write_label_issues"]
+
+#: ``--task auto``: a numeric label of integers with more distinct values than this is a
+#: regression target
+MAX_CLASSES = 50
+
+
+def choose_task(column, task: str = "auto") -> tuple[str, str]:
+    """The task of a ``fit`` on the label ``column`` and the reason, for the line ``fit``
+    prints.
+
+    The rule of ``task="auto"``: the label is a regression target when its column is
+    numeric (not boolean) and either holds a non-integer value or has more than
+    :data:`MAX_CLASSES` (50) distinct values; otherwise it is a class label.
+
+    Parameters
+    ----------
+    column : pandas.Series
+        The label column as read from the CSV file (without missing values), named by
+        its ``name``.
+    task : {"auto", "classification", "regression"}, default="auto"
+        ``fit``'s ``--task``; an explicit task is returned as is (regression on a label
+        that is not numeric is an error from :func:`check_regression_label`).
+
+    Returns
+    -------
+    task : {"classification", "regression"}
+    reason : str
+        E.g. ``"label 'price' is numeric with non-integer values; --task classification
+        to override"``.
+    """
+    import pandas as pd
+
+    if task != "auto":
+        return task, f"--task {task}"
+    name = column.name
+    if pd.api.types.is_bool_dtype(column):
+        return "classification", f"label {name!r} is boolean"
+    if not pd.api.types.is_numeric_dtype(column):
+        return "classification", f"label {name!r} is not numeric"
+    values = column.to_numpy(dtype=np.float64)
+    finite = values[np.isfinite(values)]
+    if (finite != np.round(finite)).any():
+        return "regression", (f"label {name!r} is numeric with non-integer values; "
+                              f"--task classification to override")
+    levels = column.nunique()
+    if levels > MAX_CLASSES:
+        return "regression", (f"label {name!r} is numeric with {levels} distinct values, "
+                              f"more than {MAX_CLASSES}; --task classification to override")
+    return "classification", (f"label {name!r} has {levels} distinct integer values, at "
+                              f"most {MAX_CLASSES}; --task regression to override")
+
+
+def check_regression_label(column) -> None:
+    """Raise a one-line ValueError unless the label ``column`` is a numeric, non-boolean
+    column: a regression target. The message names the column and the (physical) line
+    of the first cell that is not a number (the frame's index, as
+    :func:`robust_boosting._cli_files.read_csv` sets it)."""
+    import pandas as pd
+
+    name = column.name
+    if pd.api.types.is_bool_dtype(column):
+        raise ValueError(f"--task regression needs a numeric label, but column {name!r} is "
+                         f"boolean (e.g. {column.iloc[0]!r} on line {column.index[0]})")
+    if pd.api.types.is_numeric_dtype(column):
+        return
+    bad = pd.to_numeric(column, errors="coerce").isna() & column.notna()
+    line = column.index[int(np.argmax(bad.to_numpy()))] if bad.any() else column.index[0]
+    raise ValueError(f"--task regression needs a numeric label, but column {name!r} holds "
+                     f"text, e.g. {column.loc[line]!r} on line {line}: use --task "
+                     f"classification, or make every cell of the column a number")
+
+
+def write_label_issues(est, lines, y, path, task: str = "classification") -> None:
+    """Write one row per training row, most suspect first (ties by line).
+
+    Each row holds its CSV line number, the given label (or target), the one the
+    out-of-fold model suggests, the label-issue score and whether the estimator counts it
+    as a suspect. The columns are ``line, given_label, suggested_label, score, suspect``
+    for a classifier (:class:`~robust_boosting.SPLBoostClassifierCV`: the score is 1 - the
+    out-of-fold probability of the given label) and ``line, given_target,
+    suggested_target, score, suspect`` for a regressor
+    (:class:`~robust_boosting.SPLBoostRegressorCV`: the suggested target is the
+    out-of-fold prediction, the score the out-of-fold residual in robust standard
+    deviations). The file is replaced atomically: no half-written file if interrupted.
+    """
+    import pandas as pd
+
+    from ._model_io import replaced_atomically
+
+    word = "target" if task == "regression" else "label"
+    suspect = np.zeros(len(y), dtype=bool)
+    suspect[est.label_issues_] = True
+    table = pd.DataFrame({"line": np.asarray(lines), f"given_{word}": y,
+                          f"suggested_{word}": getattr(est, f"suggested_{word}s_"),
+                          "score": est.label_issue_scores_, "suspect": suspect})
+    order = np.lexsort((table["line"].to_numpy(), -table["score"].to_numpy()))
+    with replaced_atomically(path) as tmp:
+        table.iloc[order].to_csv(tmp, index=False)
+
+
+def regression_score_line(pred, column) -> str:
+    """``predict``'s last line for a regressor: the RMSE and MAE of ``pred`` against the
+    label ``column``, on its rows with a numeric target (the others are counted)."""
+    import pandas as pd
+
+    y = pd.to_numeric(column, errors="coerce").to_numpy(dtype=np.float64)
+    ok = np.isfinite(y)
+    if not ok.any():
+        return f"no numeric target in the {column.name!r} column: no RMSE reported"
+    r = np.asarray(pred, dtype=np.float64)[ok] - y[ok]
+    left_out = int((~ok).sum())
+    note = f" ({left_out} row(s) without a numeric target left out)" if left_out else ""
+    return (f"RMSE against the {column.name!r} column: {np.sqrt(np.mean(r * r)):.4g}, "
+            f"MAE {np.mean(np.abs(r)):.4g}{note}")

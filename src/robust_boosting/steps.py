@@ -460,6 +460,34 @@ MAD_TO_SD = 1.482602218505602
 MEAN_AD_TO_SD = 1.2533141373155001
 
 
+def _positive_rows(values, weights) -> tuple[np.ndarray, np.ndarray]:
+    """``values`` and ``weights`` (float64) of the rows of positive weight (copies when some
+    weight is 0, else the arrays as given)."""
+    values = np.asarray(values, dtype=np.float64)
+    weights = np.asarray(weights, dtype=np.float64)
+    positive = weights > 0
+    if not positive.all():
+        values, weights = values[positive], weights[positive]
+    return values, weights
+
+
+def _median_of_positive(values, weights, equal: bool, owned: bool) -> float:
+    """:func:`weighted_median` of rows whose weights are all positive; ``equal``: all the same
+    (the lower median, linear time); ``owned``: ``values`` may be reordered in place."""
+    if values.shape[0] == 0:
+        return 0.0
+    if equal:
+        k = (values.shape[0] + 1) // 2 - 1  # the first position of half the weight
+        if not owned:
+            values = values.copy()
+        values.partition(k)
+        return float(values[k])
+    order = np.argsort(values, kind="stable")
+    cumulative = np.cumsum(weights[order])
+    i = int(np.searchsorted(cumulative, 0.5 * cumulative[-1]))
+    return float(values[order[min(i, values.shape[0] - 1)]])
+
+
 def weighted_median(values, weights) -> float:
     """The smallest value whose cumulative weight (values in increasing order) reaches half
     of the total weight.
@@ -468,20 +496,9 @@ def weighted_median(values, weights) -> float:
     it is the lower median of the rows of positive weight, found in linear time
     (``np.partition``); otherwise the values are sorted (ties in order of the rows).
     """
-    values = np.asarray(values, dtype=np.float64)
-    weights = np.asarray(weights, dtype=np.float64)
-    positive = weights > 0
-    if not positive.all():
-        values, weights = values[positive], weights[positive]
-    if values.shape[0] == 0:
-        return 0.0
-    if weights.min() == weights.max():
-        k = (values.shape[0] + 1) // 2 - 1  # the first position of half the weight
-        return float(np.partition(values, k)[k])
-    order = np.argsort(values, kind="stable")
-    cumulative = np.cumsum(weights[order])
-    i = int(np.searchsorted(cumulative, 0.5 * cumulative[-1]))
-    return float(values[order[min(i, values.shape[0] - 1)]])
+    v, w = _positive_rows(values, weights)
+    equal = w.shape[0] > 0 and w.min() == w.max()
+    return _median_of_positive(v, w, equal, owned=False)
 
 
 def robust_scale(y, sample_weight) -> float:
@@ -490,10 +507,13 @@ def robust_scale(y, sample_weight) -> float:
     minority of wrong ones). When more than half the weight sits on one value (the
     deviation is 0): ``1.2533 ×`` the weighted mean absolute deviation; 1 for constant
     targets."""
-    y = np.asarray(y, dtype=np.float64)
-    w = np.asarray(sample_weight, dtype=np.float64)
-    dev = np.abs(y - weighted_median(y, w))
-    scale = MAD_TO_SD * weighted_median(dev, w)
+    # the two weighted medians of weighted_median, sharing its selection of rows
+    v, w = _positive_rows(y, sample_weight)
+    if v.shape[0] == 0:
+        return 1.0
+    equal = w.min() == w.max()
+    dev = np.abs(v - _median_of_positive(v, w, equal, owned=False))
+    scale = MAD_TO_SD * _median_of_positive(dev, w, equal, owned=True)
     if not scale > 0:
         scale = MEAN_AD_TO_SD * fdot(w, dev) / float(w.sum())
     return scale if scale > 0 and np.isfinite(scale) else 1.0

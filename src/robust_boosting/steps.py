@@ -509,9 +509,14 @@ def robust_scale(y, sample_weight) -> float:
     targets."""
     # the two weighted medians of weighted_median, sharing its selection of rows
     v, w = _positive_rows(y, sample_weight)
+    return _scale_of_positive(v, w, v.shape[0] > 0 and w.min() == w.max())
+
+
+def _scale_of_positive(v, w, equal: bool) -> float:
+    """:func:`robust_scale` of rows whose weights ``w`` are all positive (``equal``: all the
+    same)."""
     if v.shape[0] == 0:
         return 1.0
-    equal = w.min() == w.max()
     dev = np.abs(v - _median_of_positive(v, w, equal, owned=False))
     scale = MAD_TO_SD * _median_of_positive(dev, w, equal, owned=True)
     if not scale > 0:
@@ -572,7 +577,9 @@ class RegressionStep(Step):
         self.learning_rate = learning_rate
         self.huber_delta = huber_delta
         self._scale = 1.0
-        self._memo = None  # (y, sample_weight, a copy of raw, its residuals' scale)
+        # (y, sample_weight, a copy of raw, its residuals' scale, the rows of positive
+        # weight or None for all, their y, their weights, whether those are all equal)
+        self._memo = None
 
     def init_score(self, state: BoostingState) -> float:
         if self.loss == "huber":
@@ -588,11 +595,22 @@ class RegressionStep(Step):
         its scores and returned while the scores are equal, which changes no number (two
         weighted medians cost about 20 times the copy and the comparison)."""
         memo = self._memo
-        if (memo is not None and memo[0] is state.y and memo[1] is state.sample_weight
-                and np.array_equal(memo[2], raw)):
+        if memo is None or memo[0] is not state.y or memo[1] is not state.sample_weight:
+            # the run's rows of positive weight, selected once (a search's held-out rows
+            # have weight 0 in its fold models)
+            sw = np.asarray(state.sample_weight, dtype=np.float64)
+            rows = None if (sw > 0).all() else np.flatnonzero(sw > 0)
+            w = sw if rows is None else sw[rows]
+            y = np.asarray(state.y, dtype=np.float64)
+            memo = self._memo = (state.y, state.sample_weight, None, 1.0, rows,
+                                 y if rows is None else y[rows], w,
+                                 w.shape[0] > 0 and w.min() == w.max())
+        elif np.array_equal(memo[2], raw):
             return memo[3]
-        scale = robust_scale(state.y - raw, state.sample_weight)
-        self._memo = (state.y, state.sample_weight, np.array(raw, dtype=np.float64), scale)
+        rows, y_pos, w, equal = memo[4:]
+        r = y_pos - (raw if rows is None else raw[rows])
+        scale = _scale_of_positive(r, w, equal)
+        self._memo = (*memo[:2], np.array(raw, dtype=np.float64), scale, *memo[4:])
         return scale
 
     def init_state(self, state: BoostingState) -> None:

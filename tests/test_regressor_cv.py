@@ -278,3 +278,22 @@ def test_unfitted_and_constant_targets():
     model = SPLBoostRegressorCV(n_estimators=5).fit(X, np.full(60, 3.0))
     np.testing.assert_array_equal(model.predict(X), np.full(60, 3.0))
     assert model.label_issues_.size == 0
+
+
+@pytest.mark.parametrize("threshold,folds", [(10**9, "3 fold(s)"), (100, "1 fold(s)")])
+def test_refit_search_on_one_fold_from_many_kept_rows(caplog, monkeypatch, threshold, folds):
+    """The refit search scores its candidates on every fold below ``REFIT_ONE_FOLD_ROWS``
+    kept rows and on the first fold from there (docs/design/0026-regression-cost.md); either
+    way the final model leaves out every wrong target."""
+    import robust_boosting.regression_cv as rcv
+
+    monkeypatch.setattr(rcv, "REFIT_ONE_FOLD_ROWS", threshold)
+    X, y = _friedman(600, seed=3)
+    y = y.copy()
+    y[:60] += 25.0
+    with caplog.at_level(logging.INFO, logger="robust_boosting.progress"):
+        model = SPLBoostRegressorCV(n_estimators=60, random_state=0, verbose=1).fit(X, y)
+    assert model.remove_label_issues_
+    refit = [r.getMessage() for r in caplog.records if "refit search" in r.getMessage()]
+    assert refit and folds in refit[0]
+    assert np.isin(np.arange(60), model.excluded_samples_).all()

@@ -45,6 +45,13 @@ TRUNCATION = 3.0
 #: clean-test RMSE (docs/design/0025-regression-suspects.md)
 CLEAN_SHARE = 0.02
 
+#: from this many kept rows, the refit search (:meth:`SPLBoostRegressorCV._refit_search`)
+#: scores its candidates on the first fold only, as scikit-learn's histogram gradient
+#: boosting stops early on one held-out split from 10,000 rows: a third of them is enough
+#: held-out rows to choose the rounds, at a third of the cost
+#: (docs/design/0026-regression-cost.md)
+REFIT_ONE_FOLD_ROWS = 20_000
+
 
 def held_out_loss(pred, y, w) -> float:
     """The search's held-out loss of the predictions ``pred`` of targets ``y`` (weights ``w``):
@@ -472,14 +479,18 @@ class SPLBoostRegressorCV(SearchedFinalModel, RegressorMixin, BaseEstimator):
         and ``inf`` (once the suspects are out, the self-paced weights may have nothing
         left to leave out), each with early stopping; the search's rounds on the noisy
         targets stop where the held-out loss has stopped improving on the rows the final
-        model no longer sees (``docs/design/0025-regression-suspects.md``)."""
+        model no longer sees (``docs/design/0025-regression-suspects.md``); on the first
+        fold only from ``REFIT_ONE_FOLD_ROWS`` kept rows."""
         X_fit, X_num = X
         where = np.full(y.shape[0], -1)
         where[kept] = np.arange(kept.size)
         folds = [(where[tr][where[tr] >= 0], where[te][where[te] >= 0]) for tr, te in folds]
+        if kept.size >= REFIT_ONE_FOLD_ROWS:
+            folds = folds[:1]
         base = dict(p, n_estimators=int(self.n_estimators))
         candidates = [base] + ([dict(base, age=np.inf)] if np.isfinite(p["age"]) else [])
-        progress.stage("refit search", f"{len(candidates)} candidate(s) on {kept.size:,} rows")
+        progress.stage("refit search", f"{len(candidates)} candidate(s) x {len(folds)} fold(s) "
+                       f"on {kept.size:,} rows")
         _, curves = fit_candidates((_safe_indexing(X_fit, kept), X_num[kept]), y[kept],
                                    weight[kept], folds, candidates, fit_seed, self.n_jobs,
                                    0.0, patience=PATIENCE, progress=progress,

@@ -481,7 +481,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     parser = argparse.ArgumentParser(
         prog="robust-boosting",
-        description="Boosting classifiers that stay accurate when training labels are wrong.",
+        description="Boosting that stays accurate when training labels or regression targets "
+                    "are wrong.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")

@@ -189,6 +189,18 @@ def check_optional_int(name: str, value, low: int) -> None:
         check_number(name, value, low=low, low_open=False, integer=True)
 
 
+def candidate_values(name: str, value, check) -> tuple:
+    """A searched parameter's candidates: ``value`` as a tuple (a list, tuple or array is
+    taken as the candidates, anything else as the one candidate), each passed to
+    ``check``; an empty sequence is a ValueError naming ``name``."""
+    values = tuple(value) if isinstance(value, (list, tuple, np.ndarray)) else (value,)
+    if not values:
+        raise ValueError(f"{name} must not be empty.")
+    for v in values:
+        check(v)
+    return values
+
+
 def check_choice(name: str, value, choices: Iterable) -> None:
     """Raise a ValueError unless ``value`` is one of ``choices``."""
     choices = list(choices)

@@ -26,7 +26,7 @@ from ._boosting import checked_sample_weight, numeric_targets
 from ._cv_search import fit_candidates, raw_at, results_table
 from ._estimator_parts import SearchedFinalModel
 from ._progress import Progress, check_verbose
-from ._validation import check_number, check_optional_int, validated_X
+from ._validation import candidate_values, check_number, check_optional_int, validated_X
 from .regression import SPLBoostRegressor
 from .steps import REGRESSION_LOSSES, fdot, robust_scale
 from .trees import HistTreeRegressor
@@ -124,15 +124,6 @@ def make_regressor(candidate: dict, n_estimators: int, random_state: int) -> SPL
     return SPLBoostRegressor(tree, n_estimators=n_estimators, age=candidate["age"],
                              loss=candidate["loss"], learning_rate=candidate["learning_rate"],
                              random_state=random_state)
-
-
-def _as_tuple(name: str, value, check) -> tuple:
-    values = tuple(value) if isinstance(value, (list, tuple, np.ndarray)) else (value,)
-    if not values:
-        raise ValueError(f"{name} must not be empty.")
-    for v in values:
-        check(v)
-    return values
 
 
 def _check_loss(loss) -> None:
@@ -330,15 +321,15 @@ class SPLBoostRegressorCV(SearchedFinalModel, RegressorMixin, BaseEstimator):
     def _search_space(self) -> list[dict]:
         """The candidates (the product of ``max_depth``, ``loss`` and ``age``), every
         parameter checked."""
-        depths = _as_tuple("max_depth", self.max_depth,
+        depths = candidate_values("max_depth", self.max_depth,
                            lambda v: check_optional_int("max_depth", v, low=1))
-        ages = _as_tuple("age", self.age,
+        ages = candidate_values("age", self.age,
                          lambda v: check_number("age", v, low=0, allow_inf=True))
         if None in depths:
             raise ValueError("max_depth must be integers >= 1, got None.")
         check_number("n_estimators", self.n_estimators, low=1, low_open=False, integer=True)
         check_number("learning_rate", self.learning_rate, low=0)
-        losses = _as_tuple("loss", self.loss, _check_loss)
+        losses = candidate_values("loss", self.loss, _check_loss)
         check_number("min_samples_leaf", self.min_samples_leaf, low=1, low_open=False,
                      integer=True)
         check_number("l2_regularization", self.l2_regularization, low=0, low_open=False)

@@ -35,7 +35,7 @@ from ._cv_search import (
 )
 from ._estimator_parts import SearchedFinalModel
 from ._progress import Progress, check_verbose
-from ._validation import check_choice, check_number, check_optional_int
+from ._validation import candidate_values, check_choice, check_number, check_optional_int
 from .label_issues import (  # noqa: F401 - the names of release 0.1.0
     anchor_noise_rate,
     calibrated_joint,
@@ -82,15 +82,6 @@ def __getattr__(name: str):
         module, attr = _MOVED[name]
         return getattr(importlib.import_module(f"robust_boosting.{module}"), attr)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def _as_tuple(name: str, value, check) -> tuple:
-    values = tuple(value) if isinstance(value, (list, tuple, np.ndarray)) else (value,)
-    if not values:
-        raise ValueError(f"{name} must not be empty.")
-    for v in values:
-        check(v)
-    return values
 
 
 class SPLBoostClassifierCV(SearchedFinalModel, ClassifierMixin, BaseEstimator):
@@ -436,15 +427,15 @@ class SPLBoostClassifierCV(SearchedFinalModel, ClassifierMixin, BaseEstimator):
             if grow_policy == "symmetric":
                 strength = float(auto(self.random_strength, strength))
                 trees = auto(self.multiclass_trees, trees)
-            depths = _as_tuple("max_depth", auto(self.max_depth, regime.max_depth),
+            depths = candidate_values("max_depth", auto(self.max_depth, regime.max_depth),
                                lambda v: check_optional_int("max_depth", v, low=1))
-            rates = _as_tuple("learning_rate", auto(self.learning_rate, regime.learning_rate),
+            rates = candidate_values("learning_rate", auto(self.learning_rate, regime.learning_rate),
                               lambda v: check_number("learning_rate", v, low=0))
-            l2s = _as_tuple("l2_regularization",
+            l2s = candidate_values("l2_regularization",
                             auto(self.l2_regularization, regime.l2_regularization),
                             lambda v: check_number("l2_regularization", v, low=0,
                                                    low_open=False))
-            fractions = _as_tuple("drop_fraction", self.drop_fraction, lambda v: check_number(
+            fractions = candidate_values("drop_fraction", self.drop_fraction, lambda v: check_number(
                 "drop_fraction", v, low=0, low_open=False, high=np.nextafter(1.0, 0.0)))
             n_estimators = auto(self.n_estimators, regime.n_estimators)
             check_number("n_estimators", n_estimators, low=1, low_open=False, integer=True)

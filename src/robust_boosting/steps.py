@@ -460,15 +460,15 @@ MAD_TO_SD = 1.482602218505602
 MEAN_AD_TO_SD = 1.2533141373155001
 
 
-def _positive_rows(values, weights) -> tuple[np.ndarray, np.ndarray]:
+def _positive_rows(values, weights) -> tuple[np.ndarray, np.ndarray, bool]:
     """``values`` and ``weights`` (float64) of the rows of positive weight (copies when some
-    weight is 0, else the arrays as given)."""
+    weight is 0, else the arrays as given), and whether those weights are all equal."""
     values = np.asarray(values, dtype=np.float64)
     weights = np.asarray(weights, dtype=np.float64)
     positive = weights > 0
     if not positive.all():
         values, weights = values[positive], weights[positive]
-    return values, weights
+    return values, weights, weights.shape[0] > 0 and weights.min() == weights.max()
 
 
 def _median_of_positive(values, weights, equal: bool, owned: bool) -> float:
@@ -496,9 +496,7 @@ def weighted_median(values, weights) -> float:
     it is the lower median of the rows of positive weight, found in linear time
     (``np.partition``); otherwise the values are sorted (ties in order of the rows).
     """
-    v, w = _positive_rows(values, weights)
-    equal = w.shape[0] > 0 and w.min() == w.max()
-    return _median_of_positive(v, w, equal, owned=False)
+    return _median_of_positive(*_positive_rows(values, weights), owned=False)
 
 
 def robust_scale(y, sample_weight) -> float:
@@ -508,8 +506,7 @@ def robust_scale(y, sample_weight) -> float:
     deviation is 0): ``1.2533 ×`` the weighted mean absolute deviation; 1 for constant
     targets."""
     # the two weighted medians of weighted_median, sharing its selection of rows
-    v, w = _positive_rows(y, sample_weight)
-    return _scale_of_positive(v, w, v.shape[0] > 0 and w.min() == w.max())
+    return _scale_of_positive(*_positive_rows(y, sample_weight))
 
 
 def _scale_of_positive(v, w, equal: bool) -> float:
@@ -577,15 +574,27 @@ class RegressionStep(Step):
         self.learning_rate = learning_rate
         self.huber_delta = huber_delta
         self._scale = 1.0
-        # (y, sample_weight, a copy of raw, its residuals' scale, the rows of positive
-        # weight or None for all, their y, their weights, whether those are all equal)
-        self._memo = None
+        self._rows = None  # the run's (y, sample_weight) and _positive_selection's result
+        self._last = None  # (a copy of the last scores, their residuals' scale)
 
     def init_score(self, state: BoostingState) -> float:
         if self.loss == "huber":
             return weighted_median(state.y, state.sample_weight)
         sw = state.sample_weight
         return fdot(sw, state.y) / float(sw.sum())
+
+    def _positive_selection(self, state: BoostingState):
+        """The run's rows of positive weight (a search's fold models give their held-out
+        rows weight 0), selected once: their indices (None: every row), targets and
+        weights, and whether those weights are all equal."""
+        if (self._rows is None or self._rows[0] is not state.y
+                or self._rows[1] is not state.sample_weight):
+            sw = np.asarray(state.sample_weight, dtype=np.float64)
+            y, w, equal = _positive_rows(state.y, sw)
+            rows = None if w.shape[0] == sw.shape[0] else np.flatnonzero(sw > 0)
+            self._rows = (state.y, state.sample_weight, (rows, y, w, equal))
+            self._last = None
+        return self._rows[2]
 
     def residual_scale(self, state: BoostingState, raw) -> float:
         """The :func:`robust_scale` of the residuals ``y - raw`` (weighted by ``sample_weight``).
@@ -594,23 +603,11 @@ class RegressionStep(Step):
         self-paced losses, the published scale); the last value is kept with a copy of
         its scores and returned while the scores are equal, which changes no number (two
         weighted medians cost about 20 times the copy and the comparison)."""
-        memo = self._memo
-        if memo is None or memo[0] is not state.y or memo[1] is not state.sample_weight:
-            # the run's rows of positive weight, selected once (a search's held-out rows
-            # have weight 0 in its fold models)
-            sw = np.asarray(state.sample_weight, dtype=np.float64)
-            rows = None if (sw > 0).all() else np.flatnonzero(sw > 0)
-            w = sw if rows is None else sw[rows]
-            y = np.asarray(state.y, dtype=np.float64)
-            memo = self._memo = (state.y, state.sample_weight, None, 1.0, rows,
-                                 y if rows is None else y[rows], w,
-                                 w.shape[0] > 0 and w.min() == w.max())
-        elif np.array_equal(memo[2], raw):
-            return memo[3]
-        rows, y_pos, w, equal = memo[4:]
-        r = y_pos - (raw if rows is None else raw[rows])
-        scale = _scale_of_positive(r, w, equal)
-        self._memo = (*memo[:2], np.array(raw, dtype=np.float64), scale, *memo[4:])
+        rows, y, w, equal = self._positive_selection(state)
+        if self._last is not None and np.array_equal(self._last[0], raw):
+            return self._last[1]
+        scale = _scale_of_positive(y - (raw if rows is None else raw[rows]), w, equal)
+        self._last = (np.array(raw, dtype=np.float64), scale)
         return scale
 
     def init_state(self, state: BoostingState) -> None:
@@ -658,7 +655,7 @@ class RegressionStep(Step):
         self._scale = self.residual_scale(state, state.raw)
 
     def finalize(self, ensemble) -> None:
-        self._memo = None  # the run's arrays are not the model's
+        self._rows = self._last = None  # the run's arrays are not the model's
         ensemble.info["residual_scale"] = self._scale
         ensemble.info["init_score"] = ensemble.init_score
 

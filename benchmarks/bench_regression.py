@@ -42,6 +42,8 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing as mp
+import os
+import sys
 import time
 import warnings
 
@@ -53,6 +55,9 @@ from sklearn.model_selection import train_test_split
 from robust_boosting import SPLBoostRegressorCV
 from robust_boosting.datasets import load_dataset
 from robust_boosting.noise import TARGET_NOISE_KINDS, corrupt_targets
+
+sys.path.insert(0, os.path.dirname(__file__))
+from bench_scale import rss_kb, run_in_child  # noqa: E402
 
 FRIEDMAN = {"friedman1": (make_friedman1, 1.0), "friedman2": (make_friedman2, 60.0),
             "friedman3": (make_friedman3, 0.1)}
@@ -183,8 +188,7 @@ def table(rows, models) -> str:
             for c in group:
                 if key not in c:
                     continue
-                peers = [c[m] for m in c if m != key and m != "ours"] if key == "ours" else \
-                    [c[m] for m in c if m != key]
+                peers = [c[m] for m in c if m != key]
                 if peers:
                     ratios.append(c[key]["rmse"] / min(p["rmse"] for p in peers))
                     mae_ratios.append(c[key]["mae"] / min(p["mae"] for p in peers))
@@ -246,44 +250,25 @@ def summary(rows) -> str:
 # ---------------------------------------------------------------------------
 # cost: one fit per freshly spawned process
 # ---------------------------------------------------------------------------
-def _rss_kb(field: str) -> int:
-    with open("/proc/self/status") as f:
-        for line in f:
-            if line.startswith(field):
-                return int(line.split()[1])
-    return 0
-
-
 def _child(key, rows, seed, threads, queue):
     mp.set_start_method("fork", force=True)  # cleanlab's pools as a user's process has them
     try:
         X, y, _, _ = make_data("friedman1", rows, seed)
         y, _ = corrupt_targets(y, 0.2, kind="shift", random_state=seed)
         est = MODELS[key][1](seed, threads)
-        base = _rss_kb("VmRSS:")
+        base = rss_kb("VmRSS:")
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             t0 = time.perf_counter()
             est.fit(X, y)
             seconds = time.perf_counter() - t0
-        queue.put(dict(time=seconds, peak_mb=(_rss_kb("VmHWM:") - base) / 1024.0))
+        queue.put(dict(time=seconds, peak_mb=(rss_kb("VmHWM:") - base) / 1024.0))
     except Exception as exc:  # reported, the run goes on
         queue.put(dict(failed=f"{type(exc).__name__}: {exc}"))
 
 
 def fit_in_child(key, rows, seed, threads, timeout):
-    ctx = mp.get_context("spawn")
-    queue = ctx.Queue()
-    proc = ctx.Process(target=_child, args=(key, rows, seed, threads, queue))
-    proc.start()
-    try:
-        out = queue.get(timeout=timeout)
-    except Exception:
-        out = dict(failed=f"no result within {timeout} s")
-    proc.join(5)
-    if proc.is_alive():
-        proc.kill()
-    return out
+    return run_in_child(_child, (key, rows, seed, threads), timeout)
 
 
 def cost(sizes, repeats, threads, timeout):

@@ -136,7 +136,8 @@ MODELS = {
 }
 
 
-def _rss_kb(field: str) -> int:
+def rss_kb(field: str) -> int:
+    """A memory line of ``/proc/self/status`` in kB (``"VmRSS:"``, ``"VmHWM:"``)."""
     with open("/proc/self/status") as f:
         for line in f:
             if line.startswith(field):
@@ -151,13 +152,13 @@ def _child(key, X, y, Xt, yt, flipped, seed, threads, queue):
     try:
         _, make, suspects = MODELS[key]
         est = make(seed, threads)
-        base = _rss_kb("VmRSS:")
+        base = rss_kb("VmRSS:")
         t0 = time.perf_counter()
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             est.fit(X, y)
         dt = time.perf_counter() - t0
-        peak = _rss_kb("VmHWM:") - base
+        peak = rss_kb("VmHWM:") - base
         err = float(np.mean(np.asarray(est.predict(Xt)).ravel() != yt))
         f1 = prf(suspects(est), flipped)[2] if suspects is not None and flipped.any() else np.nan
         queue.put(dict(error=err, time=dt, peak_mb=peak / 1024.0, f1=f1,
@@ -167,9 +168,15 @@ def _child(key, X, y, Xt, yt, flipped, seed, threads, queue):
 
 
 def fit_in_child(key, X, y, Xt, yt, flipped, seed, threads, timeout):
+    return run_in_child(_child, (key, X, y, Xt, yt, flipped, seed, threads), timeout)
+
+
+def run_in_child(target, args, timeout):
+    """``target(*args, queue)`` in a freshly spawned process: the dict it puts on ``queue``,
+    or ``{"failed": ...}`` when none comes within ``timeout`` seconds."""
     ctx = mp.get_context("spawn")
     queue = ctx.Queue()
-    proc = ctx.Process(target=_child, args=(key, X, y, Xt, yt, flipped, seed, threads, queue))
+    proc = ctx.Process(target=target, args=(*args, queue))
     proc.start()
     try:
         out = queue.get(timeout=timeout)

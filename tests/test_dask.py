@@ -29,6 +29,7 @@ from robust_boosting.dask import (  # noqa: E402
 )
 from robust_boosting.dask.objective import BINS as _BINS  # noqa: E402
 from robust_boosting.dask.objective import bin_counts as _bin_counts  # noqa: E402
+from robust_boosting.label_issues import margin_suspects  # noqa: E402
 from robust_boosting.self_paced import DropFractionRegularizer  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore")
@@ -173,7 +174,11 @@ def test_noisy_binary_beats_plain_xgboost_and_finds_the_flips(client):
         assert isinstance(value, da.Array) and value.chunks[0] == Xd.chunks[0], attr
     assert 0.1 < model.noise_rate_ < 0.3
     assert model.remove_label_issues_ and model.anchor_noise_rate_ > 0.05
-    np.testing.assert_array_equal(model.excluded_samples_.compute(), s)
+    # the count's suspects are excluded; label_issues_ lists the margin rule's rows besides
+    excluded = model.excluded_samples_.compute()
+    assert not (excluded & ~s).any()
+    margin = margin_suspects(model.oof_proba_.compute(), model.classes_.searchsorted(y), 0.2)
+    assert not (margin & ~s).any() and np.array_equal(s, excluded | margin)
     # dask input predicts on the cluster, the same as local input
     on_cluster = model.predict_proba(da.from_array(Xt, chunks=500)).compute()
     np.testing.assert_allclose(on_cluster, model.predict_proba(Xt), rtol=0, atol=1e-5)

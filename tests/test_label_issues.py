@@ -17,6 +17,7 @@ from robust_boosting.label_issues import (
     final_weights,
     find_label_issues,
     label_retention,
+    margin_suspects,
     noise_rate_of,
     prune_counts,
 )
@@ -148,6 +149,7 @@ def test_min_margin_adds_exactly_the_rows_of_low_margin(case):
     others[np.arange(80), y] = -np.inf
     low = others.max(axis=1) - proba[np.arange(80), y] > m
     np.testing.assert_array_equal(with_margin, plain | low)
+    np.testing.assert_array_equal(margin_suspects(proba, y, m), low)
 
 
 def test_min_margin_leaves_the_excluded_classes_alone():
@@ -157,11 +159,13 @@ def test_min_margin_leaves_the_excluded_classes_alone():
     assert found[y != 2].any()
 
 
-@pytest.mark.parametrize("bad", [-0.1, 1.0, "0.2", np.nan])
+@pytest.mark.parametrize("bad", [-0.1, 1.0, "0.2", np.nan, True])
 def test_min_margin_outside_0_1_is_an_error(bad):
     proba, y, _, _ = _separable()
     with pytest.raises(ValueError, match="min_margin"):
         find_label_issues(proba, y, min_margin=bad)
+    with pytest.raises(ValueError, match="min_margin"):
+        margin_suspects(proba, y, bad)
 
 
 def test_min_margin_finds_more_of_the_hardest_rows_flips():

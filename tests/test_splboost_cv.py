@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 from joblib import parallel_config
 from sklearn.base import clone
 from sklearn.datasets import make_blobs, make_classification
+from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import roc_auc_score
 
 from robust_boosting import SPLBoostClassifierCV, SPLLogitBoostClassifier
@@ -16,8 +17,9 @@ from robust_boosting.label_issues import (
     confident_joint,
     estimate_noise_rate,
     find_label_issues,
+    margin_suspects,
 )
-from robust_boosting.noise import flip_labels, flip_labels_class_conditional
+from robust_boosting.noise import flip_labels, flip_labels_class_conditional, flip_labels_hardest
 from robust_boosting.self_paced import DropFractionRegularizer, get_regularizer
 from robust_boosting.trees import HistTreeRegressor, SharedSymmetricTree
 
@@ -136,15 +138,41 @@ def test_auto_removal_keeps_every_row_of_clean_labels_and_removes_under_flips():
     np.testing.assert_array_equal(clean.predict_proba(X), kept.predict_proba(X))
     forced = SPLBoostClassifierCV(remove_label_issues=True, random_state=0, **FAST).fit(X, y)
     assert forced.remove_label_issues_
-    np.testing.assert_array_equal(forced.excluded_samples_, forced.label_issues_)
+    # the count's suspects are removed; the margin rule's are listed besides them
+    counted = find_label_issues(forced.oof_proba_, y, only_misclassified=False)
+    np.testing.assert_array_equal(forced.excluded_samples_, np.flatnonzero(counted))
+    listed = counted | margin_suspects(forced.oof_proba_, y, 0.2)
+    np.testing.assert_array_equal(forced.label_issues_, np.flatnonzero(listed))
     assert not np.array_equal(forced.predict_proba(X), kept.predict_proba(X))
     y_noisy, _ = flip_labels(y, 0.2, random_state=1)
     noisy = SPLBoostClassifierCV(random_state=0, **FAST).fit(X, y_noisy)
     assert noisy.anchor_noise_rate_ > 0.05 and noisy.remove_label_issues_
-    np.testing.assert_array_equal(noisy.excluded_samples_, noisy.label_issues_)
+    counted = find_label_issues(noisy.oof_proba_, y_noisy, only_misclassified=False)
+    np.testing.assert_array_equal(noisy.excluded_samples_, np.flatnonzero(counted))
+    assert np.isin(noisy.excluded_samples_, noisy.label_issues_).all()
 
 
 # --------------------------------------------------------------------- estimator
+@pytest.mark.parametrize("n_classes", [2, 3])
+def test_listed_suspects_find_more_annotator_like_flips_than_the_count(n_classes):
+    """Flips of the rows nearest another class (design record 0027): the count finds few
+    of them; the margin rule's rows, listed besides the count's, raise the F1."""
+    X, y = make_classification(600, 8, n_informative=5, n_classes=n_classes,
+                               n_clusters_per_class=1, random_state=0)
+    y_noisy, flipped = flip_labels_hardest(y, 0.2, X=X, estimator=LogisticRegression(),
+                                           random_state=0)
+    est = SPLBoostClassifierCV(random_state=0, **FAST).fit(X, y_noisy)
+    counted = _counted(est, y_noisy)
+    assert np.isin(counted, est.label_issues_).all()
+    truth = np.zeros(len(y), bool)
+    truth[flipped] = True
+
+    def f1(rows):
+        return 2 * truth[rows].sum() / (rows.size + truth.sum())
+
+    assert f1(est.label_issues_) > f1(counted) + 0.1
+
+
 def test_label_issue_scores_rank_flipped_samples_first(noisy_fit):
     X, y, y_noisy, flipped, est = noisy_fit
     assert est.label_issue_scores_.shape == (len(y),)
@@ -154,7 +182,8 @@ def test_label_issue_scores_rank_flipped_samples_first(noisy_fit):
     # the noise-rate estimate is near the 20 % flipped, and the removed samples are mostly flips
     assert 0.12 < est.noise_rate_ < 0.3
     exc = est.excluded_samples_
-    np.testing.assert_array_equal(exc, est.label_issues_)
+    np.testing.assert_array_equal(exc, _counted(est, y_noisy))
+    assert np.isin(exc, est.label_issues_).all()
     assert np.mean(flipped[exc]) > 0.8 and np.mean(flipped & np.isin(np.arange(len(y)), exc)) > 0.1
     assert np.mean(est.predict(X) == y) > 0.95  # clean labels recovered
 
@@ -177,10 +206,17 @@ def test_clean_separated_data_exclude_nothing(separated):
     assert est.score(X, y) >= 0.99
 
 
+def _counted(est, y):
+    """The count's suspects (those the final fit down-weights), as indices."""
+    return np.flatnonzero(find_label_issues(est.oof_proba_, est.classes_.searchsorted(y),
+                                            only_misclassified=False))
+
+
 def _expected_final_weight(est, y, misclassified=0.0, classified=0.8):
-    """The final fit's weights, written out: suspects x label_issue_weight, then each
-    sample / P(given label | true class) of its label (the confident joint's noise matrix)."""
-    oof, s = est.oof_proba_, est.label_issues_
+    """The final fit's weights, written out: the count's suspects x label_issue_weight, then
+    each sample / P(given label | true class) of its label (the confident joint's noise
+    matrix)."""
+    oof, s = est.oof_proba_, _counted(est, y)
     weight = np.ones(len(y)) / len(y)  # fit's validated weights: unit weights normalised
     weight[s] *= np.where(oof[s].argmax(axis=1) == y[s], classified, misclassified)
     joint = confident_joint(oof, y)
@@ -222,12 +258,12 @@ def test_final_model_is_fitted_on_the_rows_of_positive_weight(noisy_fit, monkeyp
     spl = SPLBoostClassifierCV(drop_fraction=0.2, max_depth=2, random_state=0, **FAST).fit(
         Xo, yo)
     kept = np.flatnonzero(spl._final_weight(
-        np.full(len(yo), 1.0 / len(yo)), spl.oof_proba_, yo, spl.label_issues_) > 0)
+        np.full(len(yo), 1.0 / len(yo)), spl.oof_proba_, yo, _counted(spl, yo)) > 0)
     v = spl.best_estimator_.self_paced_weights_
     assert v.shape == kept.shape
     assert np.count_nonzero(v == 0) == int(0.2 * kept.size)
     np.testing.assert_array_equal(spl.excluded_samples_,
-                                  np.union1d(spl.label_issues_, kept[v == 0]))
+                                  np.union1d(_counted(spl, yo), kept[v == 0]))
 
     def without_class_0(self, sw, oof, y_idx, suspects, rare=()):
         return np.where(y_idx == 0, 0.0, sw)

@@ -37,15 +37,15 @@ print(f"AdaBoost (200 stumps) test error: {1 - ada.score(X_test, y_test):.3f}")
 # What the search chose, and the suspects
 # ---------------------------------------
 # ``label_issues_`` holds the suspected label errors (confident learning on the
-# out-of-fold probabilities); the final fit left them out when
-# ``remove_label_issues_`` is True. ``label_issue_scores_`` ranks every training
-# sample, most suspect first.
+# out-of-fold probabilities); the final fit left out those of its count
+# (``excluded_samples_``) when ``remove_label_issues_`` is True.
+# ``label_issue_scores_`` ranks every training sample, most suspect first.
 print("chosen:", {k: clf.best_params_[k] for k in ("max_depth", "learning_rate",
                                                  "n_estimators", "cv_n_estimators")})
 print(f"estimated noise rate {clf.noise_rate_:.3f} (true: {flipped.mean():.3f})")
 suspects = clf.label_issues_
 print(f"{len(suspects)} suspects, {flipped[suspects].mean():.0%} of them truly flipped; "
-      f"final fit without them: {clf.remove_label_issues_}")
+      f"final fit without {len(clf.excluded_samples_)} of them: {clf.remove_label_issues_}")
 
 # %%
 # The ranking as a precision curve

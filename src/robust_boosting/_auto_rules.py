@@ -18,6 +18,7 @@ __all__ = [
     "CLEAN_ANCHOR_POWER",
     "DASK",
     "PATIENCE",
+    "REVIEW_MARGIN",
     "SAMPLE_COUNT",
     "SHARED_TREES",
     "SINGLE_MACHINE",
@@ -45,6 +46,11 @@ SHARED_TREES = "shared"
 #: models grow more confident with more rows; docs/design/0019-keep-rows-when-labels-look-clean.md)
 CLEAN_ANCHOR = 0.015
 CLEAN_ANCHOR_POWER = 0.8
+
+#: ``label_issues_`` also lists the rows whose out-of-fold probability of another class
+#: exceeds their label's by more than this (``margin_suspects``); the final fit keeps their
+#: weight (docs/design/0027-annotator-noise.md)
+REVIEW_MARGIN = 0.2
 
 
 def clean_anchor_threshold(n: int) -> float:

@@ -69,6 +69,7 @@ __all__ = [
     "final_weights",
     "find_label_issues",
     "label_retention",
+    "margin_suspects",
     "noise_rate_of",
     "prune_counts",
     "rare_classes",
@@ -320,15 +321,42 @@ def find_label_issues(proba: ArrayLike, y: ArrayLike, *, only_misclassified: boo
     if only_misclassified:
         suspect &= np.argmax(proba, axis=1) != y
     if min_margin is not None:
-        # docs/results/annotator-noise.md: the margin rule's suspects under each kind of noise
-        if not (isinstance(min_margin, (int, float, np.number)) and 0 <= min_margin < 1):
-            raise ValueError(f"min_margin must be a number in [0, 1) or None, got {min_margin!r}.")
-        rows = np.arange(y.shape[0])
-        others = proba.copy()
-        others[rows, y] = -np.inf
-        low = others.max(axis=1) - proba[rows, y] > min_margin
-        suspect |= low & ~np.isin(y, _indices(exclude))
+        suspect |= margin_suspects(proba, y, min_margin, exclude=exclude)
     return suspect
+
+
+def margin_suspects(proba: ArrayLike, y: ArrayLike, min_margin: float, *,
+                    exclude: ArrayLike = ()) -> NDArray[np.bool_]:
+    """The rows whose likeliest other class ``j`` has ``p_j - p_label > min_margin``.
+
+    The "low margin" rule of [CL]_ Sec. 3.2 on its own (no count); the ``min_margin``
+    of :func:`find_label_issues`. A row labelled one of the classes ``exclude`` is
+    never a suspect, and their columns take no part.
+
+    Parameters
+    ----------
+    proba : array-like of shape (n_samples, n_classes)
+        Out-of-sample class probabilities.
+    y : array-like of shape (n_samples,)
+        Given labels as class indices.
+    min_margin : float in ``[0, 1)``
+    exclude : array-like of int, default=()
+
+    Returns
+    -------
+    ndarray of bool, shape (n_samples,)
+    """
+    # docs/design/0027-annotator-noise.md: the margin rule's suspects under each kind of noise
+    if not (isinstance(min_margin, (int, float, np.number)) and not isinstance(min_margin, bool)
+            and 0 <= min_margin < 1):
+        raise ValueError(f"min_margin must be a number in [0, 1) or None, got {min_margin!r}.")
+    proba = without_classes(proba, exclude)
+    y = np.asarray(y, dtype=np.intp)
+    rows = np.arange(y.shape[0])
+    others = proba.copy()
+    others[rows, y] = -np.inf
+    low = others.max(axis=1) - proba[rows, y] > min_margin
+    return low & ~np.isin(y, _indices(exclude))
 
 
 # ---------------------------------------------------------------------------

@@ -23,7 +23,15 @@ from numpy.typing import ArrayLike, NDArray
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils import _safe_indexing
 
-from ._auto_rules import PATIENCE, SINGLE_MACHINE, Regime, RuleSet, clean_anchor_threshold, regimes
+from ._auto_rules import (
+    PATIENCE,
+    REVIEW_MARGIN,
+    SINGLE_MACHINE,
+    Regime,
+    RuleSet,
+    clean_anchor_threshold,
+    regimes,
+)
 from ._boosting import validated_training_data
 from ._cv_search import (
     fit_candidates,
@@ -47,6 +55,7 @@ from .label_issues import (  # noqa: F401 - the names of release 0.1.0
     final_weights,
     find_label_issues,
     label_retention,
+    margin_suspects,
     noise_rate_of,
     prune_counts,
     rare_classes,
@@ -122,7 +131,10 @@ class SPLBoostClassifierCV(SearchedFinalModel, ClassifierMixin, BaseEstimator):
        :func:`~robust_boosting.label_issues.find_label_issues` with
        ``only_misclassified=False``: the suspects include those the out-of-fold
        model classifies as their given label, which is what a class that lost most
-       of its labels looks like);
+       of its labels looks like). :attr:`label_issues_` also lists, for review, the
+       rows whose out-of-fold probability of another class exceeds their label's by
+       more than 0.2 (:func:`~robust_boosting.label_issues.margin_suspects`, the
+       low-margin rule of [CL]_); they keep their weight in the final fit;
     3. **final fit**: the winner's setting runs its ``n_estimators`` rounds (not the
        early-stopped count: the held-out loss on noisy labels stops when the model
        starts to fit flipped labels, which the final model mostly no longer sees)
@@ -244,10 +256,11 @@ class SPLBoostClassifierCV(SearchedFinalModel, ClassifierMixin, BaseEstimator):
         remove the rows where the classes overlap). The decision is
         :attr:`remove_label_issues_`.
     label_issue_weight : float or pair of floats, default=(0.0, 0.8)
-        Factors in ``[0, 1]`` on the suspects' sample weights in the final fit: the first for
-        the suspects that the out-of-fold model assigns to another class (the suspects of
-        cleanlab's rule, removed by default), the second for those it assigns to their given
-        label (found only by the count). A single float applies to both; ``0`` removes.
+        Factors in ``[0, 1]`` on the sample weights of the count's suspects (step 2; not the
+        margin rule's) in the final fit: the first for those that the out-of-fold model
+        assigns to another class (the suspects of cleanlab's rule, removed by default), the
+        second for those it assigns to their given label (found only by the count). A single
+        float applies to both; ``0`` removes.
     n_jobs : int or None, default=None
         Threads of the tree kernels (the candidates without a drop fraction are fitted on every
         fold in one batched pass, and the final model), and joblib workers for the candidates
@@ -318,7 +331,10 @@ class SPLBoostClassifierCV(SearchedFinalModel, ClassifierMixin, BaseEstimator):
         Whether the final fit left out (or down-weighted) the suspects:
         ``remove_label_issues`` with ``"auto"`` resolved.
     label_issues_ : ndarray of int
-        The suspects of confident learning (whatever ``remove_label_issues``).
+        The suspects, whatever ``remove_label_issues``: those of confident learning's
+        count (step 2), which the final fit down-weights when
+        :attr:`remove_label_issues_`, and the rows whose out-of-fold probability of
+        another class exceeds their label's by more than 0.2, listed for review only.
     suggested_labels_ : ndarray of shape (n_samples,)
         For every training sample, the class the out-of-fold model prefers (``classes_[argmax
         oof_proba_[i]]``, in the original label values): the suggested correction of a suspect
@@ -329,7 +345,8 @@ class SPLBoostClassifierCV(SearchedFinalModel, ClassifierMixin, BaseEstimator):
         than folds).
     excluded_samples_ : ndarray of int
         Training samples the final model down-weighted or ignored: the suspects (when
-        :attr:`remove_label_issues_`) and those the self-paced weights dropped (for more than
+        :attr:`remove_label_issues_`: the count's, not the margin rule's) and those the
+        self-paced weights dropped (for more than
         two classes, dropped by the one-vs-rest model of their own label).
     n_features_in_, feature_names_in_
         As in scikit-learn.
@@ -586,12 +603,12 @@ class SPLBoostClassifierCV(SearchedFinalModel, ClassifierMixin, BaseEstimator):
                           f"{self.best_params_['cv_n_estimators']} rounds, held-out log-loss "
                           f"{-self.best_score_:.4f}")
             progress.stage("label issues", "confident learning on the out-of-fold probabilities")
-            self._find_label_issues(oof, y_idx, classes, winner, rare)
+            counted = self._find_label_issues(oof, y_idx, classes, winner, rare)
             progress.done(f"{self.label_issues_.size:,} suspect(s), noise rate "
                           f"{self.noise_rate_:.3f}, "
                           f"{'removed' if self.remove_label_issues_ else 'kept'}")
-            self._final_fit(X_fit, classes[y_idx], y_idx, sw, oof, winner, fit_seed, rare,
-                            progress)
+            self._final_fit(X_fit, classes[y_idx], y_idx, sw, oof, winner, fit_seed, counted,
+                            rare, progress)
             progress.finished("search, label issues and final fit done")
         return self
 
@@ -644,28 +661,33 @@ class SPLBoostClassifierCV(SearchedFinalModel, ClassifierMixin, BaseEstimator):
         self.best_params_ = dict(p, cv_n_estimators=int(best_round[best]) + 1)
         return p, oof
 
-    def _find_label_issues(self, oof, y_idx, classes, winner, rare) -> None:
+    def _find_label_issues(self, oof, y_idx, classes, winner, rare) -> NDArray[np.intp]:
         """Step 2: confident learning on the out-of-fold probabilities, the classes ``rare``
-        excluded, and whether the final fit removes the suspects."""
+        excluded, and whether the final fit removes the suspects. Returns the count's
+        suspects (the final fit's)."""
         n = y_idx.shape[0]
         self.label_issue_scores_ = 1.0 - oof[np.arange(n), y_idx]
         self.noise_rate_ = estimate_noise_rate(oof, y_idx, exclude=rare)
-        self.label_issues_ = np.flatnonzero(find_label_issues(oof, y_idx, only_misclassified=False,
-                                                              exclude=rare))
+        counted = find_label_issues(oof, y_idx, only_misclassified=False, exclude=rare)
+        # the margin rule's rows are listed, not removed (docs/design/0027-annotator-noise.md)
+        self.label_issues_ = np.flatnonzero(
+            counted | margin_suspects(oof, y_idx, REVIEW_MARGIN, exclude=rare))
         self.suggested_labels_ = classes[np.argmax(oof, axis=1)]
         self.anchor_noise_rate_ = anchor_noise_rate(oof, exclude=rare)
         self.remove_label_issues_ = self._removes(n, classes.shape[0] - rare.size,
                                                   self.anchor_noise_rate_,
                                                   winner["drop_fraction"])
+        return np.flatnonzero(counted)
 
-    def _final_fit(self, X_fit, y, y_idx, sw, oof, p, fit_seed, rare=(),
+    def _final_fit(self, X_fit, y, y_idx, sw, oof, p, fit_seed, suspects, rare=(),
                    progress=None) -> None:
-        """Step 3: the winner's setting on all the data, the suspects removed or down-weighted
-        (when :attr:`remove_label_issues_`) and the classes reweighted."""
+        """Step 3: the winner's setting on all the data, the ``suspects`` (the count's)
+        removed or down-weighted (when :attr:`remove_label_issues_`) and the classes
+        reweighted."""
         n, n_classes = y_idx.shape[0], oof.shape[1]
         removed, final_weight = np.empty(0, np.intp), sw
         if self.remove_label_issues_:
-            removed = self.label_issues_
+            removed = suspects
             final_weight = self._final_weight(sw, oof, y_idx, removed, rare)
             if not final_weight.sum() > 0:  # every weighted sample is a suspect: keep them all
                 final_weight, removed = sw, np.empty(0, np.intp)

@@ -46,7 +46,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
-from .._auto_rules import DASK, PATIENCE
+from .._auto_rules import DASK, PATIENCE, REVIEW_MARGIN
 from .._boosting import check_two_classes
 from .._progress import Progress, check_verbose
 from ..label_issues import (
@@ -57,6 +57,7 @@ from ..label_issues import (
     confident_guess,
     final_weights,
     label_retention,
+    margin_suspects,
     noise_rate_of,
     prune_counts,
 )
@@ -222,8 +223,9 @@ oof_n_estimators_, noise_rate_, remove_label_issues_
     label_issue_scores_ : dask.array of shape (n_samples,)
         ``1 - oof_proba_[i, given label]``, aligned with the input's partitions.
     label_issues_ : dask.array of bool, shape (n_samples,)
-        The suspects of confident learning, as a mask aligned with the input
-        (the single-machine estimator returns indices; a mask needs no gather).
+        The suspects, as the single-machine estimator's (the count's, and the margin
+        rule's for review), as a mask aligned with the input (the single-machine
+        estimator returns indices; a mask needs no gather).
     suggested_labels_ : dask.array of shape (n_samples,)
         The class the out-of-fold model prefers for each row.
     feature_importances_ : ndarray of shape (n_features,)
@@ -617,15 +619,16 @@ oof_n_estimators_, noise_rate_, remove_label_issues_
                                    else float("nan"))
         self.remove_label_issues_ = self._removes(n, k, self.anchor_noise_rate_,
                                                   candidates[best]["drop_fraction"])
-        # persisted (a byte a row): the final weights read it, and so do users computing
-        # label_issues_ again (re-optimized graphs of it get other alias keys)
+        # persisted (a byte a row): the final weights read it, and so does label_issues_
+        # (re-optimized graphs of it get other alias keys)
         suspect = client.persist(self._suspects(oof, yi, joint, lengths))
         self.oof_proba_ = oof
         self.oof_n_estimators_ = oof_round + 1
         self.label_issue_scores_ = rowwise(
             lambda p, t: 1.0 - p[np.arange(t.shape[0]), t].astype(np.float64), oof, yi,
             dtype=np.float64)
-        self.label_issues_ = suspect
+        self.label_issues_ = client.persist(suspect | rowwise(  # the margin rule's, for review
+            lambda p, t: margin_suspects(p, t, REVIEW_MARGIN), oof, yi, dtype=bool))
         self.suggested_labels_ = rowwise(lambda p: classes[np.argmax(p, axis=1)], oof,
                                           dtype=classes.dtype)
         self.cv_results_ = self._results_table(candidates, scores, best_round)

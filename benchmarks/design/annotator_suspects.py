@@ -26,7 +26,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench_noisy_default import add_noise  # noqa: E402
+from bench_noisy_default import add_noise, prf  # noqa: E402
 from bench_scale import make_data  # noqa: E402
 
 from robust_boosting import SPLBoostClassifierCV  # noqa: E402
@@ -35,10 +35,9 @@ from robust_boosting.noise import reference_proba  # noqa: E402
 
 
 def f1(found: np.ndarray, flipped: np.ndarray) -> float:
-    """F1 of the boolean mask ``found`` against the boolean mask ``flipped``."""
-    if not flipped.any():
-        return float("nan")
-    return float(2 * np.sum(found & flipped) / (found.sum() + flipped.sum()))
+    """F1 of the boolean mask ``found`` against the boolean mask ``flipped`` (NaN: none
+    flipped)."""
+    return float(prf(np.flatnonzero(found), flipped)[2]) if flipped.any() else float("nan")
 
 
 def cleanlab_fit(X, y, Xt, yt, seed):

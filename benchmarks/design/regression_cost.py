@@ -17,18 +17,20 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 import warnings
+from pathlib import Path
 
 import numpy as np
-from sklearn.datasets import make_friedman1, make_friedman2, make_friedman3
 from sklearn.metrics import roc_auc_score
 
-from robust_boosting import SPLBoostRegressorCV
-from robust_boosting.noise import corrupt_targets
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-GENERATORS = {"friedman1": (make_friedman1, 1.0), "friedman2": (make_friedman2, 60.0),
-              "friedman3": (make_friedman3, 0.1)}
+from bench_regression import FRIEDMAN, make_data  # noqa: E402
+
+from robust_boosting import SPLBoostRegressorCV  # noqa: E402
+from robust_boosting.noise import corrupt_targets  # noqa: E402
 
 
 def rmse(model, Xt, yt) -> float:
@@ -38,9 +40,7 @@ def rmse(model, Xt, yt) -> float:
 def cell(name, n, kind, folds, seed):
     from lightgbm import LGBMRegressor
 
-    make, noise = GENERATORS[name]
-    X, y = make(n_samples=n, noise=noise, random_state=seed)
-    Xt, yt = make(n_samples=2000, noise=0.0, random_state=seed + 1000)
+    X, y, Xt, yt = make_data(name, n, seed)
     wrong = None
     if kind != "clean":
         y, wrong = corrupt_targets(y, 0.2, kind=kind, random_state=seed)
@@ -65,7 +65,7 @@ def cell(name, n, kind, folds, seed):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--n", type=int, nargs="+", default=[100_000])
-    ap.add_argument("--datasets", nargs="+", default=list(GENERATORS))
+    ap.add_argument("--datasets", nargs="+", default=list(FRIEDMAN))
     ap.add_argument("--kinds", nargs="+", default=["clean", "shift", "replace", "unit"])
     ap.add_argument("--folds", type=int, nargs="+", default=[2, 3])
     ap.add_argument("--seeds", type=int, nargs="+", default=[0])

@@ -14,23 +14,23 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 import warnings
+from pathlib import Path
 
 import numpy as np
-from sklearn.datasets import make_friedman1, make_friedman2, make_friedman3
 
-from robust_boosting import SPLBoostRegressorCV
-from robust_boosting.noise import corrupt_targets
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-GENERATORS = {"friedman1": (make_friedman1, 1.0), "friedman2": (make_friedman2, 60.0),
-              "friedman3": (make_friedman3, 0.1)}
+from bench_regression import make_data  # noqa: E402
+
+from robust_boosting import SPLBoostRegressorCV  # noqa: E402
+from robust_boosting.noise import corrupt_targets  # noqa: E402
 
 
 def fit_one(name, n, kind, rate, seed):
-    make, noise = GENERATORS[name]
-    X, y = make(n_samples=n, noise=noise, random_state=seed)
-    Xt, yt = make(n_samples=2000, noise=0.0, random_state=seed + 1000)
+    X, y, Xt, yt = make_data(name, n, seed)
     if kind != "clean":
         y, _ = corrupt_targets(y, 0.2, kind=kind, random_state=seed)
     with warnings.catch_warnings():

@@ -1147,7 +1147,7 @@ cdef void _grow_tree(const Batch* b, Workspace* w, Py_ssize_t j, int n_threads) 
         NULL if b.is_reg or z0 == a0 else b.oc_all + a0,
         NULL if (not b.is_reg) or z0 == a0 else b.owy_all + a0,
         z0 - a0, b.dense[j] != 0, b.d_ow + j * b.d_ow_stride,
-        NULL if b.is_reg else b.d_oc + j * b.d_oc_stride,
+        <const int32_t*>NULL if b.is_reg else b.d_oc + j * b.d_oc_stride,
         b.d_owy + j * b.d_owy_stride if b.is_reg else NULL,
         b.root_tot + j * b.n_stat, b.tol_scale[j], b.max_depth[j], b.cls_rtol, b.reg_rtol,
         &w.pool, 8 * b.hist_size, b.cache_bytes, w.buf_i, w.buf_w, w.buf_c, w.buf_y, &t, m,

@@ -656,8 +656,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``robust-boosting`` command."""
-    parser = build_parser()
     argv = list(sys.argv[1:] if argv is None else argv)
+    if argv == ["--version"]:  # before the parser, whose choices import the algorithms
+        from . import __version__
+
+        print(f"robust-boosting {__version__}")
+        return 0
+    parser = build_parser()
     args = parser.parse_args(argv)
     args.argv = argv
     args.written = []  # the files a command has written (fit: after the whole fit)

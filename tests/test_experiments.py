@@ -250,9 +250,8 @@ def test_sigkill_then_resume_runs_every_task_exactly_once(tmp_path):
     rerun = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
     assert rerun.returncode == 0, rerun.stderr
     assert f"{len(partial)} skipped" in rerun.stderr
-    con = sqlite3.connect(db)
-    ids = [r[0] for r in con.execute("SELECT task_id FROM results")]
-    con.close()
+    with ResultStore(db, readonly=True) as store:  # packed rows included
+        ids = store.to_frame()["task_id"].tolist()
     assert len(ids) == len(set(ids)) == len(expected)
     assert set(ids) == expected
 
@@ -475,9 +474,10 @@ def test_two_concurrent_runs_share_one_store(tmp_path):
         assert c[0] + c[1] + c[2] == len(expected) and c[3] == 0, counts
     assert all(c[0] > 0 for c in counts), counts  # the work was split
     con = sqlite3.connect(db)
-    ids = [r[0] for r in con.execute("SELECT task_id FROM results")]
     assert con.execute("SELECT COUNT(*) FROM claims").fetchone()[0] == 0
     con.close()
+    with ResultStore(db, readonly=True) as store:  # packed rows included
+        ids = store.to_frame()["task_id"].tolist()
     assert len(ids) == len(set(ids)) == len(expected) and set(ids) == expected
     rerun = subprocess.run(_run_cmd(path, db), capture_output=True, text=True, timeout=120)
     assert _counts(rerun.stderr) == (0, len(expected), 0, 0)

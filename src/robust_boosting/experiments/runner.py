@@ -550,7 +550,7 @@ def dask_client(scheduler: str | None = None, local_workers: int | None = None):
 def run_tasks(tasks: Sequence[Task], store: ResultStore, *, n_jobs: int = 1, client=None,
               progress: Progress | None | bool = None,
               on_result: Callable[[Task, dict], None] | None = None,
-              lease: float = 3600.0) -> RunSummary:
+              lease: float = 3600.0, pack: bool = True) -> RunSummary:
     """Run the tasks that ``store`` does not hold yet, writing each as it finishes.
 
     Several runs (processes, or hosts sharing the file) may work on one store at
@@ -572,6 +572,10 @@ def run_tasks(tasks: Sequence[Task], store: ResultStore, *, n_jobs: int = 1, cli
     lease : float, default=3600
         Seconds a claim lasts; after that (or at once, on the same host, if this
         process is gone) another run may take the task.
+    pack : bool, default=True
+        When every task has been run, pack the store's new rows into a compressed
+        block (:meth:`ResultStore.pack`; readers see them unchanged). A run that is
+        interrupted leaves its rows unpacked; the next one packs them.
 
     Returns
     -------
@@ -607,5 +611,7 @@ def run_tasks(tasks: Sequence[Task], store: ResultStore, *, n_jobs: int = 1, cli
         progress.update(row, task)
         if on_result is not None:
             on_result(task, row)
+    if pack:
+        store.pack()
     summary.seconds = time.perf_counter() - start
     return summary

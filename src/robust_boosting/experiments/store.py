@@ -10,11 +10,18 @@ Several runs may share one store: before computing a task, a run *claims* it
 finds the task finished, finds a live lease of another run, or takes the lease. A
 lease ends when its run stores the task, when it expires, or (on the same host) when
 the process that holds it is gone, so a killed run's tasks are free at once.
+
+Finished rows may be *packed* (:meth:`ResultStore.pack`): moved, losslessly, into
+LZMA-compressed blocks of the ``packed`` table of the same file, about 20 times
+smaller than the rows. Every reader (:meth:`ResultStore.to_frame`,
+:meth:`ResultStore.done_ids`, :meth:`ResultStore.claim`, ``len``) sees a packed row
+exactly as the row it was, so a packed store still resumes and takes new rows.
 """
 
 from __future__ import annotations
 
 import json
+import lzma
 import os
 import socket
 import sqlite3
@@ -61,6 +68,42 @@ COLUMNS: dict[str, str] = {
 
 _JSON_COLUMNS = ("split", "params", "tune", "selected", "versions", "task")
 
+#: Layout of a packed block: the task ids and the other columns, each an LZMA-compressed
+#: JSON document (the ids: a list; the columns: ``{name: [value per row]}``).
+PACK_FORMAT = "json-columns-lzma/1"
+_LZMA_PRESET = 9 | lzma.PRESET_EXTREME
+
+
+def _encode_block(columns: list[str], rows: list[tuple]) -> tuple[bytes, bytes]:
+    """``(task_ids, data)`` blobs of rows whose columns are ``columns`` (``task_id`` first).
+
+    JSON keeps every value SQLite returns exactly: text, integers, floats (Python writes
+    the shortest representation that reads back to the same double) and NULL.
+    """
+    ids = json.dumps([r[0] for r in rows], separators=(",", ":"))
+    data = json.dumps({c: [r[i] for r in rows] for i, c in enumerate(columns) if i},
+                      separators=(",", ":"))
+    return (lzma.compress(ids.encode(), preset=_LZMA_PRESET),
+            lzma.compress(data.encode(), preset=_LZMA_PRESET))
+
+
+def _decode_ids(blob: bytes) -> list[str]:
+    return json.loads(lzma.decompress(blob))
+
+
+def _decode_block(columns: list[str], ids_blob: bytes, data_blob: bytes) -> list[tuple]:
+    """The rows of a block, as tuples in the order of ``columns`` (inverse of _encode_block)."""
+    data = json.loads(lzma.decompress(data_blob))
+    values = [_decode_ids(ids_blob)] + [data[c] for c in columns[1:]]
+    return list(zip(*values, strict=True))
+
+
+def _same_rows(a: list[tuple], b: list[tuple]) -> bool:
+    """Whether two row lists hold the same values of the same types (1 and 1.0 differ)."""
+    return len(a) == len(b) and all(
+        len(x) == len(y) and all(type(u) is type(v) and u == v for u, v in zip(x, y, strict=True))
+        for x, y in zip(a, b, strict=True))
+
 
 def _alive(pid: int | None) -> bool:
     """Whether a process of this host with id ``pid`` exists."""
@@ -98,6 +141,7 @@ class ResultStore:
     def __init__(self, path: str | os.PathLike[str], *, readonly: bool = False):
         self.path = Path(path)
         self.readonly = readonly
+        self._packed_cache: tuple[tuple, frozenset[str]] | None = None
         if readonly:
             self._con = self._connect_readonly()
             return
@@ -120,6 +164,11 @@ class ResultStore:
             self._con.execute(
                 "CREATE TABLE IF NOT EXISTS claims (task_id TEXT PRIMARY KEY, owner TEXT, "
                 "host TEXT, pid INTEGER, expires REAL)"
+            )
+            self._con.execute(
+                "CREATE TABLE IF NOT EXISTS packed (block INTEGER PRIMARY KEY, format TEXT "
+                "NOT NULL, n_rows INTEGER NOT NULL, columns TEXT NOT NULL, task_ids BLOB "
+                "NOT NULL, data BLOB NOT NULL)"
             )
         except sqlite3.DatabaseError as exc:
             raise ValueError(f"{self.path} is not a usable results database: {exc}") from None
@@ -165,14 +214,14 @@ class ResultStore:
         names = ", ".join(COLUMNS)
         marks = ", ".join("?" for _ in COLUMNS)
         with self._transaction():
-            cur = self._con.execute(
+            inserted = values["task_id"] not in self._packed_ids() and bool(self._con.execute(
                 f"INSERT OR IGNORE INTO results ({names}) VALUES ({marks})",
                 [values[k] for k in COLUMNS],
-            )
-            if cur.rowcount:
+            ).rowcount)
+            if inserted:
                 self._con.execute("DELETE FROM failures WHERE task_id = ?", (values["task_id"],))
             self._con.execute("DELETE FROM claims WHERE task_id = ?", (values["task_id"],))
-        return bool(cur.rowcount)
+        return inserted
 
     def claim(self, task_id: str, owner: str, *, lease: float = 3600.0,
               pid: int | None = None) -> str:
@@ -198,8 +247,8 @@ class ResultStore:
         pid = os.getpid() if pid is None else int(pid)
         now = time.time()
         with self._transaction():
-            if self._con.execute("SELECT 1 FROM results WHERE task_id = ?",
-                                 (task_id,)).fetchone():
+            if task_id in self._packed_ids() or self._con.execute(
+                    "SELECT 1 FROM results WHERE task_id = ?", (task_id,)).fetchone():
                 return "done"
             held = self._con.execute("SELECT owner, host, pid, expires FROM claims "
                                      "WHERE task_id = ?", (task_id,)).fetchone()
@@ -233,6 +282,87 @@ class ResultStore:
                  time.strftime("%Y-%m-%dT%H:%M:%S")),
             )
 
+    def pack(self, *, vacuum: bool = True) -> int:
+        """Move the unpacked rows into one compressed block of the ``packed`` table.
+
+        The rows are moved losslessly (checked by decoding the block before the rows are
+        deleted, in the same transaction): every reader sees them as before, in the same
+        order, and the store still resumes and takes new rows, which a later call packs
+        into a block of their own. ``failures``, ``runs`` and ``claims`` are left as they
+        are.
+
+        Parameters
+        ----------
+        vacuum : bool, default=True
+            Afterwards, ``VACUUM`` the file so that it shrinks (skipped, without error,
+            while another connection keeps the database busy).
+
+        Returns
+        -------
+        n_rows : int
+            The number of rows packed (0: nothing to pack; the file is left unchanged).
+        """
+        with self._transaction():
+            cur = self._con.execute("SELECT * FROM results ORDER BY rowid")
+            columns = [d[0] for d in cur.description]
+            rows = cur.fetchall()
+            if not rows:
+                return 0
+            if columns[0] != "task_id":
+                raise ValueError(f"{self.path}: the results table does not start with task_id")
+            ids_blob, data_blob = _encode_block(columns, rows)
+            if not _same_rows(_decode_block(columns, ids_blob, data_blob), rows):
+                raise RuntimeError(f"{self.path}: packing would change rows; nothing packed")
+            self._con.execute(
+                "INSERT INTO packed (format, n_rows, columns, task_ids, data) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (PACK_FORMAT, len(rows), json.dumps(columns), ids_blob, data_blob))
+            self._con.execute("DELETE FROM results")
+        if vacuum:
+            try:
+                self._con.execute("VACUUM")
+                self._con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            except sqlite3.OperationalError:
+                pass  # another connection is busy: the file shrinks at a later pack
+        return len(rows)
+
+    def _packed_blocks(self, what: str) -> list[tuple]:
+        """``(format, columns, <what>...)`` of every packed block, oldest first."""
+        if not self._has_table("packed"):
+            return []
+        rows = self._con.execute(f"SELECT format, columns, {what} FROM packed ORDER BY block")
+        out = []
+        for fmt, columns, *blobs in rows:
+            if fmt != PACK_FORMAT:
+                raise ValueError(f"{self.path}: packed block of unknown format {fmt!r}; "
+                                 "a newer robust-boosting wrote it")
+            out.append((json.loads(columns), *blobs))
+        return out
+
+    def _packed_ids(self) -> frozenset[str]:
+        """Ids of the packed rows (cached until a pack, in any process, adds a block)."""
+        if not self._has_table("packed"):
+            return frozenset()
+        key = tuple(self._con.execute("SELECT COUNT(*), MAX(block), SUM(n_rows) FROM packed")
+                    .fetchone())
+        if self._packed_cache is None or self._packed_cache[0] != key:
+            ids = frozenset(i for _, blob in self._packed_blocks("task_ids")
+                            for i in _decode_ids(blob))
+            self._packed_cache = (key, ids)
+        return self._packed_cache[1]
+
+    def _packed_rows(self) -> tuple[list[str], list[tuple]]:
+        """``(columns, rows)`` of every packed row, in the order they were stored."""
+        columns: list[str] = [d[0] for d in self._con.execute(
+            "SELECT * FROM results LIMIT 0").description]
+        rows: list[tuple] = []
+        for cols, ids_blob, data_blob in self._packed_blocks("task_ids, data"):
+            if cols != columns:
+                raise ValueError(f"{self.path}: a packed block has the columns {cols}, "
+                                 f"the results table {columns}")
+            rows += _decode_block(cols, ids_blob, data_blob)
+        return columns, rows
+
     def _transaction(self):
         con = self._con
 
@@ -248,11 +378,19 @@ class ResultStore:
 
     # ----------------------------------------------------------------- reading
     def done_ids(self) -> set[str]:
-        """Ids of the finished tasks."""
-        return {r[0] for r in self._con.execute("SELECT task_id FROM results")}
+        """Ids of the finished tasks (packed or not)."""
+        return {r[0] for r in self._con.execute("SELECT task_id FROM results")} | set(
+            self._packed_ids())
 
     def __len__(self) -> int:
-        return int(self._con.execute("SELECT COUNT(*) FROM results").fetchone()[0])
+        packed = (self._con.execute("SELECT COALESCE(SUM(n_rows), 0) FROM packed").fetchone()[0]
+                  if self._has_table("packed") else 0)
+        return int(self._con.execute("SELECT COUNT(*) FROM results").fetchone()[0]) + packed
+
+    def sizes(self) -> dict[str, int]:
+        """``{"rows", "packed_rows", "bytes"}``: rows in total, packed rows, file size."""
+        packed = len(self) - int(self._con.execute("SELECT COUNT(*) FROM results").fetchone()[0])
+        return {"rows": len(self), "packed_rows": packed, "bytes": self.path.stat().st_size}
 
     def failures(self) -> list[tuple[str, str, str]]:
         """``(task_id, task_json, error)`` of the tasks whose last attempt raised."""
@@ -277,7 +415,28 @@ class ResultStore:
         if experiment is not None:
             query += " WHERE experiment = ?"
             args = (experiment,)
-        df = pd.read_sql_query(query + " ORDER BY rowid", self._con, params=tuple(args))
+        columns, packed = self._packed_rows()
+        if not packed:
+            df = pd.read_sql_query(query + " ORDER BY rowid", self._con, params=tuple(args))
+        else:
+            # the packed rows go through SQLite too (an untyped temporary table keeps
+            # each value's type), so the frame is exactly the one of the unpacked rows
+            names = ", ".join(f'"{c}"' for c in columns)
+            self._con.execute("DROP TABLE IF EXISTS temp._packed_rows")
+            self._con.execute(f"CREATE TEMP TABLE _packed_rows (_ord INTEGER PRIMARY KEY, "
+                              f"{names})")
+            try:
+                self._con.executemany(
+                    f"INSERT INTO temp._packed_rows ({names}) VALUES "
+                    f"({', '.join('?' for _ in columns)})", packed)
+                union = (f"SELECT 0 AS _part, _ord, {names} FROM temp._packed_rows UNION ALL "
+                         f"SELECT 1, rowid, {names} FROM results")
+                df = pd.read_sql_query(
+                    f"SELECT {names} FROM ({union})"
+                    + (" WHERE experiment = ?" if experiment is not None else "")
+                    + " ORDER BY _part, _ord", self._con, params=tuple(args))
+            finally:
+                self._con.execute("DROP TABLE IF EXISTS temp._packed_rows")
         for k in _JSON_COLUMNS:
             df[k] = df[k].map(lambda s: json.loads(s) if isinstance(s, str) else s)
         return df

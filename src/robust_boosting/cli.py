@@ -647,6 +647,10 @@ def build_parser() -> argparse.ArgumentParser:
                      help="the command that produced the results, quoted in the report")
     rep.set_defaults(func=_cmd_report)
 
+    from ._cli_results import add_parser as add_results_parser
+
+    add_results_parser(sub)
+
     if importlib.util.find_spec("robust_boosting.plotting._cli") is not None:
         from .plotting._cli import add_parser as add_plot_parser
 

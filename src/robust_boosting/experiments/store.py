@@ -74,6 +74,14 @@ PACK_FORMAT = "json-columns-lzma/1"
 _LZMA_PRESET = 9 | lzma.PRESET_EXTREME
 
 
+def _compress(raw: bytes) -> bytes:
+    """LZMA (``.xz``) at preset 9e, with a dictionary no larger than the data: the same
+    ratio, without the preset's 64 MiB dictionary (about 670 MiB of encoder memory)."""
+    dict_size = min(max(len(raw), 4096), 64 * 2**20)
+    return lzma.compress(raw, filters=[{"id": lzma.FILTER_LZMA2, "preset": _LZMA_PRESET,
+                                        "dict_size": dict_size}])
+
+
 def _encode_block(columns: list[str], rows: list[tuple]) -> tuple[bytes, bytes]:
     """``(task_ids, data)`` blobs of rows whose columns are ``columns`` (``task_id`` first).
 
@@ -83,8 +91,7 @@ def _encode_block(columns: list[str], rows: list[tuple]) -> tuple[bytes, bytes]:
     ids = json.dumps([r[0] for r in rows], separators=(",", ":"))
     data = json.dumps({c: [r[i] for r in rows] for i, c in enumerate(columns) if i},
                       separators=(",", ":"))
-    return (lzma.compress(ids.encode(), preset=_LZMA_PRESET),
-            lzma.compress(data.encode(), preset=_LZMA_PRESET))
+    return _compress(ids.encode()), _compress(data.encode())
 
 
 def _decode_ids(blob: bytes) -> list[str]:

@@ -44,10 +44,17 @@ def test_fit_and_predict_a_regression_target(tmp_path, friedman, capsys):
     out = capsys.readouterr().out
     assert ("task: regression (label 'price' is numeric with non-integer values; --task "
             "classification to override)") in out
-    assert "training RMSE" in out and "training error" not in out
+    assert "training error" not in out
     bundle = load_bundle(model)
     est = bundle["model"]
     assert isinstance(est, SPLBoostRegressorCV) and bundle["task"] == "regression"
+    # the RMSE of the out-of-fold predictions on the rows not suspect, which says so
+    y_given = pd.read_csv(train)["price"].to_numpy()
+    k = len(est.label_issues_)
+    clean = ~np.isin(np.arange(400), est.label_issues_)
+    rmse = np.sqrt(np.mean((est.oof_predictions_[clean] - y_given[clean]) ** 2))
+    assert (f"(out-of-fold RMSE {rmse:.4g} on the {400 - k:,} rows not suspect, the {k} "
+            f"suspect target(s) left out)") in out
     assert f"{len(est.label_issues_)} suspect target(s) of 400\n" in out
     assert "noise rate" not in out
     table = pd.read_csv(issues)
@@ -129,7 +136,8 @@ def test_task_classification_on_a_numeric_label_fits_a_classifier(tmp_path, caps
     assert main(["fit", str(csv), "--label", "y", "--task", "classification",
                  "--algorithm", "splboost-hard", "--rounds", "3", "--model", str(model)]) == 0
     out = capsys.readouterr().out
-    assert "task: classification (--task classification)" in out and "training error" in out
+    assert "task: classification (--task classification)" in out
+    assert "training error " in out and "% against the given labels of all 120 rows" in out
     bundle = load_bundle(model)
     assert bundle["task"] == "classification" and hasattr(bundle["model"], "classes_")
 

@@ -1,13 +1,14 @@
 """The task of ``robust-boosting fit`` (classification or regression) chosen from the label
-column, the ``--label-issues`` file of both tasks, and ``predict``'s line scoring a
-regressor against the label column."""
+column, the ``--label-issues`` file of both tasks, the number of ``fit``'s summary, which
+says what it measures, and ``predict``'s line scoring a regressor against the label
+column."""
 
 from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["MAX_CLASSES", "check_regression_label", "choose_task", "regression_score_line",
-           "write_label_issues"]
+__all__ = ["MAX_CLASSES", "check_regression_label", "choose_task", "fit_score_line",
+           "regression_score_line", "write_label_issues"]
 
 #: ``--task auto``: a numeric label of integers with more distinct values than this is a
 #: regression target
@@ -106,6 +107,52 @@ def write_label_issues(est, lines, y, path, task: str = "classification") -> Non
     order = np.lexsort((table["line"].to_numpy(), -table["score"].to_numpy()))
     with replaced_atomically(path) as tmp:
         table.iloc[order].to_csv(tmp, index=False)
+
+
+def fit_score_line(est, X, y, task: str = "classification") -> str:
+    """The number of ``fit``'s summary, saying what it measures and on which rows.
+
+    * a regressor with out-of-fold predictions (:class:`~robust_boosting.SPLBoostRegressorCV`):
+      the RMSE of its ``oof_predictions_`` on the rows whose target is not a suspect
+      (``label_issues_``), e.g. ``"out-of-fold RMSE 1.347 on the 1,795 rows not suspect,
+      the 205 suspect target(s) left out"``: measured on all the rows, the wrong targets
+      would make the RMSE of a good model large;
+    * another regressor: its training RMSE against the targets as given, on the rows it did
+      not leave out (``excluded_samples_``, the self-paced weights' of the last round);
+    * a classifier: its training error against the labels as given, on every row (the
+      suspects, whose labels the model is meant not to follow, included).
+    """
+    y_true = np.asarray(y)
+    n = y_true.shape[0]
+    if task != "regression":
+        error = 1.0 - float(est.score(X, y_true))
+        issues = getattr(est, "label_issues_", None)
+        note = (f", the {len(issues):,} suspect label(s) included" if issues is not None
+                and len(issues) else "")
+        return f"training error {error:.2%} against the given labels of all {n:,} rows{note}"
+    y_true = y_true.astype(np.float64)
+    oof = getattr(est, "oof_predictions_", None)
+    if oof is not None:
+        suspect = np.zeros(n, dtype=bool)
+        suspect[est.label_issues_] = True
+        k = int(suspect.sum())
+        r = oof[~suspect] - y_true[~suspect]
+        rmse = np.sqrt(np.mean(r * r)) if r.size else np.nan
+        if not k:
+            return f"out-of-fold RMSE {rmse:.4g} on all {n:,} rows, none suspect"
+        kept = ("left out" if getattr(est, "remove_label_issues_", True)
+                else "left out of this measure (the model kept them)")
+        return (f"out-of-fold RMSE {rmse:.4g} on the {n - k:,} rows not suspect, the {k:,} "
+                f"suspect target(s) {kept}")
+    left_out = np.zeros(n, dtype=bool)
+    left_out[np.asarray(getattr(est, "excluded_samples_", []), dtype=np.intp)] = True
+    k = int(left_out.sum())
+    r = est.predict(X)[~left_out] - y_true[~left_out]
+    rmse = np.sqrt(np.mean(r * r)) if r.size else np.nan
+    if not k:
+        return f"training RMSE {rmse:.4g} against the given targets of all {n:,} rows"
+    return (f"training RMSE {rmse:.4g} against the given targets of the {n - k:,} rows the "
+            f"model kept, not the {k:,} its self-paced weights left out")
 
 
 def regression_score_line(pred, column) -> str:

@@ -196,13 +196,15 @@ class SearchedFinalModel:
         fit_seed = int(rng.randint(np.iinfo(np.int32).max))
         return X_fit, fold_seed, fit_seed
 
-    def _fit_final_model(self, booster, X_fit, y, weight, kept, progress, rounds: str) -> None:
+    def _fit_final_model(self, booster, X_fit, y, weight, kept, progress, rounds: str,
+                         why: str = "") -> None:
         """Fit ``booster`` as ``best_estimator_`` on the rows ``kept`` (of ``X_fit``, ``y``
         and ``weight``, all rows long), on ``n_jobs`` threads, a progress unit per round;
-        ``rounds`` describes its rounds in the stage's record."""
+        ``rounds`` describes its rounds in the stage's record, ``why`` where they come from."""
         X_final = X_fit if kept.size == weight.shape[0] else _safe_indexing(X_fit, kept)
         self.best_estimator_ = booster
-        progress.stage("final fit", f"{rounds} rounds on {kept.size:,} rows")
+        progress.stage("final fit", f"{rounds} rounds on {kept.size:,} rows"
+                       + (f": {why}" if why else ""))
         progress.total(booster.n_estimators)
 
         def round_done(request):  # the booster's fit, a progress unit per round

@@ -161,7 +161,12 @@ def _cmd_fit(args: argparse.Namespace) -> int:
     """Fit an algorithm on a CSV file (label column by name: class labels or a regression
     target, see --task) and save the model."""
     from . import __version__
-    from ._cli_tasks import check_regression_label, choose_task, write_label_issues
+    from ._cli_tasks import (
+        check_regression_label,
+        choose_task,
+        fit_score_line,
+        write_label_issues,
+    )
     from ._model_io import save_model
     from .experiments.algorithms import get_algorithm, make_estimator, regression_algorithms
 
@@ -229,14 +234,8 @@ def _cmd_fit(args: argparse.Namespace) -> int:
                metadata={"feature_columns": list(X.columns), "algorithm": args.algorithm,
                          "params": params, "task": task, "robust_boosting": __version__})
     args.written.append(args.model)
-    if task == "regression":
-        import numpy as np
-
-        fit_line = f"training RMSE {np.sqrt(np.mean((est.predict(X) - y) ** 2)):.4g}"
-    else:
-        fit_line = f"training error {1.0 - float(est.score(X, y)):.2%}"
     print(f"fitted {args.algorithm} on {len(y)} samples x {X.shape[1]} features in "
-          f"{seconds:.2f}s ({fit_line}); model saved to {args.model}")
+          f"{seconds:.2f}s ({fit_score_line(est, X, y, task)}); model saved to {args.model}")
     if hasattr(est, "label_issues_"):
         rate = (f" (estimated noise rate {est.noise_rate_:.1%})"
                 if hasattr(est, "noise_rate_") else "")

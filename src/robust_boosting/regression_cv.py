@@ -401,9 +401,9 @@ class SPLBoostRegressorCV(SearchedFinalModel, RegressorMixin, BaseEstimator):
                            f"on {X.shape[0]:,} rows x {X.shape[1]} features, {threads} "
                            f"thread(s)")
             winner = self._search((X_fit, X), y, sw, candidates, folds, fit_seed, progress)
-            progress.done(f"best candidate {self.best_index_ + 1}: "
-                          f"{self.best_params_['n_estimators']} rounds, held-out loss "
-                          f"{-self.best_score_:.4g}")
+            progress.done(f"best candidate {self.best_index_ + 1}: held-out loss "
+                          f"{-self.best_score_:.4g}, lowest after "
+                          f"{self.best_params_['n_estimators']} rounds")
             self.label_issue_scores_, self.residual_scale_ = scaled_residuals(
                 y, self.oof_predictions_, sw)
             self.label_issues_ = np.flatnonzero(
@@ -456,11 +456,15 @@ class SPLBoostRegressorCV(SearchedFinalModel, RegressorMixin, BaseEstimator):
             if not weight.sum() > 0:  # every weighted row is a suspect: keep them all
                 weight, removed = sw, np.empty(0, np.intp)
         kept = np.flatnonzero(weight > 0)
+        why = "the winner's best round in the search"
         if removed.size:
             p = self._refit_search(X, y, weight, p, folds, kept, fit_seed, progress)
+            why = (f"the refit search's best round on the rows without the suspects, not "
+                   f"the search's ({self.best_params_['n_estimators']}), which stops too "
+                   f"early for a model that no longer sees their wrong targets")
         self.refit_params_ = dict(p)
         self._fit_final_model(make_regressor(p, p["n_estimators"], fit_seed), X_fit, y, weight,
-                              kept, progress, str(p["n_estimators"]))
+                              kept, progress, str(p["n_estimators"]), why)
         dropped = kept[self.best_estimator_.excluded_samples_]
         self.excluded_samples_ = np.union1d(removed, dropped).astype(np.intp)
 

@@ -599,9 +599,9 @@ class SPLBoostClassifierCV(SearchedFinalModel, ClassifierMixin, BaseEstimator):
                            f"thread(s)")
             winner, oof = self._search((X_fit, X), y_idx, sw, classes.shape[0], candidates,
                                        folds, fit_seed, rare, progress)
-            progress.done(f"best candidate {self.best_index_ + 1}: "
-                          f"{self.best_params_['cv_n_estimators']} rounds, held-out log-loss "
-                          f"{-self.best_score_:.4f}")
+            progress.done(f"best candidate {self.best_index_ + 1}: held-out log-loss "
+                          f"{-self.best_score_:.4f}, lowest after "
+                          f"{self.best_params_['cv_n_estimators']} rounds")
             progress.stage("label issues", "confident learning on the out-of-fold probabilities")
             counted = self._find_label_issues(oof, y_idx, classes, winner, rare)
             progress.done(f"{self.label_issues_.size:,} suspect(s), noise rate "
@@ -701,10 +701,20 @@ class SPLBoostClassifierCV(SearchedFinalModel, ClassifierMixin, BaseEstimator):
         self._fit_final_model(make_booster(p, p["learning_rate"], p["drop_fraction"],
                                            p["n_estimators"], fit_seed, p["multiclass_trees"]),
                               X_fit, y, final_weight, kept, progress,
-                              f"up to {p['n_estimators']}")
+                              f"up to {p['n_estimators']}", self._final_rounds_note())
         self.classes_ = self.best_estimator_.classes_
         dropped = kept[self._self_paced_dropped(y_idx[kept])]
         self.excluded_samples_ = np.union1d(removed, dropped).astype(np.intp)
+
+    def _final_rounds_note(self) -> str:
+        """Why the final fit runs the winner's ``n_estimators`` rather than the search's best
+        round (step 3), for its progress record."""
+        note = (f"the winner's n_estimators, not the search's best round "
+                f"({self.best_params_['cv_n_estimators']}): a held-out loss on noisy labels "
+                f"stops improving once a model starts to fit the flipped ones")
+        if self.remove_label_issues_:
+            note += ", which the final model, without the suspects, mostly no longer sees"
+        return note
 
     def _final_weight(self, sw, oof, y_idx, suspects, rare=()) -> NDArray[np.float64]:
         """The final fit's sample weights: the suspects' multiplied by ``label_issue_weight``,

@@ -638,7 +638,7 @@ oof_n_estimators_, noise_rate_, remove_label_issues_
 
         progress.done(f"noise rate {self.noise_rate_:.3f}, "
                       f"{'removed' if self.remove_label_issues_ else 'kept'}")
-        progress.stage("final fit", f"up to {n_estimators} rounds")
+        progress.stage("final fit", f"up to {n_estimators} rounds: {self._final_rounds_note()}")
         # 3. the final fit
         p = candidates[best]
         final_w, removed = w, da.zeros(n, chunks=(lengths,), dtype=bool)

@@ -1,14 +1,14 @@
 """The task of ``robust-boosting fit`` (classification or regression) chosen from the label
-column, the ``--label-issues`` file of both tasks, the number of ``fit``'s summary, which
-says what it measures, and ``predict``'s line scoring a regressor against the label
-column."""
+column, the ``--label-issues`` file of both tasks, the lines of ``fit``'s summary that say
+what its number measures and which identifier columns it left out, and ``predict``'s line
+scoring a regressor against the label column."""
 
 from __future__ import annotations
 
 import numpy as np
 
 __all__ = ["MAX_CLASSES", "check_regression_label", "choose_task", "fit_score_line",
-           "regression_score_line", "write_label_issues"]
+           "identifier_line", "regression_score_line", "write_label_issues"]
 
 #: ``--task auto``: a numeric label of integers with more distinct values than this is a
 #: regression target
@@ -153,6 +153,18 @@ def fit_score_line(est, X, y, task: str = "classification") -> str:
         return f"training RMSE {rmse:.4g} against the given targets of all {n:,} rows"
     return (f"training RMSE {rmse:.4g} against the given targets of the {n - k:,} rows the "
             f"model kept, not the {k:,} its self-paced weights left out")
+
+
+def identifier_line(est) -> str | None:
+    """``fit``'s line naming the identifier columns the model left out (its
+    ``feature_schema_``'s ``ignored`` columns), or None when there are none: ``fit``
+    silences the estimators' :class:`~robust_boosting.IdentifierColumnWarning`."""
+    schema = getattr(est, "feature_schema_", None)
+    ignored = schema.ignored if schema is not None and hasattr(schema, "kinds") else []
+    if not ignored:
+        return None
+    return (f"identifier column(s) left out of the model: {', '.join(map(repr, ignored))} "
+            f"(--param id_columns=keep keeps them)")
 
 
 def regression_score_line(pred, column) -> str:

@@ -58,17 +58,20 @@ def make_booster(tree: dict, learning_rate: float, drop_fraction: float, n_estim
     objective that would only restate the training loss). A positive drop
     fraction is :class:`~robust_boosting.classical.SPLLogitBoostClassifier`
     with the drop-fraction regularizer. ``multiclass_trees`` is the boosters' (one
-    tree per class and round, or one shared symmetric tree).
+    tree per class and round, or one shared symmetric tree). Its ``id_columns`` is
+    ``"keep"``: the estimator that searches has applied its own policy to the frame (an
+    identifier column it leaves out is already the constant 0), which a subset of the
+    rows must not overturn.
     """
     trees = HistTreeRegressor(**tree_params(tree), sample_count=SAMPLE_COUNT)
     if drop_fraction == 0:
         return LogitBoostClassifier(trees, n_estimators=n_estimators,
                                     learning_rate=learning_rate, random_state=random_state,
-                                    multiclass_trees=multiclass_trees)
+                                    multiclass_trees=multiclass_trees, id_columns="keep")
     return SPLLogitBoostClassifier(trees, n_estimators=n_estimators,
                                    learning_rate=learning_rate, random_state=random_state,
                                    regularizer="drop_fraction", age=float(drop_fraction),
-                                   multiclass_trees=multiclass_trees)
+                                   multiclass_trees=multiclass_trees, id_columns="keep")
 
 
 def tree_params(candidate: dict) -> dict:

@@ -33,14 +33,25 @@ on a fitted model, or ``robust-boosting predict --unknown-categories error``) to
 a category a ValueError naming the column, the values and the rows. A model whose weak learner does not handle missing values
 raises that error whatever the policy. Every error is one line.
 
-**Identifier columns are left out.** A text or ``category`` column whose values are
-nearly all distinct (at least :data:`ID_MIN_DISTINCT` distinct values, more than
-:data:`ID_DISTINCT_SHARE` of its non-missing cells: an identifier, a timestamp as text)
-cannot generalise: every split on it isolates single rows. Under the estimator's
-``id_columns="drop"`` (the default) fit gives it the kind ``ignored`` and an
-:class:`IdentifierColumnWarning` naming it; the column stays in ``feature_names_in_``
-and predict still takes it (any values), but the model sees it as the constant 0.
-``id_columns="keep"`` keeps it categorical.
+**Identifier columns are left out.** A column of a DataFrame is an identifier when
+
+* it is a text or ``category`` column whose values are nearly all distinct (at least
+  :data:`ID_MIN_DISTINCT` distinct values, more than :data:`ID_DISTINCT_SHARE` of its
+  non-missing cells: an identifier, a timestamp as text): every split on it isolates
+  single rows;
+* it is a numeric column holding each of ``0 .. n - 1`` or each of ``1 .. n`` exactly
+  once, in any order, ``n`` the number of rows, from :data:`ID_MIN_ROWS` rows (a row
+  index or R's row numbers; a frame whose column names are not all strings, which
+  scikit-learn treats as an array, is exempt); or
+* it is the first column and is named ``""``, ``"Unnamed: 0"`` or ``"rownames"``
+  (:data:`ID_LEADING_NAMES`: the row labels that ``DataFrame.to_csv``, R's
+  ``write.csv`` and Rdatasets write, as ``pandas.read_csv`` reads them back).
+
+Under the estimator's ``id_columns="drop"`` (the default) fit gives it the kind
+``ignored`` and an :class:`IdentifierColumnWarning` naming it and the rule; the column
+stays in ``feature_names_in_`` and predict still takes it (any values), but the model
+sees it as the constant 0. ``id_columns="keep"`` keeps it as the kind its dtype gives
+(categorical, numeric, ...).
 
 The model works on the encoded array: numeric and boolean columns as float64,
 categorical columns as their category's code (``0 .. n_categories - 1``), missing
@@ -73,15 +84,27 @@ ID_COLUMN_POLICIES = ("drop", "keep")
 #: distinct values, and they are more than this share of its non-missing cells
 ID_MIN_DISTINCT = 20
 ID_DISTINCT_SHARE = 0.9
+#: a numeric column is a row index (``0 .. n - 1`` or ``1 .. n``, each once) from this
+#: many rows: in a small table a feature of distinct integers (the rank of a few items)
+#: may be one by chance; a small exported file is still caught by its unnamed first
+#: column (a judgement: scikit-learn's estimator checks pass with any minimum)
+ID_MIN_ROWS = 50
+#: the names of an unnamed first column, an identifier whatever its values: pandas reads
+#: the index column that ``to_csv`` and R's ``write.csv`` write as ``"Unnamed: 0"`` (or
+#: ``""``), and Rdatasets names R's row names ``"rownames"``
+ID_LEADING_NAMES = ("", "Unnamed: 0", "rownames")
 
 
 class IdentifierColumnWarning(UserWarning):
-    """A column whose values are nearly all distinct was left out of the model.
+    """An identifier column of a DataFrame was left out of the model.
 
-    Raised by fit under ``id_columns="drop"`` (the default) for each text or
-    categorical column of a DataFrame with at least 20 distinct values making up more
-    than 90 % of its non-missing cells (an identifier, a timestamp as text). Pass
-    ``id_columns="keep"`` to keep such columns as categorical features.
+    Raised by fit under ``id_columns="drop"`` (the default) for each column of one of
+    three kinds, naming it and the rule: a text or categorical column with at least 20
+    distinct values making up more than 90 % of its non-missing cells (an identifier, a
+    timestamp as text); a numeric column of at least 50 rows holding each of
+    ``0 .. n - 1`` or ``1 .. n`` once (a row index); a first column named ``""``,
+    ``"Unnamed: 0"`` or ``"rownames"`` (row labels written by pandas or R). Pass
+    ``id_columns="keep"`` to keep such columns as features.
     """
 
 #: at most this many rows and values are listed in an error message
@@ -163,6 +186,11 @@ def _is_numeric_dtype(dtype) -> bool:
     return pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype)
 
 
+def _is_real_dtype(dtype) -> bool:
+    """An integer or float dtype (numpy's or pandas' nullable ones; not complex)."""
+    return getattr(dtype, "kind", "O") in ("i", "u", "f")
+
+
 def _is_bool_dtype(dtype) -> bool:
     import pandas as pd
 
@@ -240,8 +268,9 @@ class FeatureSchema:
     def from_frame(cls, X, id_columns: str = "keep") -> FeatureSchema:
         """Read the schema of a DataFrame (see the module docstring for the rules).
 
-        ``id_columns="drop"``: a text or categorical column of nearly all distinct
-        values is ``ignored``, with an :class:`IdentifierColumnWarning` naming it.
+        ``id_columns="drop"``: an identifier column (a text or categorical column of
+        nearly all distinct values, a numeric row index, an unnamed first column) is
+        ``ignored``, with an :class:`IdentifierColumnWarning` naming it and the rule.
         Raises a one-line ValueError for a column that mixes numbers and text and a
         TypeError for a column of an unsupported dtype (datetime, ...) or a frame whose
         column names are not all strings while some column is not numeric.
@@ -251,11 +280,20 @@ class FeatureSchema:
         import pandas as pd
 
         names, kinds, dtypes, categories, observed = [], [], [], [], []
+        named = all(isinstance(n, str) for n in X.columns)
         for j, name in enumerate(X.columns):
             col = X.iloc[:, j]
             dtype = col.dtype
             cats = seen = None
-            if isinstance(dtype, pd.CategoricalDtype):
+            numbers = None  # a text column's cells parsed as numbers
+            if id_columns == "drop" and j == 0 and isinstance(name, str) \
+                    and name in ID_LEADING_NAMES:
+                kind = IGNORED  # whatever its dtype: row labels written by pandas or R
+                warnings.warn(
+                    f"column {name!r} was left out of the model: an unnamed first column "
+                    "(row labels written by pandas or R?); pass id_columns='keep' to keep "
+                    "it.", IdentifierColumnWarning, stacklevel=4)
+            elif isinstance(dtype, pd.CategoricalDtype):
                 kind = CATEGORICAL
                 cats = [_plain(v) for v in dtype.categories]
                 codes = col.cat.codes.to_numpy()
@@ -266,7 +304,7 @@ class FeatureSchema:
             elif _is_numeric_dtype(dtype):
                 kind = NUMERIC
             elif _is_text_dtype(dtype):
-                _, text = _text_cells(col)
+                numbers, text = _text_cells(col)
                 present = col.notna().to_numpy()
                 if present.any() and _all_bool(col[present]):
                     kind = BOOL  # e.g. True/False with empty cells in a CSV
@@ -294,6 +332,16 @@ class FeatureSchema:
                     warnings.warn(
                         f"column {name!r} was left out of the model: {n_distinct} of its "
                         f"{n_present} values are distinct (an identifier?); pass "
+                        "id_columns='keep' to keep it.", IdentifierColumnWarning, stacklevel=4)
+            elif kind == NUMERIC and id_columns == "drop" and named and (
+                    numbers is not None or _is_real_dtype(dtype)):
+                first = _row_index_start(col if numbers is None else numbers)
+                if first is not None:
+                    kind = IGNORED
+                    n = len(col)
+                    warnings.warn(
+                        f"column {name!r} was left out of the model: its {n} values are "
+                        f"each of {first}..{n - 1 + first} once (a row index?); pass "
                         "id_columns='keep' to keep it.", IdentifierColumnWarning, stacklevel=4)
             names.append(name)
             kinds.append(kind)
@@ -439,6 +487,31 @@ def prepared_data(estimator, X, schema: FeatureSchema | None):
     if n_cat is not None and n_cat.any() and getattr(estimator, "native_categorical", False):
         return prepare(X, n_categories=n_cat)
     return prepare(X)
+
+
+def _row_index_start(values) -> int | None:
+    """``0`` or ``1`` when ``values`` (a numeric column, or a text column parsed as
+    numbers) hold each of ``0 .. n - 1`` or ``1 .. n`` exactly once, ``n`` its length of
+    at least :data:`ID_MIN_ROWS` (a row index); otherwise None. One pass over the
+    values, plus a count when their range fits."""
+    n = len(values)
+    if n < ID_MIN_ROWS:
+        return None
+    if isinstance(values, np.ndarray):
+        v = values
+    elif isinstance(values.dtype, np.dtype):  # numpy's dtypes: no copy
+        v = values.to_numpy()
+    else:  # pandas' nullable dtypes
+        v = values.to_numpy(dtype=np.float64, na_value=np.nan)
+    low, high = v.min(), v.max()  # NaN if any value is missing
+    if not (low in (0, 1) and high == low + n - 1):
+        return None
+    ints = v.astype(np.float64) - low
+    if not (ints == np.floor(ints)).all():
+        return None
+    if np.count_nonzero(np.bincount(ints.astype(np.intp), minlength=n)) != n:
+        return None
+    return int(low)
 
 
 def _distinct_count(col) -> tuple[int, int]:

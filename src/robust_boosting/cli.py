@@ -165,6 +165,7 @@ def _cmd_fit(args: argparse.Namespace) -> int:
         check_regression_label,
         choose_task,
         fit_score_line,
+        identifier_line,
         write_label_issues,
     )
     from ._model_io import save_model
@@ -236,6 +237,9 @@ def _cmd_fit(args: argparse.Namespace) -> int:
     args.written.append(args.model)
     print(f"fitted {args.algorithm} on {len(y)} samples x {X.shape[1]} features in "
           f"{seconds:.2f}s ({fit_score_line(est, X, y, task)}); model saved to {args.model}")
+    ids = identifier_line(est)
+    if ids is not None:
+        print(ids)
     if hasattr(est, "label_issues_"):
         rate = (f" (estimated noise rate {est.noise_rate_:.1%})"
                 if hasattr(est, "noise_rate_") else "")

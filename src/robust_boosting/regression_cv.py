@@ -116,14 +116,15 @@ REGRESSION_SEARCH = RegressionSearch()
 
 
 def make_regressor(candidate: dict, n_estimators: int, random_state: int) -> SPLBoostRegressor:
-    """The one configuration of every search model and of the final fit."""
+    """The one configuration of every search model and of the final fit (``id_columns``
+    ``"keep"``, as :func:`~robust_boosting._cv_search.make_booster`'s)."""
     tree = HistTreeRegressor(max_depth=candidate["max_depth"],
                              min_samples_leaf=candidate["min_samples_leaf"],
                              l2_regularization=candidate["l2_regularization"],
                              sample_count=SAMPLE_COUNT)
     return SPLBoostRegressor(tree, n_estimators=n_estimators, age=candidate["age"],
                              loss=candidate["loss"], learning_rate=candidate["learning_rate"],
-                             random_state=random_state)
+                             random_state=random_state, id_columns="keep")
 
 
 def _check_loss(loss) -> None:

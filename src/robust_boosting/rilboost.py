@@ -295,11 +295,14 @@ class RILBoostClassifier(BaseBoostingClassifier):
         missing-value branch, as scikit-learn's histogram boosting and LightGBM do);
         ``"error"`` raises a ValueError naming the column, the values and the rows.
     id_columns : {"drop", "keep"}, default="drop"
-        What fit does with a text or categorical column of nearly all distinct
-        values (an identifier, a timestamp as text: at least 20 distinct values, more
-        than 90 % of its non-missing cells): ``"drop"`` leaves it out of the model with
+        What fit does with an identifier column of a DataFrame: a text or categorical
+        column of nearly all distinct values (at least 20 distinct values, more than
+        90 % of its non-missing cells: an identifier, a timestamp as text), a numeric
+        column of at least 50 rows holding each of ``0 .. n - 1`` or ``1 .. n`` once (a
+        row index), or a first column named ``""``, ``"Unnamed: 0"`` or ``"rownames"``
+        (row labels written by pandas or R). ``"drop"`` leaves it out of the model with
         an :class:`~robust_boosting.IdentifierColumnWarning` naming it (predict takes
-        the column and ignores it); ``"keep"`` keeps it as a categorical column.
+        the column and ignores it); ``"keep"`` keeps it as a feature.
 
     Attributes
     ----------

@@ -89,6 +89,9 @@ def test_an_unnamed_first_column_is_left_out_whatever_its_values(name, values):
     # the same name elsewhere than first is no identifier by its name
     kinds, messages = _schema(X[["a", name, "b"]])
     assert kinds[1] != "ignored" and not messages
+    if values == "numbers":  # nor in a frame that scikit-learn takes as an array
+        kinds, messages = _schema(X.set_axis([name, 1, 2], axis=1))
+        assert kinds == ["numeric"] * 3 and not messages
 
 
 def test_id_columns_keep_keeps_them():

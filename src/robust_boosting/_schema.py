@@ -41,11 +41,13 @@ raises that error whatever the policy. Every error is one line.
   single rows;
 * it is a numeric column holding each of ``0 .. n - 1`` or each of ``1 .. n`` exactly
   once, in any order, ``n`` the number of rows, from :data:`ID_MIN_ROWS` rows (a row
-  index or R's row numbers; a frame whose column names are not all strings, which
-  scikit-learn treats as an array, is exempt); or
+  index or R's row numbers); or
 * it is the first column and is named ``""``, ``"Unnamed: 0"`` or ``"rownames"``
   (:data:`ID_LEADING_NAMES`: the row labels that ``DataFrame.to_csv``, R's
   ``write.csv`` and Rdatasets write, as ``pandas.read_csv`` reads them back).
+
+The last two rules need string column names: a frame whose column names are not all
+strings is an array to scikit-learn (no ``feature_names_in_``), and so to them.
 
 Under the estimator's ``id_columns="drop"`` (the default) fit gives it the kind
 ``ignored`` and an :class:`IdentifierColumnWarning` naming it and the rule; the column
@@ -286,8 +288,7 @@ class FeatureSchema:
             dtype = col.dtype
             cats = seen = None
             numbers = None  # a text column's cells parsed as numbers
-            if id_columns == "drop" and j == 0 and isinstance(name, str) \
-                    and name in ID_LEADING_NAMES:
+            if id_columns == "drop" and j == 0 and named and name in ID_LEADING_NAMES:
                 kind = IGNORED  # whatever its dtype: row labels written by pandas or R
                 warnings.warn(
                     f"column {name!r} was left out of the model: an unnamed first column "

@@ -307,7 +307,7 @@ def test_bad_inputs():
         model.fit(X, np.where(np.arange(50) == 2, "a", y.astype(str)).astype(object))
     with pytest.raises(ValueError, match="y must hold numbers"):
         model.fit(X, np.array(["a"] * 50, dtype=object))
-    with pytest.raises(ValueError, match=r"NaN or infinite values in rows \[3\]"):
+    with pytest.raises(ValueError, match="Input y contains NaN: the target of row 3 is missing"):
         model.fit(X, np.where(np.arange(50) == 3, None, y).astype(object))
     with pytest.raises(ValueError, match="1d array"):
         model.fit(X, np.c_[y, y])

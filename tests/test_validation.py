@@ -176,3 +176,50 @@ def test_y_of_the_wrong_length_says_so(cls, data):
                 as info:
             cls().fit(X_in, np.concatenate([y, y[:2]]))
         assert "only numbers" not in str(info.value)
+
+
+def _missing_labels(n: int):
+    """Labels of every kind with missing values at rows 3 and 7 (issue 70)."""
+    import pandas as pd
+
+    text = np.where(np.arange(n) % 2 == 0, "a", "b").astype(object)
+    kinds = {"float": np.where(np.arange(n) % 2 == 0, 0.0, 1.0)}
+    kinds["text, NaN"] = text.copy()
+    kinds["text, None"] = text.copy()
+    kinds["float"][[3, 7]] = np.nan
+    kinds["text, NaN"][[3, 7]] = np.nan
+    kinds["text, None"][[3, 7]] = None
+    mask = pd.Series(np.isin(np.arange(n), [3, 7]))
+    kinds["pandas string, NA"] = pd.Series(text, dtype="string").mask(mask)
+    kinds["pandas category, NaN"] = pd.Series(text, dtype="category").mask(mask)
+    kinds["pandas Int64, NA"] = pd.Series(np.arange(n) % 2, dtype="Int64").mask(mask)
+    return kinds
+
+
+@pytest.mark.parametrize("cls", ALL_BOOSTERS + [SPLBoostClassifierCV, RILBoostClassifier,
+                                                HistTreeClassifier])
+def test_missing_labels_are_refused_naming_y_and_the_rows(cls, data):
+    """A missing label, of any dtype (text labels with NaN or None once gave "Input contains
+    NaN" without naming y, or a TypeError), is a ValueError naming y and the rows, raised by
+    the shared validation before any fitting."""
+    X, _ = data
+    for kind, y in _missing_labels(len(X)).items():
+        with pytest.raises(ValueError, match=r"Input y contains NaN: the labels of rows 3, 7 "
+                                             r"are missing") as info:
+            cls().fit(X, y)
+        assert "give them a label" in str(info.value), kind
+
+
+@pytest.mark.parametrize("name", ["SPLBoostRegressor", "SPLBoostRegressorCV", "HistTreeRegressor"])
+def test_missing_targets_are_refused_naming_y(name, data):
+    import pandas as pd
+
+    import robust_boosting as rb
+
+    X, _ = data
+    target = X[:, 0].copy()
+    target[5] = np.nan
+    for y in (target, pd.Series(target, dtype="Float64"), target.astype(object)):
+        with pytest.raises(ValueError, match="Input y contains NaN: the target of row 5 is "
+                                             "missing"):
+            getattr(rb, name)().fit(X, y)

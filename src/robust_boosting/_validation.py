@@ -23,6 +23,7 @@ from ._schema import (
     ID_COLUMN_POLICIES,
     UNKNOWN_CATEGORY_POLICIES,
     FeatureSchema,
+    _rows,
     is_frame,
     missing_values_error,
 )
@@ -76,6 +77,7 @@ def validated_X(estimator, X, y="no_validation", *, reset: bool, allow_nan: bool
         allow_inf = allow_nan
     if not (isinstance(y, str) and y == "no_validation"):
         _check_lengths(X, y, "targets" if is_regressor(estimator) else "labels")
+        _check_y_missing(y, "target" if is_regressor(estimator) else "label")
     policy = unknown_category_policy(estimator)
     frame = is_frame(X)
     schema = FeatureSchema.from_frame(X, id_column_policy(estimator)) if (reset and frame) else (
@@ -132,6 +134,28 @@ def _check_lengths(X, y, what: str = "labels") -> None:
     if n_X is not None and n_y is not None and n_X != n_y:
         raise ValueError(f"X has {n_X} rows but y has {n_y} {what}; they must have the same "
                          f"length (one {what[:-1]} per row of X).")
+
+
+def _check_y_missing(y, what: str = "label") -> None:
+    """``Input y contains NaN``: a ValueError naming the rows of ``y`` whose ``what`` is
+    missing (NaN, None or ``pandas.NA``), of any dtype. Without it, text labels with a
+    missing value fail in scikit-learn with a message that does not name ``y`` (or a
+    TypeError from sorting ``None`` against text)."""
+    import pandas as pd
+
+    try:
+        missing = np.asarray(pd.isna(y), dtype=bool)
+    except (TypeError, ValueError):  # not array-like: scikit-learn's checks say what it is
+        return
+    if missing.ndim == 0 or not missing.any():
+        return
+    rows = missing.reshape(len(missing), -1).any(axis=1)
+    index = getattr(y, "index", None)
+    where = _rows(np.arange(len(rows)) if index is None else index, rows)
+    many = int(rows.sum()) > 1
+    raise ValueError(f"Input y contains NaN: the {what}{'s' * many} of {where} "
+                     f"{'are' if many else 'is'} missing (NaN, None or NA); drop those rows "
+                     f"of X and y, or give them a {what}.")
 
 
 def _is_plain_numeric(dtype) -> bool:

@@ -31,7 +31,8 @@ GALLERY = DOCS / "examples"
 DOCUMENTED_MODULES = ("robust_boosting", "robust_boosting.dask", "robust_boosting.label_issues",
                       "robust_boosting.noise", "robust_boosting.datasets",
                       "robust_boosting.losses", "robust_boosting.self_paced",
-                      "robust_boosting.steps", "robust_boosting.plotting")
+                      "robust_boosting.steps", "robust_boosting.plotting",
+                      "robust_boosting.interfaces")
 
 needs_docs = pytest.mark.skipif(not API.is_file(), reason="docs/ not beside the tests")
 
@@ -71,6 +72,33 @@ def test_api_entries_exist():
         assert hasattr(importlib.import_module(module), name), entry
 
 
+#: a module whose name (or a parent's) starts with an underscore: not for users to import
+PRIVATE_MODULE = re.compile(r"robust_boosting(?:\.[A-Za-z]\w*)*\._[A-Za-z]\w*")
+
+
+@needs_docs
+def test_api_reference_names_no_private_module():
+    """The API reference documents public modules only (issue 70: it listed the loop's
+    contracts from ``robust_boosting._interfaces``)."""
+    private = sorted(set(PRIVATE_MODULE.findall(API.read_text(encoding="utf-8"))))
+    assert not private, f"docs/api.rst names private modules: {private}"
+
+
+#: "A, and B, C": an "and" before an item that is not the last of its list
+MISPLACED_AND = re.compile(r"`,\s+and\s+:\w+:`[^`]+`,")
+
+
+@needs_docs
+def test_no_misplaced_and_in_lists_of_classes():
+    """The home page's estimator table read "AdaBoostClassifier, and RealBoostClassifier,
+    GentleBoostClassifier, ..." (issue 70)."""
+    pages = [ROOT / "README.md", *DOCS.glob("*.rst"), *DOCS.glob("*.md"),
+             *(DOCS / "user_guide").glob("*.rst")]
+    bad = [p.name for p in pages if p.is_file()
+           and MISPLACED_AND.search(p.read_text(encoding="utf-8"))]
+    assert not bad, f"a list with 'and' before an item that is not its last: {bad}"
+
+
 def _examples_of(obj) -> list[doctest.DocTest]:
     finder = doctest.DocTestFinder(recurse=False)
     return [t for t in finder.find(obj, globs={}) if t.examples]
@@ -104,6 +132,32 @@ def _docs_extra_missing() -> list[str]:
                         "pydata_sphinx_theme") if importlib.util.find_spec(m) is None]
 
 
+def broken_viewcode_backlinks(site: Path) -> list[str]:
+    """The "[docs]" links of the highlighted-source pages (``_modules/``, sphinx.ext.viewcode)
+    whose page or anchor does not exist in the built ``site``.
+
+    viewcode writes each back-link's anchor from the module name the *first* documented
+    object of that source file was listed under, so an object listed under another module
+    than its siblings (e.g. a class re-exported by the package) breaks theirs (issue 70).
+    """
+    from urllib.parse import unquote
+
+    anchors: dict[Path, set[str] | None] = {}
+    broken = []
+    for page in sorted((site / "_modules").rglob("*.html")):
+        html = page.read_text(encoding="utf-8")
+        for href in re.findall(r'<a class="viewcode-back" href="([^"]+)"', html):
+            target, _, anchor = href.partition("#")
+            path = (page.parent / unquote(target)).resolve()
+            if path not in anchors:
+                anchors[path] = (set(re.findall(r'\bid="([^"]+)"', path.read_text(
+                    encoding="utf-8"))) if path.is_file() else None)
+            ids = anchors[path]
+            if ids is None or (anchor and unquote(anchor) not in ids):
+                broken.append(f"{page.relative_to(site)} -> {href}")
+    return broken
+
+
 @needs_docs
 @pytest.mark.skipif(bool(_docs_extra_missing()), reason="the docs extra is not installed")
 def test_site_builds_without_warnings(tmp_path):
@@ -120,6 +174,9 @@ def test_site_builds_without_warnings(tmp_path):
     expected = {f"robust_boosting.{n}" for n in robust_boosting.__all__ if n != "__version__"}
     expected.add("robust_boosting.dask.DaskSPLBoostClassifierCV")
     assert not expected - pages, sorted(expected - pages)
+    # every "[docs]" link of the source pages leads to its object's entry
+    broken = broken_viewcode_backlinks(out)
+    assert not broken, f"{len(broken)} broken viewcode back-links: {broken[:10]}"
     # every gallery example ran and shows output or a figure
     for script in sorted(GALLERY.glob("plot_*.py")):
         html = (out / "auto_examples" / f"{script.stem}.html").read_text(encoding="utf-8")

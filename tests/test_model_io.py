@@ -229,3 +229,29 @@ def test_a_bin_mapper_keeps_its_edges_once():
         assert a.dtype == b.dtype
         np.testing.assert_array_equal(a, b)
     np.testing.assert_array_equal(mapper.transform(X).codes, loaded.transform(X).codes)
+
+
+def test_files_naming_the_contracts_old_module_load(tmp_path):
+    """The loop's contracts moved from ``robust_boosting._interfaces`` to the public
+    ``robust_boosting.interfaces`` (issue 70): a file naming the old module still loads."""
+    import zipfile
+
+    from robust_boosting import _interfaces, exceptions, interfaces
+
+    assert _interfaces.WeightPolicy is interfaces.WeightPolicy
+    assert _interfaces.BoostingStoppedWarning is exceptions.BoostingStoppedWarning \
+        is rb.BoostingStoppedWarning
+    X, y = _data(2)
+    model = rb.AdaBoostClassifier(n_estimators=4, random_state=0).fit(X, y)
+    new, old = tmp_path / "new.skops", tmp_path / "old.skops"
+    rb.save_model(model, new)
+    with zipfile.ZipFile(new) as src, zipfile.ZipFile(old, "w") as dst:
+        for item in src.infolist():
+            data = src.read(item.filename)
+            if item.filename == "schema.json":
+                assert b'"robust_boosting.interfaces"' in data
+                data = data.replace(b'"robust_boosting.interfaces"',
+                                    b'"robust_boosting._interfaces"')
+            dst.writestr(item, data)
+    for got, expected in zip(_outputs(rb.load_model(old), X), _outputs(model, X), strict=True):
+        np.testing.assert_array_equal(got, expected)

@@ -2,7 +2,7 @@
 
 # first: the compiled kernels' OpenMP runtime starts with passive waiting (see _openmp)
 from . import _openmp  # noqa: F401, I001
-from ._boosting import BoostingStoppedWarning
+from .exceptions import BoostingStoppedWarning
 from ._model_io import load_model, save_model
 from ._schema import IdentifierColumnWarning
 from .adaboost import AdaBoostClassifier

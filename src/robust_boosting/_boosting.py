@@ -27,7 +27,7 @@ answers them one at a time (:func:`answer_requests`), and
 together, so batched training runs this same loop.
 
 The module is the loop; its parts live beside it, split by job:
-:mod:`._interfaces` (:class:`Step`, :class:`WeightPolicy`, :class:`BoostingState`,
+:mod:`.interfaces` (:class:`Step`, :class:`WeightPolicy`, :class:`BoostingState`,
 :class:`RoundResult`, :class:`FitRequest`), :mod:`._ensemble` (:class:`Ensemble`,
 what a model file keeps, and prediction: :class:`EnsemblePrediction`) and
 :mod:`._learners` (the default weak learner and the rounds' seeded copies). Every
@@ -49,18 +49,6 @@ from sklearn.utils.validation import _check_sample_weight, has_fit_parameter
 
 from . import _loop_kernels as _lk
 from ._ensemble import Ensemble, EnsembleModel, EnsemblePrediction
-from ._interfaces import (  # noqa: F401 - the loop's interfaces, importable from here as before
-    ERROR_FLOOR,
-    MAX_ROUNDS_REASON,
-    STOP_BOOSTING,
-    BoostingState,
-    BoostingStoppedWarning,
-    FitRequest,
-    RoundResult,
-    Step,
-    WeightPolicy,
-    answer_requests,
-)
 from ._learners import (  # noqa: F401 - importable from here as before
     _IMMUTABLE,
     _learner_threads,
@@ -74,6 +62,18 @@ from ._learners import (  # noqa: F401 - importable from here as before
 from ._schema import prepared_data
 from ._validation import check_number as _check_number
 from ._validation import check_optional_int, rescaled_weights, validated_X
+from .exceptions import BoostingStoppedWarning
+from .interfaces import (  # noqa: F401 - the loop's interfaces, importable from here as before
+    ERROR_FLOOR,
+    MAX_ROUNDS_REASON,
+    STOP_BOOSTING,
+    BoostingState,
+    FitRequest,
+    RoundResult,
+    Step,
+    WeightPolicy,
+    answer_requests,
+)
 from .trees.binning import _kernel_threads, data_work
 
 __all__ = [
@@ -554,7 +554,7 @@ class BaseBoostingRegressor(RegressorMixin, BaseBoosting):
 
     The target is checked as scikit-learn's regressors check it (numbers, finite, one
     column); the loop runs once, with one score per row that starts at the step's
-    :meth:`~robust_boosting._interfaces.Step.init_score`; ``predict`` is that score
+    :meth:`~robust_boosting.interfaces.Step.init_score`; ``predict`` is that score
     plus the rounds' contributions, and ``staged_predict`` gives it round by round.
     Fitted attributes as for :class:`BaseBoostingClassifier`, without ``classes_``.
     """

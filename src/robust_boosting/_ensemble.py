@@ -35,8 +35,8 @@ from sklearn.metrics import accuracy_score
 from sklearn.utils import get_tags
 from sklearn.utils.validation import check_is_fitted
 
-from ._interfaces import MAX_ROUNDS_REASON
 from ._validation import validated_X
+from .interfaces import MAX_ROUNDS_REASON
 from .trees import HistTree, SharedSymmetricTree
 from .trees._base import _BaseHistTree
 

@@ -26,8 +26,8 @@ from sklearn.utils import _safe_indexing, check_random_state
 from sklearn.utils.validation import check_is_fitted
 
 from ._boosting import BaseBoostingClassifier
-from ._interfaces import answer_requests
 from ._validation import check_number, validated_X
+from .interfaces import answer_requests
 from .losses import MarginLoss, get_loss
 from .self_paced import DropFractionRegularizer, SelfPacedPolicy, default_age, get_regularizer
 from .steps import GentleStep, RealStep

@@ -15,7 +15,7 @@ import numpy as np
 from sklearn.base import BaseEstimator
 
 if TYPE_CHECKING:
-    from ._interfaces import Step
+    from .interfaces import Step
 
 __all__ = ["default_weak_learner", "unfitted_copy"]
 

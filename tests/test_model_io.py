@@ -231,6 +231,70 @@ def test_a_bin_mapper_keeps_its_edges_once():
     np.testing.assert_array_equal(mapper.transform(X).codes, loaded.transform(X).codes)
 
 
+def _column_selector_pipeline():
+    """A Pipeline whose ColumnTransformer picks columns with ``make_column_selector``."""
+    from sklearn.compose import ColumnTransformer, make_column_selector
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import OneHotEncoder, StandardScaler
+
+    X, y = _data(2)
+    columns = ColumnTransformer([
+        ("num", StandardScaler(), make_column_selector(dtype_include=np.number)),
+        ("cat", OneHotEncoder(), make_column_selector(dtype_include="category", pattern="^c")),
+    ], remainder="drop")
+    model = make_pipeline(columns, rb.AdaBoostClassifier(n_estimators=5, random_state=0))
+    return model.fit(X, y), X
+
+
+def test_a_pipeline_with_make_column_selector_round_trips(tmp_path):
+    """A ColumnTransformer choosing its columns with make_column_selector (plain data: a
+    pattern and dtypes) saved without a word, then load_model refused it (issue 70)."""
+    model, X = _column_selector_pipeline()
+    rb.save_model(model, tmp_path / "pipe.skops")
+    loaded = rb.load_model(tmp_path / "pipe.skops")
+    for got, expected in zip(_outputs(loaded, X), _outputs(model, X), strict=True):
+        np.testing.assert_array_equal(got, expected)
+
+
+class OwnScaler:
+    """A pipeline step of the user's own: not a type a model file trusts by default."""
+
+    def fit(self, X, y=None):
+        return self
+
+    def transform(self, X):
+        return np.asarray(X, dtype=float) * 2.0
+
+
+def test_save_model_refuses_up_front_what_load_model_would_refuse(tmp_path):
+    """No file is written that load_model cannot read: the refusal names the type and the
+    remedy, trusted=[...], which then saves and loads the model (issue 70)."""
+    from sklearn.pipeline import make_pipeline
+
+    X, y = _data(2)
+    X = X.drop(columns="cat")
+    model = make_pipeline(OwnScaler(), rb.AdaBoostClassifier(n_estimators=3)).fit(X, y)
+    name = f"{OwnScaler.__module__}.OwnScaler"
+    path = tmp_path / "own.skops"
+    with pytest.raises(ValueError, match=rf"holds a type that load_model would refuse .*"
+                                         rf"{name}; if you trust it, pass trusted=\['{name}'\]"):
+        rb.save_model(model, path)
+    assert list(tmp_path.iterdir()) == []  # nothing written, no temporary file left
+    path.write_bytes(b"an older file")
+    with pytest.raises(ValueError, match="load_model would refuse"):
+        rb.save_model(model, path)
+    assert list(tmp_path.iterdir()) == [path] and path.read_bytes() == b"an older file"
+    rb.save_model(model, path, trusted=[name])
+    with pytest.raises(ValueError, match=rf"not robust-boosting's: {name}; if you trust "
+                                         rf"them, pass trusted=\['{name}'\] to load_model"):
+        rb.load_model(path)
+    for trusted in ([name], [OwnScaler]):
+        loaded = rb.load_model(path, trusted=trusted)
+        np.testing.assert_array_equal(loaded.predict_proba(X), model.predict_proba(X))
+    with pytest.raises(TypeError, match="trusted must be a list of type names"):
+        rb.load_model(path, trusted=name)
+
+
 def test_files_naming_the_contracts_old_module_load(tmp_path):
     """The loop's contracts moved from ``robust_boosting._interfaces`` to the public
     ``robust_boosting.interfaces`` (issue 70): a file naming the old module still loads."""

@@ -3,10 +3,14 @@
 A model file is a ``skops.io`` archive of a dict (the *bundle*) with the fitted
 estimator under ``"model"``, the label column's name under ``"label"`` and the feature
 columns under ``"feature_columns"``. Loading goes through :func:`skops.io.load` with
-only :data:`TRUSTED_TYPES` (this package's own classes) declared trusted, so a file
-cannot run code on load, as scikit-learn's documentation on model persistence
-recommends for files that are shared. A pickle (joblib) file can run arbitrary code
-when loaded; it is refused unless the caller passes ``trust_pickle=True``.
+only :data:`TRUSTED_TYPES` (this package's own classes, and scikit-learn's
+``make_column_selector``) declared trusted besides skops' defaults, so a file cannot
+run code on load, as scikit-learn's documentation on model persistence recommends for
+files that are shared; ``trusted=[...]`` trusts more types, as :func:`skops.io.load`
+does. :func:`save_model` refuses a model that holds a type :func:`load_model` would
+refuse, before the file takes its place: no file is written that cannot be read. A pickle
+(joblib) file can run arbitrary code when loaded; it is refused unless the caller
+passes ``trust_pickle=True``.
 
 Every failure raises a :class:`ValueError` whose message is one line naming the file
 and the cause.
@@ -18,6 +22,7 @@ import contextlib
 import os
 import tempfile
 import zipfile
+from collections.abc import Sequence
 from typing import Any
 
 __all__ = ["TRUSTED_TYPES", "load_bundle", "load_model", "save_model"]
@@ -72,6 +77,24 @@ OPTIONAL_TYPES: tuple[str, ...] = (
 )
 
 
+#: scikit-learn types that hold plain data, which skops does not trust by default:
+#: ``make_column_selector`` (a ``ColumnTransformer``'s column choice: a pattern and dtypes).
+SKLEARN_TYPES: tuple[str, ...] = (
+    "sklearn.compose._column_transformer.make_column_selector",
+)
+
+
+def _numpy_scalar_types() -> tuple[str, ...]:
+    """numpy's abstract scalar types, which ``make_column_selector(dtype_include=np.number)``
+    keeps: a file holds them as names (a type, not an instance), so nothing runs on load."""
+    import numpy as np
+
+    kinds = (np.generic, np.number, np.integer, np.signedinteger, np.unsignedinteger,
+             np.inexact, np.floating, np.complexfloating, np.bool_, np.object_, np.str_,
+             np.datetime64, np.timedelta64)
+    return tuple(f"{t.__module__}.{t.__qualname__}" for t in kinds)
+
+
 def _model_types() -> tuple[str, ...]:
     import importlib
     import inspect
@@ -84,14 +107,41 @@ def _model_types() -> tuple[str, ...]:
             # importable from here, as files of older releases name it)
             if cls.__module__ in MODEL_MODULES:
                 names.add(f"{modname}.{cls.__qualname__}")
-    return tuple(sorted(names | set(MOVED_TYPES) | set(OPTIONAL_TYPES)))
+    return tuple(sorted(names | set(MOVED_TYPES) | set(OPTIONAL_TYPES) | set(SKLEARN_TYPES)
+                        | set(_numpy_scalar_types())))
 
 
 #: Types besides skops' defaults (numpy, builtins, scikit-learn) that a model file of
 #: this package may hold, as ``module.QualName`` strings: every class of
-#: :data:`MODEL_MODULES`, the old paths of :data:`MOVED_TYPES`, :data:`OPTIONAL_TYPES`, plus
-#: ``builtins.object``.
+#: :data:`MODEL_MODULES`, the old paths of :data:`MOVED_TYPES`, :data:`OPTIONAL_TYPES`,
+#: :data:`SKLEARN_TYPES`, numpy's abstract scalar types, plus ``builtins.object``.
 TRUSTED_TYPES: tuple[str, ...] = _model_types()
+
+
+def _type_names(trusted: Any) -> list[str]:
+    """``trusted`` (None, or a sequence of ``"module.QualName"`` strings or classes) as
+    type names; a TypeError naming the parameter for anything else."""
+    if trusted is None:
+        return []
+    if isinstance(trusted, str | bytes) or not hasattr(trusted, "__iter__"):
+        raise TypeError(f"trusted must be a list of type names ('module.QualName') or "
+                        f"classes, got {trusted!r}")
+    names = []
+    for item in trusted:
+        if isinstance(item, type):
+            names.append(f"{item.__module__}.{item.__qualname__}")
+        elif isinstance(item, str):
+            names.append(item)
+        else:
+            raise TypeError(f"trusted must be a list of type names ('module.QualName') or "
+                            f"classes, got an item {item!r}")
+    return names
+
+
+def _untrusted(found: list[str], trusted: list[str]) -> list[str]:
+    """The type names of ``found`` (skops' list) that neither :data:`TRUSTED_TYPES` nor
+    ``trusted`` covers."""
+    return sorted(set(found) - set(TRUSTED_TYPES) - set(trusted))
 
 _PICKLE_HINT = (
     "it is a {kind} file, and loading a pickle can run arbitrary code; model files are "
@@ -130,11 +180,15 @@ def _fitted(model: Any) -> bool:
 
 
 def save_model(model: Any, path: str | os.PathLike[str], *, label: str | None = None,
-               metadata: dict[str, Any] | None = None) -> None:
+               metadata: dict[str, Any] | None = None,
+               trusted: Sequence[str | type] | None = None) -> None:
     """Save a fitted estimator of this package to ``path`` in ``skops.io`` format.
 
     The file loads with :func:`load_model` (or ``robust-boosting predict``) without
-    running code: only this package's own types are trusted on load.
+    running code: besides skops' defaults (numpy, scikit-learn's estimators), only this
+    package's own types and scikit-learn's ``make_column_selector`` are trusted on load.
+    A model holding any other type (e.g. a pipeline step of your own) is refused, naming
+    the type, and no file is left: pass it in ``trusted`` here and to :func:`load_model`.
 
     Parameters
     ----------
@@ -149,18 +203,24 @@ def save_model(model: Any, path: str | os.PathLike[str], *, label: str | None = 
     metadata : dict or None, default=None
         Further entries of the saved bundle (e.g. ``"feature_columns"``, the CLI's
         ``"algorithm"`` and ``"params"``).
+    trusted : list of str or type, or None, default=None
+        Further types the model may hold, as ``"module.QualName"`` strings (as
+        :func:`skops.io.get_untrusted_types` names them) or classes; the file then needs
+        the same ``trusted`` in :func:`load_model`.
 
     Raises
     ------
     ValueError
-        If ``model`` is not a fitted estimator.
+        If ``model`` is not a fitted estimator, or holds a type that :func:`load_model`
+        would refuse (the message names it); no file is left then, and an existing
+        ``path`` stays as it was.
 
     Examples
     --------
     >>> import numpy as np
     >>> import robust_boosting as rb
     >>> X = np.random.default_rng(0).normal(size=(200, 3))
-    >>> y = (X[:, 0] > 0).astype(int)
+    >>> y = (X[:, 0] + X[:, 1] > 0).astype(int)
     >>> model = rb.SPLBoostClassifier(n_estimators=20).fit(X, y)
     >>> import os, tempfile
     >>> path = os.path.join(tempfile.mkdtemp(), "model.skops")
@@ -174,15 +234,25 @@ def save_model(model: Any, path: str | os.PathLike[str], *, label: str | None = 
     if not (callable(getattr(model, "predict", None)) and _fitted(model)):
         raise ValueError(f"save_model expects a fitted estimator, got a "
                          f"{type(model).__name__}")
+    extra = _type_names(trusted)
     columns = getattr(model, "feature_names_in_", None)
     bundle = {"model": model, "label": label,
               "feature_columns": [] if columns is None else [str(c) for c in columns],
               **(metadata or {})}
     # deflated: the archive's schema.json is JSON text, a few hundred bytes of it for
     # every object and array of the model; written to a temporary file beside ``path``
-    # and renamed onto it, so that an interrupted save leaves no half-written model
+    # and renamed onto it only once its types are known to load, so that neither an
+    # interrupted save nor a refused model leaves a file (``path`` stays as it was)
     with replaced_atomically(path) as tmp:
         sio.dump(bundle, tmp, compression=zipfile.ZIP_DEFLATED)
+        untrusted = _untrusted(sio.get_untrusted_types(file=tmp), extra)
+        if untrusted:
+            raise ValueError(
+                f"save_model: not writing {os.fspath(path)!r}: the model holds "
+                f"{'types' if len(untrusted) > 1 else 'a type'} that load_model would "
+                f"refuse to load (not robust-boosting's, nor trusted by skops): "
+                f"{', '.join(untrusted)}; if you trust {'them' if len(untrusted) > 1 else 'it'}"
+                f", pass trusted={untrusted!r} to save_model and to load_model")
 
 
 @contextlib.contextmanager
@@ -211,7 +281,7 @@ def _cause(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
-def _read(path: str, trust_pickle: bool) -> Any:
+def _read(path: str, trust_pickle: bool, trusted: list[str]) -> Any:
     if not os.path.exists(path):
         raise ValueError(f"model file {path!r} not found")
     if os.path.isdir(path):
@@ -247,21 +317,23 @@ def _read(path: str, trust_pickle: bool) -> Any:
     import skops.io as sio
 
     try:
-        untrusted = set(sio.get_untrusted_types(file=path)) - set(TRUSTED_TYPES)
+        untrusted = _untrusted(sio.get_untrusted_types(file=path), trusted)
     except Exception as exc:  # noqa: BLE001 - a damaged archive, reported in one line
         raise ValueError(f"cannot load model file {path!r}: truncated or corrupted skops "
                          f"file ({_cause(exc)})") from None
     if untrusted:
         raise ValueError(f"refusing to load model file {path!r}: it holds types that are not "
-                         f"robust-boosting's: {', '.join(sorted(untrusted))}")
+                         f"robust-boosting's: {', '.join(untrusted)}; if you trust them, "
+                         f"pass trusted={untrusted!r} to load_model")
     try:
-        return sio.load(path, trusted=list(TRUSTED_TYPES))
+        return sio.load(path, trusted=[*TRUSTED_TYPES, *trusted])
     except Exception as exc:  # noqa: BLE001 - a damaged archive, reported in one line
         raise ValueError(f"cannot load model file {path!r}: truncated or corrupted skops "
                          f"file ({_cause(exc)})") from None
 
 
-def load_model(path: str | os.PathLike[str], *, trust_pickle: bool = False) -> Any:
+def load_model(path: str | os.PathLike[str], *, trust_pickle: bool = False,
+               trusted: Sequence[str | type] | None = None) -> Any:
     """Load a fitted estimator saved by :func:`save_model` or ``robust-boosting fit``.
 
     Parameters
@@ -270,6 +342,10 @@ def load_model(path: str | os.PathLike[str], *, trust_pickle: bool = False) -> A
         A ``skops.io`` file written by :func:`save_model` or ``robust-boosting fit``.
     trust_pickle : bool, default=False
         Also accept a pickle/joblib file (loading one can run arbitrary code).
+    trusted : list of str or type, or None, default=None
+        Further types to trust besides skops' defaults, robust-boosting's own types and
+        ``make_column_selector``, as ``"module.QualName"`` strings or classes (as
+        :func:`skops.io.load` takes them); the refusal of a file names the types it holds.
 
     Returns
     -------
@@ -287,16 +363,17 @@ def load_model(path: str | os.PathLike[str], *, trust_pickle: bool = False) -> A
     >>> import os, tempfile
     >>> import robust_boosting as rb
     >>> X = np.random.default_rng(0).normal(size=(100, 2))
-    >>> model = rb.AdaBoostClassifier(n_estimators=5).fit(X, X[:, 0] > 0)
+    >>> model = rb.AdaBoostClassifier(n_estimators=5).fit(X, X[:, 0] + X[:, 1] > 0)
     >>> path = os.path.join(tempfile.mkdtemp(), "model.skops")
     >>> rb.save_model(model, path)
     >>> rb.load_model(path).predict(X[:3]).tolist() == model.predict(X[:3]).tolist()
     True
     """
-    return load_bundle(path, trust_pickle=trust_pickle)["model"]
+    return load_bundle(path, trust_pickle=trust_pickle, trusted=trusted)["model"]
 
 
-def load_bundle(path: str | os.PathLike[str], *, trust_pickle: bool = False) -> dict[str, Any]:
+def load_bundle(path: str | os.PathLike[str], *, trust_pickle: bool = False,
+                trusted: Sequence[str | type] | None = None) -> dict[str, Any]:
     """Read a bundle written by :func:`save_model` and check that it holds a usable model.
 
     Parameters
@@ -305,6 +382,8 @@ def load_bundle(path: str | os.PathLike[str], *, trust_pickle: bool = False) -> 
         A ``skops.io`` file written by ``robust-boosting fit``.
     trust_pickle : bool, default=False
         Also accept a pickle/joblib file (loading one can run arbitrary code).
+    trusted : list of str or type, or None, default=None
+        Further types to trust (see :func:`load_model`).
 
     Returns
     -------
@@ -320,7 +399,7 @@ def load_bundle(path: str | os.PathLike[str], *, trust_pickle: bool = False) -> 
         (e.g. a CSV file), untrusted types, or a bundle without ``model``/``label``.
     """
     path = os.fspath(path)
-    bundle = _read(path, trust_pickle)
+    bundle = _read(path, trust_pickle, _type_names(trusted))
     if callable(getattr(bundle, "predict", None)) and callable(getattr(bundle, "fit", None)):
         # a bare estimator (e.g. a trusted pickle of a fitted model): its columns are its own
         columns = getattr(bundle, "feature_names_in_", None)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import importlib.util
 import logging
 import shutil
 import sys
@@ -400,6 +399,10 @@ def _cmd_benchmark(args: argparse.Namespace) -> int:
                          "nor a .toml/.json/.yaml configuration file")
     tasks = cfg.tasks()
     check_tasks(tasks)
+    if not (args.no_report or args.dry_run):  # before the run, not after it
+        from ._extras import require_matplotlib
+
+        require_matplotlib("the report of robust-boosting benchmark", "pass --no-report")
     out_dir = Path(args.out or Path("results") / cfg.name)
     results = Path(args.results or out_dir / "results.sqlite")
     if args.dry_run:
@@ -459,8 +462,10 @@ def _cmd_report(args: argparse.Namespace) -> int:
     """Write the Markdown + PNG report of a results database."""
     from pathlib import Path
 
+    from ._extras import require_matplotlib
     from .experiments.report import write_report
 
+    require_matplotlib("robust-boosting report")
     command = args.command_text or " ".join(
         ["robust-boosting report", *(["--claims"] if args.claims else []), str(args.results),
          *([f"--out {args.out}"] if args.out else [])])
@@ -654,11 +659,29 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_results_parser(sub)
 
-    if importlib.util.find_spec("robust_boosting.plotting._cli") is not None:
+    try:
         from .plotting._cli import add_parser as add_plot_parser
+    except ImportError as exc:  # no matplotlib: the command says which extra to install
+        if exc.name != "matplotlib":
+            raise
+        from ._extras import PLOT_EXTRA
 
+        plot = sub.add_parser("plot", help="the papers' figures (needs the 'plot' extra)",
+                              description=f"Draw the papers' figures: needs matplotlib, "
+                              f"which is not installed ({PLOT_EXTRA}).")
+        plot.add_argument("figure", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
+        plot.set_defaults(func=_cmd_plot_without_matplotlib)
+    else:
         add_plot_parser(sub)
     return parser
+
+
+def _cmd_plot_without_matplotlib(args: argparse.Namespace) -> int:
+    """``plot`` when matplotlib is missing: an error naming the extra to install."""
+    from ._extras import require_matplotlib
+
+    require_matplotlib("robust-boosting plot")
+    raise ImportError("robust_boosting.plotting cannot be imported")  # matplotlib is there
 
 
 def main(argv: Sequence[str] | None = None) -> int:

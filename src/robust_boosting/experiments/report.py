@@ -645,7 +645,16 @@ def write_report(results: str | os.PathLike[str] | ResultStore | pd.DataFrame,
     -------
     path : pathlib.Path
         The Markdown file.
+
+    Raises
+    ------
+    ImportError
+        Naming the ``plot`` extra, when matplotlib is not installed (before any file is
+        written).
     """
+    from .._extras import require_matplotlib
+
+    require_matplotlib("write_report")
     df, runs, failures = load_results(results)
     if df.empty:
         raise ValueError("the results store holds no finished task")

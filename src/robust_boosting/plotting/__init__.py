@@ -1,5 +1,8 @@
 """Figures of the papers, from fitted estimators or data (matplotlib, headless-safe).
 
+matplotlib comes with the ``plot`` extra (``pip install "robust-boosting[plot]"``);
+without it, importing this package is an ImportError that says so.
+
 Every ``plot_*`` function returns a :class:`matplotlib.figure.Figure` built
 with the object API: nothing here selects a backend or touches ``pyplot``'s
 global state, so the functions work on servers (Agg) and in notebooks alike.
@@ -14,7 +17,11 @@ from the command line as ``robust-boosting plot <figure> --out FILE``.
   :func:`rilboost_mixing_study` + :func:`plot_accuracy_vs_mixing`: RILBoost Figs. 4-13.
 """
 
-from .diagnostics import (
+from .._extras import require_matplotlib as _require_matplotlib
+
+_require_matplotlib("robust_boosting.plotting")  # the 'plot' extra: an error naming it
+
+from .diagnostics import (  # noqa: E402 - after the check of the extra
     DEFAULT_REGULARIZERS,
     RILBOOST_VARIANTS,
     SYNTHETIC_LABELS,

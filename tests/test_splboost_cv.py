@@ -721,7 +721,7 @@ def test_grow_policy_auto_and_explicit():
         ("depthwise", depths[0], leaves, min_leaf, l2s[0])]
     with pytest.raises(ValueError, match="categorical columns"):
         SPLBoostClassifierCV(grow_policy="symmetric").fit(
-            pd.DataFrame({"a": np.arange(60.0), "c": pd.Categorical(np.arange(60) % 3)}),
+            pd.DataFrame({"a": np.arange(60.0) / 7, "c": pd.Categorical(np.arange(60) % 3)}),
             np.arange(60) % 2)
     with pytest.raises(ValueError, match="grow_policy"):
         SPLBoostClassifierCV(grow_policy="lossguide")._search_space(100)

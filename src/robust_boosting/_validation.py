@@ -5,17 +5,21 @@
   ``validate_data`` bookkeeping (``n_features_in_``, ``feature_names_in_``);
 * :func:`check_number`, :func:`check_optional_int`, :func:`check_choice`:
   parameter checks raising a TypeError (wrong type) or a ValueError (wrong
-  value) that names the parameter.
+  value) that names the parameter;
+* :func:`check_monotonic_cst`, :func:`check_monotonic_classes`: scikit-learn's
+  ``monotonic_cst`` as one -1/0/+1 entry per feature;
+* :func:`class_weight_sample_weight`: ``class_weight`` composed with ``sample_weight``.
 """
 
 from __future__ import annotations
 
 import numbers
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 from sklearn.base import is_regressor
+from sklearn.utils.class_weight import compute_sample_weight
 from sklearn.utils.validation import validate_data
 
 from ._loop_kernels import finite_range
@@ -28,7 +32,8 @@ from ._schema import (
     missing_values_error,
 )
 
-__all__ = ["check_choice", "check_number", "check_optional_int", "id_column_policy",
+__all__ = ["check_choice", "check_monotonic_classes", "check_monotonic_cst", "check_number",
+           "check_optional_int", "class_weight_sample_weight", "id_column_policy",
            "unknown_category_policy", "validated_X"]
 
 
@@ -264,3 +269,150 @@ def rescaled_weights(sw: np.ndarray, top: float | None = None) -> np.ndarray:
     if top > 0 and not low <= top <= high:
         return sw / top
     return sw
+
+
+def _check_constraint_value(where: str, value) -> int:
+    """One monotone constraint, -1, 0 or +1, as an int; a ValueError naming ``where`` otherwise."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real) \
+            or value not in (-1, 0, 1):
+        raise ValueError(f"{where} must be -1, 0 or 1, got {value!r}.")
+    return int(value)
+
+
+def check_monotonic_cst(monotonic_cst, *, n_features: int,
+                        feature_names: Sequence[str] | None = None,
+                        categorical: np.ndarray | Sequence[bool] | None = None,
+                        ) -> np.ndarray | None:
+    """scikit-learn's ``monotonic_cst`` as one constraint per feature, or None for none.
+
+    Parameters
+    ----------
+    monotonic_cst : None, array-like of {-1, 0, 1} or dict
+        ``None``: no constraint. An array-like: one entry per feature, ``1`` for an
+        increasing constraint, ``-1`` for a decreasing one, ``0`` for none. A dict maps
+        feature names (``str``, among ``feature_names``) or column indices (``int``) to
+        -1, 0 or 1; features it leaves out are unconstrained.
+    n_features : int
+        The number of features the model is fitted on.
+    feature_names : sequence of str, optional
+        The features' names (``feature_names_in_``), for a dict keyed by name.
+    categorical : boolean mask of length ``n_features``, optional
+        Which features are categorical; a categorical feature cannot be constrained.
+
+    Returns
+    -------
+    ndarray of int8 of shape (n_features,) or None
+        The constraints; None when no feature is constrained (``None``, all zeros or an
+        empty dict), so that an unconstrained fit takes the unconstrained path.
+
+    Raises
+    ------
+    ValueError
+        An unknown feature name or index, an array of the wrong length, a value other
+        than -1, 0 or 1, or a constrained categorical feature.
+    """
+    if monotonic_cst is None:
+        return None
+    cst = np.zeros(n_features, dtype=np.int8)
+    if isinstance(monotonic_cst, Mapping):
+        names = None if feature_names is None else [str(n) for n in feature_names]
+        for key, value in monotonic_cst.items():
+            if isinstance(key, str):
+                if names is None:
+                    raise ValueError(
+                        f"monotonic_cst names the feature {key!r} but X has no feature names; "
+                        "key the dict by column index or pass a DataFrame.")
+                if key not in names:
+                    raise ValueError(f"monotonic_cst names an unknown feature {key!r}; the "
+                                     f"features are {names}.")
+                j = names.index(key)
+            elif isinstance(key, numbers.Integral) and not isinstance(key, (bool, np.bool_)):
+                if not 0 <= key < n_features:
+                    raise ValueError(f"monotonic_cst has the feature index {key!r}, but X has "
+                                     f"{n_features} features (indices 0 to {n_features - 1}).")
+                j = int(key)
+            else:
+                raise ValueError(f"monotonic_cst's keys must be feature names (str) or column "
+                                 f"indices (int), got {key!r}.")
+            cst[j] = _check_constraint_value(f"monotonic_cst[{key!r}]", value)
+    else:
+        if isinstance(monotonic_cst, str):
+            raise ValueError(f"monotonic_cst must be None, an array-like of -1, 0 or 1, or a "
+                             f"dict, got {monotonic_cst!r}.")
+        values = np.asarray(monotonic_cst, dtype=object)
+        if values.ndim != 1 or values.shape[0] != n_features:
+            raise ValueError(f"monotonic_cst has shape {values.shape} but X has {n_features} "
+                             f"features; it needs one entry (-1, 0 or 1) per feature.")
+        for j, value in enumerate(values):
+            cst[j] = _check_constraint_value(f"monotonic_cst[{j}]", value)
+    if categorical is not None:
+        bad = np.flatnonzero(np.asarray(categorical, dtype=bool) & (cst != 0))
+        if bad.size:
+            j = int(bad[0])
+            name = repr(str(feature_names[j])) if feature_names is not None else str(j)
+            raise ValueError(f"monotonic_cst constrains the feature {name}, which is "
+                             "categorical: a categorical feature cannot be constrained.")
+    return cst if cst.any() else None
+
+
+def _constrains(monotonic_cst) -> bool:
+    """Whether ``monotonic_cst`` (checked or not) constrains any feature."""
+    if monotonic_cst is None:
+        return False
+    if isinstance(monotonic_cst, Mapping):
+        return any(v != 0 for v in monotonic_cst.values())
+    return bool(np.any(np.asarray(monotonic_cst, dtype=object) != 0))
+
+
+def check_monotonic_classes(monotonic_cst, n_classes: int) -> None:
+    """A ValueError when ``monotonic_cst`` constrains a model of more than two classes.
+
+    A monotone constraint on a multiclass model has no one meaning (one score per
+    class); scikit-learn's ``HistGradientBoostingClassifier`` refuses it too.
+    """
+    if n_classes > 2 and _constrains(monotonic_cst):
+        raise ValueError(f"monotonic_cst is only supported for regression and binary "
+                         f"classification; y has {n_classes} classes.")
+
+
+def class_weight_sample_weight(class_weight, y, sample_weight):
+    """``sample_weight`` times each row's class weight, as scikit-learn's classifiers take it.
+
+    Parameters
+    ----------
+    class_weight : None, "balanced" or dict
+        ``None``: ``sample_weight`` is returned unchanged (the same object).
+        ``"balanced"``: class ``c`` weighs ``n_samples / (n_classes * count(c))``
+        (scikit-learn's ``compute_sample_weight``, from the counts of ``y``).
+        A dict: ``{label: weight}``, finite non-negative weights; classes it leaves out
+        weigh 1.
+    y : array-like of shape (n_samples,)
+        The labels, as given to fit.
+    sample_weight : array-like of shape (n_samples,) or None
+        The rows' weights; None for ones.
+
+    Returns
+    -------
+    ndarray of float64 of shape (n_samples,), or ``sample_weight`` when ``class_weight``
+    is None
+        The product ``sample_weight * class_weight[y]``.
+    """
+    if class_weight is None:
+        return sample_weight
+    if isinstance(class_weight, str):
+        check_choice("class_weight", class_weight, ["balanced"])
+    elif isinstance(class_weight, Mapping):
+        classes = set(np.unique(np.asarray(y)).tolist())
+        unknown = [k for k in class_weight if k not in classes]
+        if unknown:
+            raise ValueError(f"class_weight names {unknown!r}, which are not classes of y "
+                             f"({sorted(classes, key=str)}).")
+        for key, value in class_weight.items():
+            check_number(f"class_weight[{key!r}]", value, low=0, low_open=False)
+    else:
+        raise ValueError(f"class_weight must be None, 'balanced' or a dict {{label: weight}}, "
+                         f"got {class_weight!r}.")
+    weights = compute_sample_weight(class_weight, np.asarray(y)).astype(np.float64)
+    if sample_weight is None:
+        return weights
+    return np.asarray(sample_weight, dtype=np.float64) * weights

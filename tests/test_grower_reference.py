@@ -116,6 +116,49 @@ def test_categorical_trees_equal_the_reference(all_threaded, n, n_num, n_cat, k,
     _assert_same_growth(ref, got)
 
 
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(
+    n=st.integers(12, 400),
+    n_cat=st.integers(0, 1),
+    kind=st.sampled_from(["binary", "regression"]),
+    shape=st.sampled_from([(None, None), (3, None), (6, None), (None, 6), (None, 17)]),
+    min_leaf=st.integers(1, 3),
+    sample_count=st.sampled_from(["exact", "weight"]),
+    l2=st.sampled_from([0.0, 1.0]),
+    signs=st.sampled_from([(1, 0, 0), (-1, 1, 0), (0, -1, 1), (1, 1, -1)]),
+    n_threads=st.sampled_from([1, 2]),
+    seed=st.integers(0, 2**16),
+)
+def test_constrained_trees_equal_the_reference(all_threaded, n, n_cat, kind, shape, min_leaf,
+                                               sample_count, l2, signs, n_threads, seed):
+    """Trees with monotone constraints (``monotonic_cst``; missing values, an unconstrained
+    categorical feature, depth-first and best-first, two classes and regression) are the
+    reference's node for node, the bounds of every node's value included, and those
+    bounds nest: a child's lie within its parent's."""
+    rng = np.random.RandomState(seed)
+    X, n_categories = _mixed(rng, n, 3, n_cat, 6)
+    y = _target(rng, X, kind)
+    depth, leaves = shape
+    params = dict(max_depth=depth, max_leaf_nodes=leaves, min_samples_leaf=min_leaf,
+                  sample_count=sample_count, monotonic_cst=list(signs) + [0] * n_cat)
+    if kind == "regression":
+        proto = HistTreeRegressor(**params, l2_regularization=l2)
+    else:
+        proto = HistTreeClassifier(**params, criterion="entropy" if seed % 2 else "gini")
+    Xb = proto.prepare_data(X, n_categories=n_categories)
+    w = rng.rand(n) + 0.1
+    ref, got = _pair(proto, Xb, y, w, n_threads)
+    _assert_same_growth(ref, got)
+    for name in ("lower", "upper"):
+        a, b = np.asarray(getattr(ref, name)), np.asarray(getattr(got, name))
+        assert a.shape == b.shape and a.tobytes() == b.tobytes(), name
+    lo, hi = np.asarray(got.lower), np.asarray(got.upper)
+    for node in np.flatnonzero(np.asarray(got.left) >= 0):
+        for child in (got.left[node], got.right[node]):
+            assert lo[node] <= lo[child] <= hi[child] <= hi[node]
+
+
 def test_the_rare_category_rule_is_compiled():
     """The per-node rule for rare categories (docs/design/0020) changes these trees,
     and the compiled grower applies it as the reference does, with and without the

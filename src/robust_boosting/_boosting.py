@@ -60,8 +60,15 @@ from ._learners import (  # noqa: F401 - importable from here as before
     unfitted_copy,
 )
 from ._schema import prepared_data
+from ._validation import (
+    check_monotonic_classes,
+    check_monotonic_cst,
+    check_optional_int,
+    class_weight_sample_weight,
+    rescaled_weights,
+    validated_X,
+)
 from ._validation import check_number as _check_number
-from ._validation import check_optional_int, rescaled_weights, validated_X
 from .exceptions import BoostingStoppedWarning
 from .interfaces import (  # noqa: F401 - the loop's interfaces, importable from here as before
     ERROR_FLOOR,
@@ -129,6 +136,23 @@ def _normalised_weights(log_w, sample_weight, factors) -> NDArray[np.float64] | 
         if not (total > 0 and np.isfinite(total)):
             return None
     return w
+
+
+def checked_monotonic_cst(estimator, X, n_classes: int) -> np.ndarray | None:
+    """``estimator.monotonic_cst`` checked for its validated training data ``X`` (its
+    ``feature_names_in_`` and ``feature_schema_``'s categorical columns) and ``n_classes``
+    classes (0: a regressor): an int8 array per feature, or None when it constrains none."""
+    cst = getattr(estimator, "monotonic_cst", None)
+    if cst is None:
+        return None
+    kinds = estimator.feature_schema_.kinds
+    mono = check_monotonic_cst(
+        cst, n_features=X.shape[1], feature_names=getattr(estimator, "feature_names_in_", None),
+        categorical=np.array([kind == "categorical" for kind in kinds], dtype=bool)
+        if len(kinds) == X.shape[1] else None)
+    if mono is not None:
+        check_monotonic_classes(mono, n_classes)
+    return mono
 
 
 def check_two_classes(classes) -> None:
@@ -221,12 +245,16 @@ class BaseBoosting(EnsembleModel, BaseEstimator):
     id_columns = "keep"
     #: ``n_jobs`` of a model saved by a release without it (the default: chosen at fit)
     n_jobs = None
+    #: ``monotonic_cst`` and ``class_weight`` of a model saved before they existed
+    monotonic_cst = None
+    class_weight = None
 
     # the parameters every booster has; estimators with more define their own __init__
     def __init__(self, estimator=None, *, n_estimators: int = 100, learning_rate: float = 1.0,
                  random_state=None, unknown_categories: str = "missing",
                  id_columns: str = "drop",
-                 n_jobs: int | None = None):
+                 n_jobs: int | None = None, monotonic_cst: dict | list | None = None,
+                 class_weight: dict | str | None = None):
         self.estimator = estimator
         self.n_estimators = n_estimators
         self.learning_rate = learning_rate
@@ -234,6 +262,8 @@ class BaseBoosting(EnsembleModel, BaseEstimator):
         self.unknown_categories = unknown_categories
         self.id_columns = id_columns
         self.n_jobs = n_jobs
+        self.monotonic_cst = monotonic_cst
+        self.class_weight = class_weight
 
     def _make_step(self) -> Step:
         raise NotImplementedError
@@ -296,6 +326,20 @@ class BaseBoosting(EnsembleModel, BaseEstimator):
             )
         return estimator
 
+    def _constrained_learner(self, estimator, X):
+        """``estimator``, or for a ``monotonic_cst`` that constrains a feature a copy of it
+        (a histogram tree) with the checked constraints: every round's tree is then
+        monotone, and so is the ensemble (each step adds a positive multiple of a
+        monotone transform of its tree's leaf values)."""
+        mono = checked_monotonic_cst(self, X, len(getattr(self, "classes_", ())))
+        if mono is None:
+            return estimator
+        if "monotonic_cst" not in estimator.get_params(deep=False):
+            raise ValueError(
+                f"monotonic_cst needs the library's histogram tree as the weak learner "
+                f"(HistTreeClassifier or HistTreeRegressor); got {type(estimator).__name__}.")
+        return clone(estimator).set_params(monotonic_cst=mono)
+
     def fit(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None):
         """Fit the boosted ensemble.
 
@@ -341,6 +385,7 @@ class BaseBoosting(EnsembleModel, BaseEstimator):
         self.step_ = step
         self.policy_ = self._make_policy()
         runs = self._runs(target)
+        estimator = self._constrained_learner(estimator, X)
         self.estimator_ = estimator
         if binned_cache is None:
             X_fit = prepared_data(estimator, X, self.feature_schema_)
@@ -517,6 +562,9 @@ class BaseBoostingClassifier(ClassifierMixin, EnsemblePrediction, BaseBoosting):
     """
 
     def _validate_training_data(self, X, y, sample_weight):
+        # class_weight: each row's sample_weight times its class's weight, before the
+        # weights are checked and normalised (the same bits as those weights given)
+        sample_weight = class_weight_sample_weight(self.class_weight, y, sample_weight)
         X, classes, y_idx, sample_weight = validated_training_data(
             self, X, y, sample_weight, allow_nan=self._allows_nan(fitted=False))
         return X, (classes, y_idx), sample_weight

@@ -75,7 +75,20 @@ def make_booster(tree: dict, learning_rate: float, drop_fraction: float, n_estim
 
 
 def tree_params(candidate: dict) -> dict:
-    return {key: candidate[key] for key in TREE_KEYS}
+    """The trees' parameters of a candidate (with ``monotonic_cst`` when it has one)."""
+    params = {key: candidate[key] for key in TREE_KEYS}
+    if candidate.get("monotonic_cst") is not None:  # a constrained search's candidates
+        params["monotonic_cst"] = candidate["monotonic_cst"]
+    return params
+
+
+def constrained(candidates: list[dict], mono) -> list[dict]:
+    """``candidates`` with the monotone constraints ``mono`` (None: unchanged), which
+    every candidate's trees and the final model's take (:func:`tree_params`)."""
+    if mono is None:
+        return candidates
+    cst = tuple(int(v) for v in mono)
+    return [dict(c, monotonic_cst=cst) for c in candidates]
 
 
 #: the candidates' tree parameters (:class:`HistTreeRegressor`'s)

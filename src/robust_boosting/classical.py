@@ -119,7 +119,8 @@ class RealBoostClassifier(ClassProbabilityBooster):
                  clip: float = 1e-4, loss: str | MarginLoss = "exponential",
                  random_state=None, unknown_categories: str = "missing",
                  id_columns: str = "drop",
-                 n_jobs: int | None = None):
+                 n_jobs: int | None = None, monotonic_cst: dict | list | None = None,
+                 class_weight: dict | str | None = None):
         self.estimator = estimator
         self.n_estimators = n_estimators
         self.learning_rate = learning_rate
@@ -129,6 +130,8 @@ class RealBoostClassifier(ClassProbabilityBooster):
         self.unknown_categories = unknown_categories
         self.id_columns = id_columns
         self.n_jobs = n_jobs
+        self.monotonic_cst = monotonic_cst
+        self.class_weight = class_weight
 
 
 class GentleBoostClassifier(GentleLossBooster):
@@ -192,7 +195,8 @@ class GentleBoostClassifier(GentleLossBooster):
     def __init__(self, estimator=None, *, n_estimators: int = 100, learning_rate: float = 1.0,
                  loss: str | MarginLoss = "exponential", random_state=None, unknown_categories: str = "missing",
                  id_columns: str = "drop",
-                 n_jobs: int | None = None):
+                 n_jobs: int | None = None, monotonic_cst: dict | list | None = None,
+                 class_weight: dict | str | None = None):
         self.estimator = estimator
         self.n_estimators = n_estimators
         self.learning_rate = learning_rate
@@ -201,6 +205,8 @@ class GentleBoostClassifier(GentleLossBooster):
         self.unknown_categories = unknown_categories
         self.id_columns = id_columns
         self.n_jobs = n_jobs
+        self.monotonic_cst = monotonic_cst
+        self.class_weight = class_weight
 
 
 class LogitBoostClassifier(BaseBoostingClassifier):
@@ -284,7 +290,8 @@ class LogitBoostClassifier(BaseBoostingClassifier):
                  z_max: float = 4.0, weight_floor: float = DEFAULT_WEIGHT_FLOOR,
                  multiclass_trees: str = "per_class", random_state=None, unknown_categories: str = "missing",
                  id_columns: str = "drop",
-                 n_jobs: int | None = None):
+                 n_jobs: int | None = None, monotonic_cst: dict | list | None = None,
+                 class_weight: dict | str | None = None):
         self.estimator = estimator
         self.n_estimators = n_estimators
         self.learning_rate = learning_rate
@@ -295,6 +302,8 @@ class LogitBoostClassifier(BaseBoostingClassifier):
         self.unknown_categories = unknown_categories
         self.id_columns = id_columns
         self.n_jobs = n_jobs
+        self.monotonic_cst = monotonic_cst
+        self.class_weight = class_weight
 
     def _validate_params(self):
         super()._validate_params()
@@ -357,7 +366,8 @@ class SPLLogitBoostClassifier(SelfPacedMixin, LogitBoostClassifier):
                  weight_floor: float = DEFAULT_WEIGHT_FLOOR, multiclass_trees: str = "per_class",
                  random_state=None, unknown_categories: str = "missing",
                  id_columns: str = "drop",
-                 n_jobs: int | None = None):
+                 n_jobs: int | None = None, monotonic_cst: dict | list | None = None,
+                 class_weight: dict | str | None = None):
         self.estimator = estimator
         self.n_estimators = n_estimators
         self.age = age
@@ -374,6 +384,8 @@ class SPLLogitBoostClassifier(SelfPacedMixin, LogitBoostClassifier):
         self.unknown_categories = unknown_categories
         self.id_columns = id_columns
         self.n_jobs = n_jobs
+        self.monotonic_cst = monotonic_cst
+        self.class_weight = class_weight
 
 
 class SPLGentleBoostClassifier(SelfPacedMixin, GentleBoostClassifier):
@@ -417,7 +429,8 @@ class SPLGentleBoostClassifier(SelfPacedMixin, GentleBoostClassifier):
                  warm_start_age: float = 1e6, inner_iterations: int | str = 1,
                  learning_rate: float = 1.0, random_state=None, unknown_categories: str = "missing",
                  id_columns: str = "drop",
-                 n_jobs: int | None = None):
+                 n_jobs: int | None = None, monotonic_cst: dict | list | None = None,
+                 class_weight: dict | str | None = None):
         self.estimator = estimator
         self.n_estimators = n_estimators
         self.age = age
@@ -431,3 +444,5 @@ class SPLGentleBoostClassifier(SelfPacedMixin, GentleBoostClassifier):
         self.unknown_categories = unknown_categories
         self.id_columns = id_columns
         self.n_jobs = n_jobs
+        self.monotonic_cst = monotonic_cst
+        self.class_weight = class_weight

@@ -166,7 +166,7 @@ class SPLBoostRegressor(SelfPacedMixin, BaseBoostingRegressor):
                  warm_start_age: float = 1e6, inner_iterations: int | str = 1,
                  learning_rate: float = 0.1, random_state=None,
                  unknown_categories: str = "missing", id_columns: str = "drop",
-                 n_jobs: int | None = None):
+                 n_jobs: int | None = None, monotonic_cst: dict | list | None = None):
         self.estimator = estimator
         self.n_estimators = n_estimators
         self.loss = loss
@@ -182,6 +182,7 @@ class SPLBoostRegressor(SelfPacedMixin, BaseBoostingRegressor):
         self.unknown_categories = unknown_categories
         self.id_columns = id_columns
         self.n_jobs = n_jobs
+        self.monotonic_cst = monotonic_cst
 
     def _validate_params(self):
         super()._validate_params()

@@ -22,8 +22,8 @@ from sklearn.utils import _safe_indexing
 
 from ._auto_rules import PATIENCE, SAMPLE_COUNT
 from ._batched import staged_raw_binned_once
-from ._boosting import checked_sample_weight, numeric_targets
-from ._cv_search import fit_candidates, raw_at, results_table
+from ._boosting import checked_monotonic_cst, checked_sample_weight, numeric_targets
+from ._cv_search import constrained, fit_candidates, raw_at, results_table
 from ._estimator_parts import SearchedFinalModel
 from ._progress import Progress, check_verbose
 from ._validation import candidate_values, check_number, check_optional_int, validated_X
@@ -105,7 +105,9 @@ class RegressionSearch:
                 "estimator__min_samples_leaf": candidate["min_samples_leaf"],
                 "estimator__l2_regularization": candidate["l2_regularization"],
                 "learning_rate": candidate["learning_rate"], "age": candidate["age"],
-                "loss": candidate["loss"], "n_estimators": rounds}
+                "loss": candidate["loss"], "n_estimators": rounds,
+                **({} if candidate.get("monotonic_cst") is None
+                   else {"estimator__monotonic_cst": candidate["monotonic_cst"]})}
 
     @staticmethod
     def curve(model, X, y, w, trim) -> NDArray[np.float64]:
@@ -121,7 +123,8 @@ def make_regressor(candidate: dict, n_estimators: int, random_state: int) -> SPL
     tree = HistTreeRegressor(max_depth=candidate["max_depth"],
                              min_samples_leaf=candidate["min_samples_leaf"],
                              l2_regularization=candidate["l2_regularization"],
-                             sample_count=SAMPLE_COUNT)
+                             sample_count=SAMPLE_COUNT,
+                             monotonic_cst=candidate.get("monotonic_cst"))
     return SPLBoostRegressor(tree, n_estimators=n_estimators, age=candidate["age"],
                              loss=candidate["loss"], learning_rate=candidate["learning_rate"],
                              random_state=random_state, id_columns="keep")
@@ -300,7 +303,8 @@ class SPLBoostRegressorCV(SearchedFinalModel, RegressorMixin, BaseEstimator):
                  label_issue_threshold: float = 3.0, remove_label_issues: bool | str = "auto",
                  label_issue_weight: float = 0.0, n_jobs: int | None = None,
                  random_state=None, unknown_categories: str = "missing",
-                 id_columns: str = "drop", verbose: int = 0):
+                 id_columns: str = "drop", verbose: int = 0,
+                 monotonic_cst: dict | list | None = None):
         self.max_depth = max_depth
         self.age = age
         self.n_estimators = n_estimators
@@ -317,6 +321,7 @@ class SPLBoostRegressorCV(SearchedFinalModel, RegressorMixin, BaseEstimator):
         self.unknown_categories = unknown_categories
         self.id_columns = id_columns
         self.verbose = verbose
+        self.monotonic_cst = monotonic_cst
 
     # ------------------------------------------------------------------ params
     def _search_space(self) -> list[dict]:
@@ -393,7 +398,7 @@ class SPLBoostRegressorCV(SearchedFinalModel, RegressorMixin, BaseEstimator):
         X, y = validated_X(self, X, y, reset=True, allow_nan=True, allow_inf=False)
         y = numeric_targets(y)
         sw = checked_sample_weight(sample_weight, X)
-        candidates = self._search_space()
+        candidates = constrained(self._search_space(), checked_monotonic_cst(self, X, 0))
         X_fit, fold_seed, fit_seed = self._fit_data_and_seeds(X_in, X)
         folds = self._folds(X, y, fold_seed)
         with _kernel_threads(self.n_jobs, data_work(X)) as threads, \
@@ -438,7 +443,8 @@ class SPLBoostRegressorCV(SearchedFinalModel, RegressorMixin, BaseEstimator):
     @staticmethod
     def _results_table(candidates, scores, best_round) -> dict:
         """``cv_results_`` (:func:`robust_boosting._cv_search.results_table`)."""
-        return results_table(candidates, scores, best_round, tuple(candidates[0]))
+        return results_table(candidates, scores, best_round,
+                             tuple(k for k in candidates[0] if k != "monotonic_cst"))
 
     def _final_fit(self, X, y, sw, p, folds, fit_seed, progress) -> None:
         """Step 3: the winner on all the rows, the suspects' weights multiplied by

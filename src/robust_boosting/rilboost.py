@@ -340,7 +340,8 @@ class RILBoostClassifier(BaseBoostingClassifier):
                  gamma: float | str = "scale", search: str = "auto",
                  weight_scale: float | str = "n_samples", random_state=None, unknown_categories: str = "missing",
                  id_columns: str = "drop",
-                 n_jobs: int | None = None):
+                 n_jobs: int | None = None, monotonic_cst: dict | list | None = None,
+                 class_weight: dict | str | None = None):
         self.estimator = estimator
         self.n_estimators = n_estimators
         self.epsilon = epsilon
@@ -354,6 +355,8 @@ class RILBoostClassifier(BaseBoostingClassifier):
         self.unknown_categories = unknown_categories
         self.id_columns = id_columns
         self.n_jobs = n_jobs
+        self.monotonic_cst = monotonic_cst
+        self.class_weight = class_weight
 
     def _validate_params(self) -> None:
         super()._validate_params()

@@ -126,7 +126,8 @@ class SavageBoostClassifier(ClassProbabilityBooster):
     def __init__(self, estimator=None, *, n_estimators: int = 100, learning_rate: float = 1.0,
                  clip: float = 0.05, random_state=None, unknown_categories: str = "missing",
                  id_columns: str = "drop",
-                 n_jobs: int | None = None):
+                 n_jobs: int | None = None, monotonic_cst: dict | list | None = None,
+                 class_weight: dict | str | None = None):
         self.estimator = estimator
         self.n_estimators = n_estimators
         self.learning_rate = learning_rate
@@ -135,6 +136,8 @@ class SavageBoostClassifier(ClassProbabilityBooster):
         self.unknown_categories = unknown_categories
         self.id_columns = id_columns
         self.n_jobs = n_jobs
+        self.monotonic_cst = monotonic_cst
+        self.class_weight = class_weight
 
 
 class RBoostClassifier(GentleLossBooster):
@@ -295,7 +298,8 @@ class RobustBoostClassifier(BaseBoostingClassifier):
     def __init__(self, estimator=None, *, n_estimators: int = 100, error_goal: float = 0.1,
                  max_margin: float = 0.0, margin_sigma: float = 0.1, random_state=None, unknown_categories: str = "missing",
                  id_columns: str = "drop",
-                 n_jobs: int | None = None):
+                 n_jobs: int | None = None, monotonic_cst: dict | list | None = None,
+                 class_weight: dict | str | None = None):
         self.estimator = estimator
         self.n_estimators = n_estimators
         self.error_goal = error_goal
@@ -305,6 +309,8 @@ class RobustBoostClassifier(BaseBoostingClassifier):
         self.unknown_categories = unknown_categories
         self.id_columns = id_columns
         self.n_jobs = n_jobs
+        self.monotonic_cst = monotonic_cst
+        self.class_weight = class_weight
 
     def _validate_params(self):
         super()._validate_params()

@@ -165,7 +165,8 @@ class SPLBoostClassifier(SelfPacedMixin, BaseBoostingClassifier):
                  learning_rate: float = 1.0, age_growth: float | None = 2.0,
                  random_state=None, unknown_categories: str = "missing",
                  id_columns: str = "drop",
-                 n_jobs: int | None = None):
+                 n_jobs: int | None = None, monotonic_cst: dict | list | None = None,
+                 class_weight: dict | str | None = None):
         self.estimator = estimator
         self.n_estimators = n_estimators
         self.age = age
@@ -180,6 +181,8 @@ class SPLBoostClassifier(SelfPacedMixin, BaseBoostingClassifier):
         self.unknown_categories = unknown_categories
         self.id_columns = id_columns
         self.n_jobs = n_jobs
+        self.monotonic_cst = monotonic_cst
+        self.class_weight = class_weight
 
     def _make_step(self):
         return DiscreteStep(learning_rate=self.learning_rate)

@@ -32,8 +32,9 @@ from ._auto_rules import (
     clean_anchor_threshold,
     regimes,
 )
-from ._boosting import validated_training_data
+from ._boosting import checked_monotonic_cst, validated_training_data
 from ._cv_search import (
+    constrained,
     fit_candidates,
     make_booster,
     proba_at,
@@ -43,7 +44,14 @@ from ._cv_search import (
 )
 from ._estimator_parts import SearchedFinalModel
 from ._progress import Progress, check_verbose
-from ._validation import candidate_values, check_choice, check_number, check_optional_int
+from ._validation import (
+    _constrains,
+    candidate_values,
+    check_choice,
+    check_number,
+    check_optional_int,
+    class_weight_sample_weight,
+)
 from .label_issues import (  # noqa: F401 - the names of release 0.1.0
     anchor_noise_rate,
     calibrated_joint,
@@ -406,7 +414,8 @@ class SPLBoostClassifierCV(SearchedFinalModel, ClassifierMixin, BaseEstimator):
                  remove_label_issues: bool | str = "auto",
                  label_issue_weight: float | tuple[float, float] = (0.0, 0.8),
                  n_jobs: int | None = None, random_state=None, unknown_categories: str = "missing",
-                 id_columns: str = "drop", verbose: int = 0):
+                 id_columns: str = "drop", verbose: int = 0,
+                 monotonic_cst: dict | list | None = None, class_weight: dict | str | None = None):
         self.max_depth = max_depth
         self.learning_rate = learning_rate
         self.drop_fraction = drop_fraction
@@ -425,6 +434,8 @@ class SPLBoostClassifierCV(SearchedFinalModel, ClassifierMixin, BaseEstimator):
         self.unknown_categories = unknown_categories
         self.id_columns = id_columns
         self.verbose = verbose
+        self.monotonic_cst = monotonic_cst
+        self.class_weight = class_weight
 
     # ------------------------------------------------------------------ params
     def _search_space(self, n: int, n_classes: int = 2) -> list[dict]:
@@ -516,9 +527,14 @@ class SPLBoostClassifierCV(SearchedFinalModel, ClassifierMixin, BaseEstimator):
         policy = self.grow_policy
         rules = self._rules
         check_choice("grow_policy", policy, ["auto", "depthwise", "symmetric"])
+        # monotone constraints are the depth-wise trees' (symmetric trees take none)
+        monotone = _constrains(getattr(self, "monotonic_cst", None))
         if policy == "auto":
             return ("symmetric" if rules.symmetric and n > rules.small_n
-                    and not self._has_categorical() else "depthwise")
+                    and not self._has_categorical() and not monotone else "depthwise")
+        if policy == "symmetric" and monotone:
+            raise ValueError("monotonic_cst is not supported with grow_policy='symmetric'; "
+                             "use grow_policy='depthwise' (or 'auto').")
         if policy == "symmetric" and not rules.symmetric:
             raise ValueError(f"{type(self).__name__} grows no symmetric trees; use "
                              "grow_policy='depthwise' (or 'auto').")
@@ -584,15 +600,21 @@ class SPLBoostClassifierCV(SearchedFinalModel, ClassifierMixin, BaseEstimator):
         """
         check_verbose(self.verbose)
         X_in = X
+        # class_weight: each row's weight times its class's, in the search (its fits and
+        # held-out scores) and the final fit
+        sample_weight = class_weight_sample_weight(getattr(self, "class_weight", None), y,
+                                                   sample_weight)
         X, classes, y_idx, sw = validated_training_data(self, X, y, sample_weight, allow_nan=True)
         self._search_space(X.shape[0], classes.shape[0])  # the parameters' checks first
+        mono = checked_monotonic_cst(self, X, classes.shape[0])
         X_fit, fold_seed, fit_seed = self._fit_data_and_seeds(X_in, X)
 
         folds = search_folds(self.cv, X, y_idx, fold_seed)
         rare = self._rare_classes(y_idx, classes, len(folds))
         # the search's rows and classes: all but those of the rare classes
         common = np.flatnonzero(~np.isin(y_idx, rare))
-        candidates = self._search_space(common.size, classes.shape[0] - rare.size)
+        candidates = constrained(self._search_space(common.size, classes.shape[0] - rare.size),
+                                 mono)
         # every kernel of the search and the final fit on n_jobs threads, chosen from X's
         # size when None (design record 0022)
         with _kernel_threads(self.n_jobs, data_work(X)) as threads, \

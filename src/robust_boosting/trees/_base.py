@@ -22,8 +22,11 @@ from .._schema import FeatureSchema, is_frame
 from .._validation import (
     all_finite,
     check_choice,
+    check_monotonic_classes,
+    check_monotonic_cst,
     check_number,
     check_optional_int,
+    class_weight_sample_weight,
     validated_X,
 )
 from . import _partition, _predictor, _splitting
@@ -97,6 +100,8 @@ class _BaseHistTree(BaseEstimator):
         random_state: Any = None,
         unknown_categories: str = "missing",
         id_columns: str = "drop",
+        monotonic_cst: Any = None,
+        class_weight: Any = None,
     ) -> None:
         self.criterion = criterion
         self.max_depth = max_depth
@@ -110,6 +115,9 @@ class _BaseHistTree(BaseEstimator):
         self.random_state = random_state
         self.unknown_categories = unknown_categories
         self.id_columns = id_columns
+        self.monotonic_cst = monotonic_cst
+        if not self._is_reg:  # a classifier's parameter only
+            self.class_weight = class_weight
 
     @staticmethod
     def _init_with_defaults(**defaults):
@@ -313,6 +321,9 @@ class _BaseHistTree(BaseEstimator):
         self._validate_params()
         X, y = self._validate_X_y(X, y)
         n_samples = X.shape[0]
+        if not self._is_reg and root is None:
+            sample_weight = class_weight_sample_weight(getattr(self, "class_weight", None), y,
+                                                       sample_weight)
         sw = _check_sample_weight(sample_weight, n_samples) if root is None else root[0]
         if self._is_reg:
             y = np.asarray(y, dtype=np.float64)
@@ -391,6 +402,7 @@ class _BaseHistTree(BaseEstimator):
             )
             root_tot[-1] = n_active
         grower_cls = _SymmetricGrower if self._grow_policy() == "symmetric" else _Grower
+        mono = self._monotone_constraints(mapper, grower_cls)
         if grower_cls is _SymmetricGrower and mapper.categorical_features_.size:
             cats = mapper.categorical_features_.tolist()
             names = getattr(self, "feature_names_in_", None)
@@ -408,7 +420,7 @@ class _BaseHistTree(BaseEstimator):
             cat_features=mapper.categorical_features_,
             count_by_weight=self.sample_count == "weight", lam=lam,
             random_strength=strength, rs_seed=self._split_noise_seed(), cat_lam=cat_lam,
-            min_cat_cnt=self.min_category_count,
+            min_cat_cnt=self.min_category_count, monotonic_cst=mono,
         )
         if (active is not None and 2 * n_active >= n_samples and self.min_samples_leaf == 1
                 and self.sample_count != "weight"):
@@ -427,6 +439,25 @@ class _BaseHistTree(BaseEstimator):
         grower.root_tot = root_tot
         binned_by_caller = isinstance(X, BinnedData)
         return grower, binned, inactive if binned_by_caller else False, ybar
+
+    def _monotone_constraints(self, mapper: BinMapper, grower_cls) -> np.ndarray | None:
+        """``monotonic_cst`` checked (None: no constraint): scikit-learn's format, never on a
+        categorical feature, for regression or two classes, and not for symmetric trees."""
+        cst = getattr(self, "monotonic_cst", None)  # (None in a model file of 0.1.0)
+        if cst is None or (not self._is_reg and self.n_classes_ < 2):
+            return None
+        categorical = np.zeros(mapper.n_bins_.shape[0], dtype=bool)
+        categorical[mapper.categorical_features_] = True
+        mono = check_monotonic_cst(cst, n_features=categorical.shape[0],
+                                   feature_names=getattr(self, "feature_names_in_", None),
+                                   categorical=categorical)
+        if mono is not None:
+            if not self._is_reg:
+                check_monotonic_classes(mono, self.n_classes_)
+            if grower_cls is _SymmetricGrower:
+                raise ValueError("monotonic_cst is not supported with grow_policy='symmetric'; "
+                                 "use grow_policy='depthwise'.")
+        return mono
 
     def _finish_fit(self, grower: _Grower, binned: BinnedData, inactive, ybar: float) -> None:
         """The fitted attributes from a grown ``grower`` (see :meth:`_prepare_grower`)."""
@@ -473,6 +504,8 @@ class _BaseHistTree(BaseEstimator):
         else:
             w = tot[:, :-1].sum(axis=1)
             value = tot[:, :-1] / w[:, None]
+        if g.mono is not None:
+            value = _bounded_values(tot, w, value, g, ybar, self._is_reg)
         categorical = {}
         if g.cat_features.size:
             # copies: the grower's arrays are views of the whole batch's
@@ -578,3 +611,21 @@ class _BaseHistTree(BaseEstimator):
         """Number of leaves of the fitted tree."""
         check_is_fitted(self, "tree_")
         return self.tree_.n_leaves
+
+
+def _bounded_values(tot, w, value, g: _Grower, ybar: float, is_reg: bool) -> np.ndarray:
+    """A monotone-constrained tree's node values, each within its bounds ``[g.lower,
+    g.upper]`` (LightGBM's "basic" method): a regression value ``ybar + S / (W + lam)``
+    with ``S / (W + lam)`` clipped (nodes inside their bounds keep their value), a
+    two-class node's ``(1 - p, p)`` with its class-1 share ``p`` clipped, so that the
+    predicted class and probabilities follow the order of ``p``."""
+    lower, upper = np.asarray(g.lower, dtype=np.float64), np.asarray(g.upper, dtype=np.float64)
+    if is_reg:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            v = np.where(w > 0, tot[:, 1] / (w + g.lam), 0.0)
+        clipped = np.minimum(np.maximum(v, lower), upper)
+        return np.where(clipped != v, clipped + ybar, value)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = np.where(w > 0, tot[:, 1] / w, 0.0)
+    p = np.minimum(np.maximum(p, lower), upper)
+    return np.column_stack([1.0 - p, p])

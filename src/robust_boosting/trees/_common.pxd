@@ -9,7 +9,7 @@ and small inline helpers. A module's own ``.pxd`` declares the ``cdef`` function
 others call.
 """
 
-from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
+from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint64_t
 
 
 cdef enum:
@@ -123,6 +123,12 @@ cdef struct NodeArgs:
     double min_cat_cnt      # a category of fewer rows at the node takes no part
     double cat_lam          # the L2 penalty of a categorical split's children
     uint8_t* left_sets      # (2, n_features, missing_bin + 1): each feature's left set
+    # monotone constraints (LightGBM's "basic" method, _splitting._monotone_split):
+    const int8_t* mono      # -1, 0 or +1 per feature (NULL: no constraint)
+    double small_lo         # the bounds of the small and large nodes' values
+    double small_hi
+    double large_lo
+    double large_hi
 
 
 cdef inline void _subtract_bins(const double* ph, const double* sh, double* lh, Py_ssize_t nb,

@@ -10,7 +10,7 @@ level by level (symmetric regression trees). See ``_common.pxd`` for the layout.
 
 from cython.parallel cimport prange, threadid
 from libc.math cimport INFINITY, isfinite, isnan
-from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
+from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memset
 
@@ -18,8 +18,10 @@ from robust_boosting.trees._common cimport *
 from robust_boosting.trees._histogram cimport _build_hist_group
 from robust_boosting.trees._partition cimport _partition, _partition_table
 from robust_boosting.trees._splitting cimport (
-    _node_score, _run_groups, _sym_choice, _sym_feature_best, _sym_features_add, _sym_level,
+    _child_bounds, _node_score, _run_groups, _sym_choice, _sym_feature_best, _sym_features_add, _sym_level,
     _sym_no_split, _sym_noisy_choice, _sym_noisy_level, _tree_args)
+
+import numpy as np
 
 
 cdef bint _can_split(const double* tot, int64_t depth, int64_t max_depth, int n_stat,
@@ -100,6 +102,8 @@ cdef struct Tree:
     uint8_t* is_categorical  # (NULL: no categorical feature) 1: a set split
     uint8_t* cats            # its left set, 32 bytes per node (category c: bit c % 8
                              # of byte c // 8)
+    double* lo               # (NULL: no monotone constraint) the bounds of each node's
+    double* hi               # value (_splitting._child_bounds)
 
 
 cdef inline void _new_node(Tree* t, Py_ssize_t nd, const double* tt, int n_stat, int32_t d,
@@ -194,6 +198,7 @@ cdef int64_t _divide(NodeArgs* a, Tree* t, Py_ssize_t node, Py_ssize_t lnode, in
     cdef uint8_t table[256]
     cdef const uint8_t* bits
     cdef int c
+    cdef double bnd[4]
     if a.is_cat != NULL and a.is_cat[f]:
         bits = t.cats + node * CAT_SET_BYTES
         for c in range(a.missing_bin):
@@ -214,6 +219,12 @@ cdef int64_t _divide(NodeArgs* a, Tree* t, Py_ssize_t node, Py_ssize_t lnode, in
     t.split_bin[node] = b
     t.missing_left[node] = <uint8_t>ml
     t.gain[node] = gain
+    if t.lo != NULL:  # the children's bounds (categorical features are never constrained)
+        _child_bounds(ltot, rtot, a.is_reg, a.lam, a.mono[f], t.lo[node], t.hi[node], bnd)
+        t.lo[lnode] = bnd[0]
+        t.hi[lnode] = bnd[1]
+        t.lo[lnode + 1] = bnd[2]
+        t.hi[lnode + 1] = bnd[3]
     return mid
 
 
@@ -298,6 +309,9 @@ cdef double _single(NodeArgs* a, Tree* t, Py_ssize_t node, double* hist, int n_s
     a.large_tot = a.small_tot
     a.find_small = True
     a.find_large = False
+    if t.lo != NULL:
+        a.small_lo = t.lo[node]
+        a.small_hi = t.hi[node]
     _run_groups(a, _node_threads(a.end - a.start, nf, total_bins, 1, n_threads, min_work,
                                  scan_work))
     got = _pick(a.scores, a.bins, a.mls, nf, t.tot + node * n_stat, n_stat, a.crit, a.is_reg,
@@ -372,6 +386,9 @@ cdef Py_ssize_t _grow_one(NodeArgs* a, int n_stat, int32_t* idx, double* ow, int
     cdef int64_t n_leaves = 1
     cdef Py_ssize_t pick_at
     _new_node(t, 0, root_tot, n_stat, 0, 0, n_act)
+    if t.lo != NULL:
+        t.lo[0] = -INFINITY
+        t.hi[0] = INFINITY
     if (p_split == NULL or p_gain == NULL or stack == NULL or ltot == NULL or rtot == NULL
             or slot_of == NULL or free_slots == NULL):
         n_nodes = 0
@@ -497,6 +514,11 @@ cdef Py_ssize_t _grow_one(NodeArgs* a, int n_stat, int32_t* idx, double* ow, int
                 a.large_tot = t.tot + large * n_stat
                 a.find_small = find_s
                 a.find_large = find_g
+                if t.lo != NULL:
+                    a.small_lo = t.lo[small]
+                    a.small_hi = t.hi[small]
+                    a.large_lo = t.lo[large]
+                    a.large_hi = t.hi[large]
                 _run_groups(a, _node_threads(se - ss, nf, total_bins,
                                              <int>find_s + <int>find_g, n_threads, min_work,
                                              scan_work))
@@ -1052,6 +1074,7 @@ cdef struct Batch:
     const double* min_cat_cnt
     const double* cat_lam
     Tree trees  # the (k, max_nodes) arrays of the results (at tree 0)
+    const int8_t* mono  # the features' monotone constraints (NULL: none)
     int64_t* n_nodes
     const int64_t* max_leaves
     const uint8_t* symmetric
@@ -1110,6 +1133,12 @@ cdef void _grow_tree(const Batch* b, Workspace* w, Py_ssize_t j, int n_threads) 
                w.mls, w.scratch, b.n_stat)
     t.is_categorical = NULL
     t.cats = NULL
+    t.lo = NULL
+    t.hi = NULL
+    if b.mono != NULL:
+        a.mono = b.mono
+        t.lo = b.trees.lo + j * m
+        t.hi = b.trees.hi + j * m
     if b.is_cat != NULL:
         # set splits scanned in the node kernels; no scan skips a feature below another's
         # score, as in the Python grower (whose categorical scores replace the scan's)
@@ -1172,7 +1201,8 @@ cdef class TreeBatch:
     random split scores ``rs``/``rs_seed``. Categorical features: ``is_cat`` (a flag per
     feature, or empty: none), per tree ``min_cat_cnt`` (a category of fewer rows at a node
     takes no part in its split) and ``cat_lam`` (the L2 penalty of a set split's
-    children). The grower's constants: ``cls_rtol``, ``reg_rtol`` (the least gain),
+    children). Monotone constraints: ``mono`` (-1, 0 or +1 per feature, or empty: none;
+    not for symmetric trees), the bounds of each node's value in ``lower``/``upper``. The grower's constants: ``cls_rtol``, ``reg_rtol`` (the least gain),
     ``min_work``, ``scan_work`` (when a node's kernels run threaded), ``cache_bytes``
     (the most bytes of candidates' histograms kept for subtraction, ``_HIST_CACHE_BYTES``).
     The results: ``left``, ``right``, ``feature``, ``split_bin``, ``missing_left``,
@@ -1213,6 +1243,7 @@ cdef class TreeBatch:
     cdef const uint8_t[::1] is_cat
     cdef const double[::1] min_cat_cnt
     cdef const double[::1] cat_lam
+    cdef const int8_t[::1] mono
     # the grower's constants
     cdef double cls_rtol
     cdef double reg_rtol
@@ -1232,6 +1263,8 @@ cdef class TreeBatch:
     cdef int64_t[:, ::1] end
     cdef uint8_t[:, ::1] is_categorical
     cdef uint8_t[:, :, ::1] categories_left
+    cdef double[:, ::1] lower
+    cdef double[:, ::1] upper
     cdef int64_t[::1] n_nodes
 
     def __init__(self, *, codes, n_bins, missing_bin, is_reg, crit, n_stat, hist_stat,
@@ -1240,7 +1273,7 @@ cdef class TreeBatch:
                  symmetric, rs, rs_seed, is_cat, min_cat_cnt, cat_lam, cls_rtol, reg_rtol,
                  min_work, scan_work, cache_bytes, left, right, feature, split_bin,
                  missing_left, gain, tot, depth, start, end, is_categorical,
-                 categories_left, n_nodes):
+                 categories_left, n_nodes, mono=None, lower=None, upper=None):
         self.codes = codes
         self.n_bins = n_bins
         self.missing_bin = missing_bin
@@ -1289,6 +1322,9 @@ cdef class TreeBatch:
         self.start = start
         self.end = end
         self.n_nodes = n_nodes
+        self.mono = np.zeros(0, dtype=np.int8) if mono is None else mono
+        self.lower = np.zeros((0, 0)) if lower is None else lower
+        self.upper = np.zeros((0, 0)) if upper is None else upper
 
 
 def grow_all(TreeBatch s, int n_threads=1):
@@ -1373,6 +1409,19 @@ def grow_all(TreeBatch s, int n_threads=1):
     b.cat_lam = &s.cat_lam[0]
     b.trees.is_categorical = NULL
     b.trees.cats = NULL
+    b.mono = NULL
+    b.trees.lo = NULL
+    b.trees.hi = NULL
+    if s.mono.shape[0] > 0:
+        if (s.mono.shape[0] != b.nf or s.lower.shape[0] != k or s.upper.shape[0] != k
+                or s.lower.shape[1] != s.left.shape[1] or s.upper.shape[1] != s.left.shape[1]):
+            raise ValueError("grow_all: inconsistent monotone constraint arrays")
+        for j in range(k):
+            if s.symmetric[j]:
+                raise ValueError("grow_all: symmetric trees take no monotone constraint")
+        b.mono = &s.mono[0]
+        b.trees.lo = &s.lower[0, 0]
+        b.trees.hi = &s.upper[0, 0]
     if s.is_cat.shape[0] > 0:
         if (s.is_cat.shape[0] != b.nf or s.is_categorical.shape[1] != s.left.shape[1]
                 or s.categories_left.shape[1] != s.left.shape[1]

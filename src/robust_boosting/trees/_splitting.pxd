@@ -6,6 +6,8 @@ from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
 from robust_boosting.trees._common cimport NodeArgs
 
 
+cdef void _child_bounds(const double* ltot, const double* rtot, bint is_reg, double lam,
+                        int c, double lo, double hi, double* out) noexcept nogil
 cdef double _node_score(const double* tot, int n_stat, int crit, double lam) noexcept nogil
 cdef double _best_split_feature(const double* h, int ns, int nb, int missing_bin,
                                 const double* tot, int n_val, bint has_cnt, bint is_reg,

@@ -40,7 +40,7 @@ is IEEE double precision in the order written here.
 
 from cython.parallel cimport prange
 from libc.math cimport INFINITY, M_LN2, cos, fabs, isfinite, log, sqrt
-from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
+from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy
 
@@ -526,6 +526,114 @@ cdef double _best_split_feature(const double* h, int ns, int nb, int missing_bin
     out_ml[0] = best_ml
     return best
 
+
+
+
+# Monotone constraints (LightGBM's "basic" method)
+cdef inline double _clip(double v, double lo, double hi) noexcept nogil:
+    if v < lo:
+        return lo
+    if v > hi:
+        return hi
+    return v
+
+
+cdef inline double _node_value(double a0, double a1, bint is_reg, double lam) noexcept nogil:
+    """The value whose order a monotone constraint keeps: a regression node's
+    ``S / (W + lam)`` (its leaf value, less the mean target), a binary classification
+    node's class-1 share ``w_1 / (w_0 + w_1)`` (0 for a node of no weight)."""
+    cdef double w = a0 + lam if is_reg else a0 + a1
+    return a1 / w if w > 0.0 else 0.0
+
+
+cdef void _child_bounds(const double* ltot, const double* rtot, bint is_reg, double lam,
+                        int c, double lo, double hi, double* out) noexcept nogil:
+    """The bounds ``(left lo, left hi, right lo, right hi)`` of the children of a split of
+    a node bounded by ``[lo, hi]`` on a feature of constraint ``c``: the parent's, and for
+    ``c != 0`` the midpoint of the children's clipped values as the upper bound of the
+    child that must stay below and the lower bound of the other (LightGBM's "basic")."""
+    cdef double mid
+    out[0] = lo
+    out[1] = hi
+    out[2] = lo
+    out[3] = hi
+    if c == 0:
+        return
+    mid = (_clip(_node_value(ltot[0], ltot[1], is_reg, lam), lo, hi)
+           + _clip(_node_value(rtot[0], rtot[1], is_reg, lam), lo, hi)) / 2.0
+    if c > 0:
+        out[1] = mid
+        out[2] = mid
+    else:
+        out[0] = mid
+        out[3] = mid
+
+
+def child_bounds(const double[::1] ltot, const double[::1] rtot, bint is_reg, double lam,
+                 int c, double lo, double hi):
+    """:func:`_child_bounds` (for the tests)."""
+    cdef double out[4]
+    _child_bounds(&ltot[0], &rtot[0], is_reg, lam, c, lo, hi, out)
+    return out[0], out[1], out[2], out[3]
+
+
+cdef double _monotone_split(const double* h, int ns, int nb, int missing_bin,
+                            const double* tot, int n_val, bint has_cnt, bint is_reg, int crit,
+                            double min_cnt, double min_w, double lam, int c, double lo,
+                            double hi, double* cum, int* out_bin, bint* out_ml) noexcept nogil:
+    """:func:`_best_split_feature` of a feature of monotone constraint ``c`` (+1: values
+    increase with the feature, -1: decrease) at a node bounded by ``[lo, hi]``: the best
+    split whose children's values, clipped to the bounds, are in that order (a split on
+    any threshold, missing values on either side, scored as unconstrained). Regression or
+    two classes (``n_val == 2``)."""
+    cdef const double* miss = h + missing_bin * ns
+    cdef bint has_miss = not _bin_empty(miss, n_val, has_cnt, is_reg)
+    cdef int s, b, side
+    cdef double best = -INFINITY
+    cdef double sc, wl, wr, a0, a1, vl, vr
+    cdef int best_bin = -1
+    cdef bint best_ml = False
+    cdef double best_wl = 0.0
+    cdef double best_wr = 0.0
+    cdef const double* hb
+    if min_cnt > 1.0 and not has_cnt:
+        min_w = _weight_for_count(tot, n_val, is_reg, min_cnt, min_w)
+    for s in range(ns):
+        cum[s] = 0.0
+    for b in range(nb):
+        hb = h + b * ns
+        if b > 0 and _bin_empty(hb, n_val, has_cnt, is_reg):
+            continue
+        for s in range(ns):
+            cum[s] += hb[s]
+        for side in range(2 if has_miss else 1):
+            if not (_candidate(cum, tot, miss, side == 1, n_val, has_cnt, crit, min_cnt,
+                               min_w, lam, &sc, &wl, &wr) and sc > best):
+                continue
+            a0 = cum[0] + miss[0] if side == 1 else cum[0]
+            a1 = cum[1] + miss[1] if side == 1 else cum[1]
+            if is_reg:
+                vl = _node_value(a0, a1, True, lam)
+                vr = _node_value(tot[0] - a0, tot[1] - a1, True, lam)
+            else:
+                vl = _node_value(a0 if a0 > 0.0 else 0.0, a1 if a1 > 0.0 else 0.0, False, lam)
+                a0 = tot[0] - a0
+                a1 = tot[1] - a1
+                vr = _node_value(a0 if a0 > 0.0 else 0.0, a1 if a1 > 0.0 else 0.0, False, lam)
+            vl = _clip(vl, lo, hi)
+            vr = _clip(vr, lo, hi)
+            if (c > 0 and vl > vr) or (c < 0 and vl < vr):
+                continue  # the children's values in the wrong order
+            best = sc
+            best_bin = b
+            best_ml = side == 1
+            best_wl = wl
+            best_wr = wr
+    if best_bin >= 0 and not has_miss:
+        best_ml = best_wl >= best_wr
+    out_bin[0] = best_bin
+    out_ml[0] = best_ml
+    return best
 
 
 # Symmetric (oblivious) regression trees
@@ -1135,7 +1243,7 @@ cdef void _node_group(int g, NodeArgs* a) noexcept nogil:
     cdef Py_ssize_t hsz = (a.missing_bin + 1) * a.ns
     cdef bint has_cnt = a.ns > a.n_val
     cdef double* spare = NULL
-    cdef int f, b, nb, bi
+    cdef int f, b, nb, bi, c
     cdef bint ml
     cdef double sc
     cdef double floor_s = -INFINITY
@@ -1165,21 +1273,34 @@ cdef void _node_group(int g, NodeArgs* a) noexcept nogil:
         # floor_s / floor_l: the best score so far of the group's earlier features
         # (a real split's score, so a feature proven below it cannot be chosen; not
         # used in trees with categorical features, as the Python grower's scans)
-        if a.find_small:
+        c = a.mono[f] if a.mono != NULL else 0
+        if a.find_small and c != 0:
+            sc = _monotone_split(a.small_hist + f * hsz, a.ns, nb, a.missing_bin, a.small_tot,
+                                 a.n_val, has_cnt, a.is_reg, a.crit, a.min_cnt, a.min_w,
+                                 a.lam, c, a.small_lo, a.small_hi,
+                                 a.scratch + f * a.scratch_stride, &bi, &ml)
+        elif a.find_small:
             sc = _best_split_feature(a.small_hist + f * hsz, a.ns, nb, a.missing_bin,
                                      a.small_tot, a.n_val, has_cnt, a.is_reg, a.crit,
                                      a.min_cnt, a.min_w, a.lam, floor_s,
                                      a.scratch + f * a.scratch_stride, &bi, &ml)
+        if a.find_small:
             a.scores[f] = sc
             a.bins[f] = bi
             a.mls[f] = ml
             if a.use_floor and sc > floor_s:
                 floor_s = sc
-        if a.find_large:
+        if a.find_large and c != 0:
+            sc = _monotone_split(a.large_hist + f * hsz, a.ns, nb, a.missing_bin, a.large_tot,
+                                 a.n_val, has_cnt, a.is_reg, a.crit, a.min_cnt, a.min_w,
+                                 a.lam, c, a.large_lo, a.large_hi,
+                                 a.scratch + f * a.scratch_stride, &bi, &ml)
+        elif a.find_large:
             sc = _best_split_feature(a.large_hist + f * hsz, a.ns, nb, a.missing_bin,
                                      a.large_tot, a.n_val, has_cnt, a.is_reg, a.crit,
                                      a.min_cnt, a.min_w, a.lam, floor_l,
                                      a.scratch + f * a.scratch_stride, &bi, &ml)
+        if a.find_large:
             a.scores[nf + f] = sc
             a.bins[nf + f] = bi
             a.mls[nf + f] = ml
@@ -1224,6 +1345,11 @@ cdef void _tree_args(NodeArgs* a, const uint8_t* codes, Py_ssize_t n_rows, int n
     a.min_cat_cnt = 1.0
     a.cat_lam = lam
     a.left_sets = NULL
+    a.mono = NULL
+    a.small_lo = -INFINITY
+    a.small_hi = INFINITY
+    a.large_lo = -INFINITY
+    a.large_hi = INFINITY
 
 
 cdef void _node_args(NodeArgs* a, const uint8_t[:, ::1] codes, const int32_t[::1] idx,
@@ -1275,7 +1401,10 @@ def node_pair(const uint8_t[:, ::1] codes, const int32_t[::1] idx, const double[
               const double[::1] small_tot, const double[::1] large_tot, bint find_small,
               bint find_large, double min_cnt, double min_w, double[:, ::1] scores,
               int32_t[:, ::1] bins, uint8_t[:, ::1] mls, double[:, ::1] scratch,
-              int n_threads=1, bint use_floor=True, double lam=0.0):
+              int n_threads=1, bint use_floor=True, double lam=0.0,
+              const int8_t[::1] mono=None, double small_lo=-INFINITY,
+              double small_hi=INFINITY, double large_lo=-INFINITY,
+              double large_hi=INFINITY):
     """Build the histogram of ``idx[start:end]`` (the smaller child), derive the
     larger sibling by subtraction from the parent if ``do_sub``, and find the
     best split of each feature for the requested children (over groups of
@@ -1283,11 +1412,20 @@ def node_pair(const uint8_t[:, ::1] codes, const int32_t[::1] idx, const double[
     is every row in order. ``use_floor``: a feature's scan may return ``-inf``
     where another feature of its group already scores higher (False where the
     scores of categorical features are replaced afterwards). ``lam``: the regression
-    criterion's L2 penalty."""
+    criterion's L2 penalty. ``mono``: each feature's monotone constraint (None: none),
+    and the bounds of the small and large nodes' values (:func:`_monotone_split`)."""
     cdef NodeArgs a
     _node_args(&a, codes, idx, ow, oc, owy, is_reg, crit, dense, start, end, n_bins,
                missing_bin, parent_hist, small_hist, large_hist, do_sub, small_tot, large_tot,
                find_small, find_large, min_cnt, min_w, lam, scores, bins, mls, scratch)
     a.use_floor = use_floor
+    if mono is not None and mono.shape[0] > 0:
+        if mono.shape[0] != codes.shape[0]:
+            raise ValueError("node_pair: one monotone constraint per feature")
+        a.mono = &mono[0]
+        a.small_lo = small_lo
+        a.small_hi = small_hi
+        a.large_lo = large_lo
+        a.large_hi = large_hi
     with nogil:
         _run_groups(&a, n_threads)

@@ -93,7 +93,8 @@ def grow_batched(growers: Sequence[_Grower], n_threads: int = 1) -> None:
             raise TypeError(f"grow_batched grows _Grower and _SymmetricGrower trees, not {g!r}")
         codes = g.codes_t  # a fresh view of the same buffer for every tree
         key = (codes.ctypes.data, codes.shape, codes.strides, g.is_reg, g.n_stat, g.crit,
-               g.hist_shape[2], g.cat_features.tobytes())
+               g.hist_shape[2], g.cat_features.tobytes(),
+               None if g.mono is None else g.mono.tobytes())
         groups.setdefault(key, []).append(g)
     for group in groups.values():
         _grow_group(group, n_threads)
@@ -197,6 +198,9 @@ def _grow_group(group: list[_Grower], n_threads: int) -> None:
     cat_lam = np.array([g.lam + g.cat_lam for g in group], dtype=np.float64)
     is_categorical = np.empty(shape if has_cat else (k, 0), dtype=np.uint8)
     categories_left = np.empty((*shape, 32) if has_cat else (k, 0, 32), dtype=np.uint8)
+    # monotone constraints (the same for the group): each node's bounds
+    bounds = {} if g0.mono is None else dict(mono=g0.mono, lower=np.empty(shape),
+                                             upper=np.empty(shape))
     batch = _growing.TreeBatch(
         codes=g0.codes_t, n_bins=g0.n_bins, missing_bin=g0.missing_bin, is_reg=is_reg,
         crit=g0.crit, n_stat=n_stat, hist_stat=g0.hist_shape[2],
@@ -210,6 +214,7 @@ def _grow_group(group: list[_Grower], n_threads: int) -> None:
         left=left, right=right, feature=feature, split_bin=split_bin,
         missing_left=missing_left, gain=gain, tot=tot, depth=depth, start=start, end=end,
         is_categorical=is_categorical, categories_left=categories_left, n_nodes=n_nodes,
+        **bounds,
     )
     _growing.grow_all(batch, n_threads)
     for j, g in enumerate(group):
@@ -230,6 +235,9 @@ def _grow_group(group: list[_Grower], n_threads: int) -> None:
         if has_cat:
             g.is_categorical = is_categorical[j, :m]
             g.categories_left = categories_left[j, :m]
+        if bounds:
+            g.lower = bounds["lower"][j, :m]
+            g.upper = bounds["upper"][j, :m]
 
 
 def _is_hist_tree(learner) -> bool:

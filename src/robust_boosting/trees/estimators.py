@@ -256,14 +256,15 @@ class HistTreeRegressor(RegressorMixin, _BaseHistTree):
                  random_strength: float = 0.0, max_bins: int = 255,
                  min_category_count: int = DEFAULT_MIN_CATEGORY_COUNT,
                  n_jobs: int | None = None, random_state: Any = None,
-                 unknown_categories: str = "missing", id_columns: str = "drop") -> None:
+                 unknown_categories: str = "missing", id_columns: str = "drop",
+                 monotonic_cst: Any = None) -> None:
         super().__init__(criterion=criterion, max_depth=max_depth,
                          max_leaf_nodes=max_leaf_nodes, min_samples_leaf=min_samples_leaf,
                          min_weight_fraction_leaf=min_weight_fraction_leaf,
                          sample_count=sample_count, max_bins=max_bins,
                          min_category_count=min_category_count, n_jobs=n_jobs,
                          random_state=random_state, unknown_categories=unknown_categories,
-                         id_columns=id_columns)
+                         id_columns=id_columns, monotonic_cst=monotonic_cst)
         self.l2_regularization = l2_regularization
         self.cat_l2 = cat_l2
         self.grow_policy = grow_policy

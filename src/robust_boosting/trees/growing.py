@@ -123,6 +123,27 @@ class HistTree:
         return deepest
 
 
+def _node_value(a0: float, a1: float, is_reg: bool, lam: float) -> float:
+    """The value a monotone constraint orders: ``S / (W + lam)`` (regression: the leaf
+    value less the mean target) or the class-1 share ``w_1 / (w_0 + w_1)``."""
+    w = a0 + lam if is_reg else a0 + a1
+    return a1 / w if w > 0.0 else 0.0
+
+
+def _child_bounds(ltot, rtot, is_reg: bool, lam: float, c: int, lo: float, hi: float):
+    """``(left lo, left hi, right lo, right hi)``: the bounds of the children of a split of
+    a node bounded by ``[lo, hi]`` on a feature of constraint ``c`` (LightGBM's "basic"
+    method): the parent's, and for ``c != 0`` the midpoint of the children's values,
+    clipped to the parent's bounds, as the upper bound of the child that must stay below
+    and the lower bound of the other. The compiled grower's ``_child_bounds``, in Python."""
+    if c == 0:
+        return lo, hi, lo, hi
+    vl = min(max(_node_value(float(ltot[0]), float(ltot[1]), is_reg, lam), lo), hi)
+    vr = min(max(_node_value(float(rtot[0]), float(rtot[1]), is_reg, lam), lo), hi)
+    mid = (vl + vr) / 2.0
+    return (lo, mid, mid, hi) if c > 0 else (mid, hi, lo, mid)
+
+
 class _Grower:
     """One tree's growth settings and row arrays (grown by the compiled grower,
     :func:`~robust_boosting.trees.batched.grow_batched`); :meth:`grow` is the test
@@ -132,9 +153,13 @@ class _Grower:
         self, codes_t, n_bins, missing_bin, idx, ow, oc, owy, is_reg, n_stat, crit,
         max_depth, max_leaf_nodes, min_samples_leaf, min_weight, tol_scale, n_threads,
         cat_features=None, count_by_weight=False, lam=0.0, random_strength=0.0, rs_seed=0,
-        cat_lam=0.0, min_cat_cnt=1.0,
+        cat_lam=0.0, min_cat_cnt=1.0, monotonic_cst=None,
     ):
         self.codes_t = codes_t
+        # monotone constraints: -1, 0 or +1 per feature (int8), or None; each node's
+        # value is then kept within [lower, upper] (LightGBM's "basic" method)
+        self.mono = None if monotonic_cst is None else np.ascontiguousarray(
+            monotonic_cst, dtype=np.int8)
         # categorical features (int32 indices): split into sets of categories
         self.cat_features = (np.empty(0, dtype=np.int32) if cat_features is None
                              else np.asarray(cat_features, dtype=np.int32))
@@ -188,6 +213,8 @@ class _Grower:
         self.depth: list[int] = []
         self.start: list[int] = []
         self.end: list[int] = []
+        self.lower: list[float] = []
+        self.upper: list[float] = []
 
     def _buffers(self) -> None:
         """Make the buffers of :meth:`grow` (the compiled batched growth has its own)."""
@@ -222,6 +249,8 @@ class _Grower:
         self.gain.append(0.0)
         self.tot.append(tot)
         self.depth.append(depth)
+        self.lower.append(-np.inf)
+        self.upper.append(np.inf)
         return len(self.left) - 1
 
     def _can_split(self, tot, depth):
@@ -304,7 +333,7 @@ class _Grower:
         )
 
     def _run_kernel(self, start, end, parent_hist, small_hist, large_hist, do_sub,
-                    small_tot, large_tot, find_small, find_large):
+                    small_tot, large_tot, find_small, find_large, bounds=None):
         self.scores.fill(-np.inf)
         work = (end - start) * self.n_features + _SCAN_WORK * self.total_bins * (
             int(find_small) + int(find_large))
@@ -324,6 +353,7 @@ class _Grower:
             do_sub, small_tot, large_tot, find_small, find_large, self.min_cnt, self.min_w,
             self.scores, self.bins, self.mls, self.scratch, n_threads,
             not self.cat_features.size, self.lam,
+            *(() if self.mono is None else (self.mono, *bounds)),
         )
         if self.cat_features.size:
             if find_small:
@@ -348,23 +378,28 @@ class _Grower:
         if hist is not None:
             self.n_live_hists -= 1
 
-    def _evaluate_single(self, start, end, tot):
+    def _bounds(self, node):
+        """``(lower, upper)`` of ``node``'s value (monotone constraints)."""
+        return self.lower[node], self.upper[node]
+
+    def _evaluate_single(self, start, end, tot, node=0):
         hist = self._alloc_hist()
         self._run_kernel(start, end, self.dummy_hist, hist, self.dummy_hist, False,
-                         tot, tot, True, False)
+                         tot, tot, True, False, self._bounds(node) * 2)
         split = self._pick(0, tot)
         if split is None:
             self._release(hist)
             return None, None
         return hist, split
 
-    def _evaluate_children(self, parent_hist, ls, le, rs, re_, ltot, rtot, find_l, find_r):
-        """Histograms and best splits of two new siblings."""
+    def _evaluate_children(self, parent_hist, ls, le, rs, re_, ltot, rtot, find_l, find_r,
+                           lnode=0):
+        """Histograms and best splits of two new siblings (``lnode`` and ``lnode + 1``)."""
         if not (find_l or find_r):
             return (None, None), (None, None)
         if parent_hist is None:
-            left = self._evaluate_single(ls, le, ltot) if find_l else (None, None)
-            right = self._evaluate_single(rs, re_, rtot) if find_r else (None, None)
+            left = self._evaluate_single(ls, le, ltot, lnode) if find_l else (None, None)
+            right = self._evaluate_single(rs, re_, rtot, lnode + 1) if find_r else (None, None)
             return left, right
         small_is_left = (le - ls) <= (re_ - rs)
         if small_is_left:
@@ -373,8 +408,9 @@ class _Grower:
             s, e, stot, ltot_, find_s, find_g = rs, re_, rtot, ltot, find_r, find_l
         small_hist = self._alloc_hist()
         large_hist = self._alloc_hist() if find_g else self.dummy_hist
+        small, large = (lnode, lnode + 1) if small_is_left else (lnode + 1, lnode)
         self._run_kernel(s, e, parent_hist, small_hist, large_hist, find_g,
-                         stot, ltot_, find_s, find_g)
+                         stot, ltot_, find_s, find_g, self._bounds(small) + self._bounds(large))
         small = (None, None)
         large = (None, None)
         if find_s:
@@ -417,6 +453,10 @@ class _Grower:
         self.missing_left[node] = ml
         self.left_set[node] = left_set
         self.gain[node] = gain
+        if self.mono is not None:
+            bounds = _child_bounds(ltot, rtot, self.is_reg, self.lam, int(self.mono[f]),
+                                   self.lower[node], self.upper[node])
+            self.lower[lnode], self.upper[lnode], self.lower[rnode], self.upper[rnode] = bounds
         return lnode, rnode, mid
 
     # -- growth (the test reference) ---------------------------------------
@@ -463,7 +503,7 @@ class _Grower:
             if best_first and n_leaves >= self.max_leaf_nodes:
                 find_l = find_r = False
             (lh, lsplit), (rh, rsplit) = self._evaluate_children(
-                hist, start, mid, mid, end, lt, rt, find_l, find_r
+                hist, start, mid, mid, end, lt, rt, find_l, find_r, lnode
             )
             self._release(hist)
             for child, ch_hist, ch_split, s, e in (

@@ -67,6 +67,21 @@ EXPECTED_FAILED: dict[str, dict[str, str]] = {
     )
 }
 
+_CLASS_WEIGHT = (
+    "check_class_weight_classifiers weighs the classes 1000 and 0.0001 on overlapping "
+    "blobs: a tree weak learner's leaf may hold rows of a 0.0001 class only and predict it "
+    "(a pure leaf wins whatever its weight), and a boosting round can fit such a leaf. The "
+    "check gives scikit-learn's trees min_weight_fraction_leaf=0.01 against this; a booster "
+    "has no such parameter. With that leaf minimum on the weak learner (min_samples_leaf=3 "
+    "for SPLBoostClassifierCV, whose counts follow the weights) the check passes: "
+    "tests/test_constraints.py::test_class_weight_check_passes_with_a_leaf_minimum."
+)
+for _name in ("AdaBoostClassifier", "SPLBoostClassifier", "RealBoostClassifier",
+              "SavageBoostClassifier", "RobustBoostClassifier", "LogitBoostClassifier",
+              "RBoostClassifier", "SPLLogitBoostClassifier", "SPLGentleBoostClassifier",
+              "SPLBoostClassifierCV"):
+    EXPECTED_FAILED.setdefault(_name, {})["check_class_weight_classifiers"] = _CLASS_WEIGHT
+
 
 def _expected_failed(estimator):
     return EXPECTED_FAILED.get(type(estimator).__name__, {})

@@ -102,6 +102,20 @@ class SPLBoostRegressor(SelfPacedMixin, BaseBoostingRegressor):
         own explicit ``n_jobs`` wins over it. The model does not depend on it.
     random_state : int, RandomState or None, default=None
         Seeds the weak learners.
+    monotonic_cst : array-like of int of shape (n_features,), dict or None, default=None
+        Monotone constraints, scikit-learn's ``monotonic_cst``: per feature, 1 (the
+        prediction never decreases as the feature grows), -1 (it never increases) or 0
+        (no constraint); or a dict from feature names (``str``) or column indices
+        (``int``) to -1, 0 or 1, the features it leaves out unconstrained. The
+        histogram trees enforce it as LightGBM's "basic" method does: a split of a
+        constrained feature is taken only if its children's values are in that order,
+        and each node's value stays within bounds inherited from its ancestors (at a
+        constrained split, the midpoint of the children's values), so every tree is
+        monotone in the feature, and so is a booster's score (each round adds a
+        positive multiple of a monotone function of its tree's leaf values). For
+        regression and two classes; a constrained categorical feature, more than two
+        classes, symmetric trees and a weak learner other than the histogram trees
+        raise a ValueError.
     unknown_categories : {"missing", "error"}, default="missing"
         What predict does with a category of a categorical column that no training
         row had: ``"missing"`` treats it as a missing value; ``"error"`` raises a

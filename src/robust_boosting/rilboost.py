@@ -289,6 +289,27 @@ class RILBoostClassifier(BaseBoostingClassifier):
         Seeds the weak learners' ``random_state`` parameters, round by round, and
         breaks minimin ties at random (the paper leaves tie-breaking open; see
         :func:`~robust_boosting.imprecise.select_extreme_point`).
+    monotonic_cst : array-like of int of shape (n_features,), dict or None, default=None
+        Monotone constraints, scikit-learn's ``monotonic_cst``: per feature, 1 (the
+        prediction never decreases as the feature grows), -1 (it never increases) or 0
+        (no constraint); or a dict from feature names (``str``) or column indices
+        (``int``) to -1, 0 or 1, the features it leaves out unconstrained. The
+        histogram trees enforce it as LightGBM's "basic" method does: a split of a
+        constrained feature is taken only if its children's values are in that order,
+        and each node's value stays within bounds inherited from its ancestors (at a
+        constrained split, the midpoint of the children's values), so every tree is
+        monotone in the feature, and so is a booster's score (each round adds a
+        positive multiple of a monotone function of its tree's leaf values). For
+        regression and two classes; a constrained categorical feature, more than two
+        classes, symmetric trees and a weak learner other than the histogram trees
+        raise a ValueError.
+    class_weight : dict, "balanced" or None, default=None
+        Weights of the classes, as scikit-learn's classifiers take them: a dict
+        ``{label: weight}`` (classes it leaves out weigh 1), or ``"balanced"``: class
+        ``c`` weighs ``n_samples / (n_classes * count(c))``. Each row's weight is its
+        ``sample_weight`` times its class's weight, wherever the fit reads weights
+        (the cross-validated search's fits and held-out scores too). None: every class
+        weighs 1.
     unknown_categories : {"missing", "error"}, default="missing"
         What predict does with a category of a categorical column that no training
         row had: ``"missing"`` treats it as a missing value (the trees' learned

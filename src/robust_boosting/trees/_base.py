@@ -77,6 +77,8 @@ class _BaseHistTree(BaseEstimator):
     min_category_count = 1
     id_columns = "keep"
     cat_l2 = 0.0
+    monotonic_cst = None
+    class_weight = None
     _criteria: dict[str, int] = {}
     _is_reg = False
     #: the boosters pass ``n_categories`` to :meth:`prepare_data`: categorical features

@@ -21,8 +21,6 @@ from robust_boosting.trees._splitting cimport (
     _child_bounds, _node_score, _run_groups, _sym_choice, _sym_feature_best, _sym_features_add, _sym_level,
     _sym_no_split, _sym_noisy_choice, _sym_noisy_level, _tree_args)
 
-import numpy as np
-
 
 cdef bint _can_split(const double* tot, int64_t depth, int64_t max_depth, int n_stat,
                      double min_cnt, double min_w, bint is_reg) noexcept nogil:
@@ -1243,6 +1241,7 @@ cdef class TreeBatch:
     cdef const uint8_t[::1] is_cat
     cdef const double[::1] min_cat_cnt
     cdef const double[::1] cat_lam
+    cdef bint has_mono
     cdef const int8_t[::1] mono
     # the grower's constants
     cdef double cls_rtol
@@ -1322,9 +1321,11 @@ cdef class TreeBatch:
         self.start = start
         self.end = end
         self.n_nodes = n_nodes
-        self.mono = np.zeros(0, dtype=np.int8) if mono is None else mono
-        self.lower = np.zeros((0, 0)) if lower is None else lower
-        self.upper = np.zeros((0, 0)) if upper is None else upper
+        self.has_mono = mono is not None  # (else its memoryviews stay unset)
+        if self.has_mono:
+            self.mono = mono
+            self.lower = lower
+            self.upper = upper
 
 
 def grow_all(TreeBatch s, int n_threads=1):
@@ -1412,7 +1413,7 @@ def grow_all(TreeBatch s, int n_threads=1):
     b.mono = NULL
     b.trees.lo = NULL
     b.trees.hi = NULL
-    if s.mono.shape[0] > 0:
+    if s.has_mono:
         if (s.mono.shape[0] != b.nf or s.lower.shape[0] != k or s.upper.shape[0] != k
                 or s.lower.shape[1] != s.left.shape[1] or s.upper.shape[1] != s.left.shape[1]):
             raise ValueError("grow_all: inconsistent monotone constraint arrays")

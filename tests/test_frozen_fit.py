@@ -82,6 +82,8 @@ def _other_value(est, name, value):
         "id_columns": "keep" if value == "drop" else "drop",
         "min_category_count": 3,
         "cat_l2": 5.0,
+        "monotonic_cst": {0: 1},
+        "class_weight": "balanced",
     }
     return table[name]
 

@@ -42,7 +42,7 @@ from ._cv_search import (
     search_folds,
     warn_rare_classes,
 )
-from ._estimator_parts import SearchedFinalModel
+from ._estimator_parts import CLASS_WEIGHT_DOC, MONOTONIC_CST_DOC, SearchedFinalModel
 from ._progress import Progress, check_verbose
 from ._validation import (
     _constrains,
@@ -102,7 +102,8 @@ def __getattr__(name: str):
 
 
 class SPLBoostClassifierCV(SearchedFinalModel, ClassifierMixin, BaseEstimator):
-    """Self-paced LogitBoost of histogram trees, tuned by its own cross-validation.
+    # the docstring is built from shared parts, so it is assigned
+    __doc__ = ("""Self-paced LogitBoost of histogram trees, tuned by its own cross-validation.
 
     The robust default of the library for noisy labels, in the manner of
     scikit-learn's ``LogisticRegressionCV``: ``fit`` runs an internal
@@ -278,28 +279,7 @@ class SPLBoostClassifierCV(SearchedFinalModel, ClassifierMixin, BaseEstimator):
         depend on it.
     random_state : int, RandomState or None, default=None
         Seeds the fold split and the weak learners.
-    monotonic_cst : array-like of int of shape (n_features,), dict or None, default=None
-        Monotone constraints, scikit-learn's ``monotonic_cst``: per feature, 1 (the
-        prediction never decreases as the feature grows), -1 (it never increases) or 0
-        (no constraint); or a dict from feature names (``str``) or column indices
-        (``int``) to -1, 0 or 1, the features it leaves out unconstrained. The
-        histogram trees enforce it as LightGBM's "basic" method does: a split of a
-        constrained feature is taken only if its children's values are in that order,
-        and each node's value stays within bounds inherited from its ancestors (at a
-        constrained split, the midpoint of the children's values), so every tree is
-        monotone in the feature, and so is a booster's score (each round adds a
-        positive multiple of a monotone function of its tree's leaf values). For
-        regression and two classes; a constrained categorical feature, more than two
-        classes, symmetric trees and a weak learner other than the histogram trees
-        raise a ValueError.
-    class_weight : dict, "balanced" or None, default=None
-        Weights of the classes, as scikit-learn's classifiers take them: a dict
-        ``{label: weight}`` (classes it leaves out weigh 1), or ``"balanced"``: class
-        ``c`` weighs ``n_samples / (n_classes * count(c))``. Each row's weight is its
-        ``sample_weight`` times its class's weight, wherever the fit reads weights
-        (the cross-validated search's fits and held-out scores too). None: every class
-        weighs 1.
-    unknown_categories : {"missing", "error"}, default="missing"
+""" + MONOTONIC_CST_DOC + CLASS_WEIGHT_DOC + """    unknown_categories : {"missing", "error"}, default="missing"
         What predict does with a category of a categorical column that no training
         row had: ``"missing"`` treats it as a missing value (the trees' learned
         missing-value branch, as scikit-learn's histogram boosting and LightGBM do);
@@ -414,7 +394,7 @@ class SPLBoostClassifierCV(SearchedFinalModel, ClassifierMixin, BaseEstimator):
     True
     >>> bool(flipped[clf.label_issues_].mean() > 0.6)  # most suspects were indeed flipped
     True
-    """
+    """)
 
     #: ``unknown_categories`` of a model saved by release 0.1.0, which had no such
     #: parameter (its policy is read from its schema; this keeps ``get_params`` working)

@@ -34,6 +34,7 @@ KERNELS = [
     "robust_boosting.trees._predictor",
     "robust_boosting.trees._growing",
     "robust_boosting.trees._shared_growing",
+    "robust_boosting.trees._contrib",
     "robust_boosting._loop_kernels",
 ]
 

@@ -48,7 +48,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, has_fit_parameter
 
 from . import _loop_kernels as _lk
-from ._ensemble import Ensemble, EnsembleModel, EnsemblePrediction
+from ._ensemble import Ensemble, EnsembleModel, EnsemblePrediction, _contrib_requested
 from ._learners import (  # noqa: F401 - importable from here as before
     _IMMUTABLE,
     _learner_threads,
@@ -619,9 +619,26 @@ class BaseBoostingRegressor(RegressorMixin, BaseBoosting):
     def _run_classes(self) -> int:
         return 1
 
-    def predict(self, X: ArrayLike) -> NDArray[np.float64]:
-        """Predicted targets: the starting score plus every round's contribution."""
-        return self._raw(self._check_X(X))
+    def predict(self, X: ArrayLike, *, pred_contrib: bool = False) -> NDArray[np.float64]:
+        """Predicted targets: the starting score plus every round's contribution.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        pred_contrib : bool, default=False
+            Return each feature's exact contribution to the prediction instead
+            (path-dependent TreeSHAP, as LightGBM's ``predict(X, pred_contrib=True)``):
+            shape ``(n_samples, n_features + 1)``, the last column the expected value;
+            each row sums to ``predict(X)``.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,) or (n_samples, n_features + 1)
+        """
+        X = self._check_X(X)
+        if _contrib_requested(pred_contrib):
+            return self._contributions(X)
+        return self._raw(X)
 
     def staged_predict(self, X: ArrayLike) -> Iterator[NDArray[np.float64]]:
         """:meth:`predict` after each boosting round (rounds cost nothing extra)."""

@@ -16,8 +16,9 @@ trees without it, handing it back to them on load; its
 :class:`~robust_boosting.trees.HistTree` node arrays are kept as one table per array,
 the trees' rows end to end (``node_tables``: a file holds a few arrays rather than
 eight per tree, each an entry of the archive and a record of its schema), without the
-node statistics that neither prediction nor ``feature_importances_`` reads (node
-weights and counts, depths); and a booster's ``estimators_``, a view of its ensembles'
+node statistics that neither prediction, ``feature_importances_`` nor the
+contributions read (node counts, depths; the node weights, the contributions' covers,
+are kept); and a booster's ``estimators_``, a view of its ensembles'
 learners, is rebuilt from ``ensembles_`` rather than saved twice. Files of release
 0.1.0 (a mapper in every tree, ``estimators_`` saved) load as they are.
 """
@@ -43,9 +44,10 @@ from .trees._base import _BaseHistTree
 __all__ = ["Ensemble", "EnsembleModel", "EnsemblePrediction"]
 
 #: node arrays of a :class:`~robust_boosting.trees.HistTree` that a saved ensemble
-#: does not keep: read by no prediction and not by ``feature_importances_`` (``gain``);
+#: does not keep: read by no prediction, not by ``feature_importances_`` (``gain``) and
+#: not by the contributions (``weighted_n_node_samples``, the covers, are kept);
 #: ``get_depth`` recomputes the depth from the children
-_UNSAVED_NODE_ARRAYS = frozenset({"weighted_n_node_samples", "n_node_samples", "depth"})
+_UNSAVED_NODE_ARRAYS = frozenset({"n_node_samples", "depth"})
 #: the learners that keep the mapper of the data they were fitted on as ``bin_mapper_``
 _BINNED_LEARNERS = (_BaseHistTree, SharedSymmetricTree)
 
@@ -269,6 +271,14 @@ class EnsembleModel:
                     raw[:, k] += ens.coefs[t] * step.output(ens.estimators[t], X, 2)
             yield raw
 
+    def _contributions(self, X) -> NDArray[np.float64]:
+        """``predict(X, pred_contrib=True)`` for a checked ``X``: each row's exact feature
+        contributions to the raw score and the expected value (path-dependent TreeSHAP,
+        :mod:`robust_boosting._contributions`)."""
+        from ._contributions import contributions  # it imports the learners, which import us
+
+        return contributions(self, X)
+
     def _raw(self, X) -> NDArray[np.float64]:
         raw = None
         for raw in self._staged_raw(X):  # noqa: B007 - the last stage is the model
@@ -296,6 +306,13 @@ class EnsembleModel:
         if not parts:
             return np.zeros(self.n_features_in_)
         return np.mean(parts, axis=0)
+
+
+def _contrib_requested(pred_contrib) -> bool:
+    """``pred_contrib``, checked to be a bool."""
+    if not isinstance(pred_contrib, bool | np.bool_):
+        raise TypeError(f"pred_contrib must be True or False, got {pred_contrib!r}.")
+    return bool(pred_contrib)
 
 
 class EnsemblePrediction(EnsembleModel):
@@ -336,9 +353,29 @@ class EnsemblePrediction(EnsembleModel):
         """
         return self._decision_from_raw(self._raw(self._check_X(X)))
 
-    def predict(self, X: ArrayLike) -> NDArray:
-        """Predicted class labels."""
-        return self._label_from_raw(self._raw(self._check_X(X)))
+    def predict(self, X: ArrayLike, *, pred_contrib: bool = False) -> NDArray:
+        """Predicted class labels, or each row's feature contributions.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        pred_contrib : bool, default=False
+            Return each feature's exact contribution to :meth:`decision_function`
+            instead (path-dependent TreeSHAP, Lundberg et al. 2020, Algorithm 2; as
+            LightGBM's ``predict(X, pred_contrib=True)``): shape ``(n_samples,
+            n_features + 1)``, or ``(n_samples, n_classes, n_features + 1)`` with more
+            than two classes, whose last column is the expected value; each row (per
+            class) sums to ``decision_function(X)``. Needs the library's histogram
+            trees as weak learners (see :mod:`robust_boosting._contributions`).
+
+        Returns
+        -------
+        ndarray
+        """
+        X = self._check_X(X)
+        if _contrib_requested(pred_contrib):
+            return self._contributions(X)
+        return self._label_from_raw(self._raw(X))
 
     def predict_proba(self, X: ArrayLike) -> NDArray[np.float64]:
         """Class probabilities (see :meth:`_proba_from_raw` for the link)."""

@@ -518,7 +518,8 @@ class SPLBoostRegressorCV(SearchedFinalModel, RegressorMixin, BaseEstimator):
         return dict(candidates[best], n_estimators=int(best_round[best]) + 1)
 
     # ----------------------------------------------------------------- predict
-    def predict(self, X: ArrayLike) -> NDArray[np.float64]:
-        """Predicted targets of the final model."""
+    def predict(self, X: ArrayLike, *, pred_contrib: bool = False) -> NDArray[np.float64]:
+        """Predicted targets of the final model, or with ``pred_contrib=True`` each row's
+        feature contributions to them (see :meth:`SPLBoostRegressor.predict`)."""
         X = self._check_X(X)
-        return self.best_estimator_.predict(X)
+        return self.best_estimator_.predict(X, pred_contrib=pred_contrib)

@@ -772,10 +772,12 @@ class SPLBoostClassifierCV(SearchedFinalModel, ClassifierMixin, BaseEstimator):
         X = self._check_X(X)
         return self.best_estimator_.decision_function(X)
 
-    def predict(self, X: ArrayLike) -> NDArray:
-        """Predicted class labels of the final model."""
+    def predict(self, X: ArrayLike, *, pred_contrib: bool = False) -> NDArray:
+        """Predicted class labels of the final model, or with ``pred_contrib=True`` each
+        row's feature contributions to :meth:`decision_function` (see
+        :meth:`SPLLogitBoostClassifier.predict`)."""
         X = self._check_X(X)
-        return self.best_estimator_.predict(X)
+        return self.best_estimator_.predict(X, pred_contrib=pred_contrib)
 
     def predict_proba(self, X: ArrayLike) -> NDArray[np.float64]:
         """Class probabilities of the final model."""

@@ -66,6 +66,9 @@ class SharedSymmetricTree(BaseEstimator):
     value_ : ndarray of float64, shape (2**levels, n_outputs)
         The leaves' values; leaf ``j`` is the binary number of its path (1 = right,
         first level first).
+    weighted_n_leaf_samples_ : ndarray of float64, shape (2**levels, n_outputs)
+        Each leaf's sum of each output's weights ``H_k`` (the covers of its
+        contributions, ``predict(X, pred_contrib=True)`` of a booster).
     """
 
     def __init__(self, estimator=None):
@@ -160,6 +163,7 @@ class SharedSymmetricTree(BaseEstimator):
         sums = leaf_sums[: 2**levels]
         den = sums[:, k:] + lam
         self.value_ = np.divide(sums[:, :k], den, out=np.zeros((2**levels, k)), where=den > 0)
+        self.weighted_n_leaf_samples_ = sums[:, k:].copy()
         return self
 
     def apply(self, X: Any) -> np.ndarray:

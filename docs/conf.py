@@ -76,7 +76,7 @@ nitpick_ignore_regex = [
     # other projects' objects: no intersphinx (the build does not touch the network)
     (r"py:.*", r"(numpy|np|scipy|sklearn|pandas|pd|dask|distributed|xgboost|matplotlib"
                r"|skops|joblib|cleanlab|lightgbm|logging|typing|collections|pathlib|os"
-               r"|sqlite3|concurrent|dataclasses|numbers|io|argparse)(\..*)?"),
+               r"|sqlite3|concurrent|dataclasses|numbers|io|argparse|shap)(\..*)?"),
     (r"py:.*", r"(int|float|str|bool|dict|list|tuple|set|bytes|object|None|callable"
                r"|Callable|Any|Sequence|Iterable|Iterator|Mapping|NDArray|ArrayLike"
                r"|ValueError|TypeError|UserWarning|RuntimeError|KeyError|Exception|Path)"),

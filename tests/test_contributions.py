@@ -290,3 +290,101 @@ def test_equal_to_brute_force_shapley_values_on_shallow_trees(kind, depth, k, mi
     want = _brute_force(est, est._check_X(rows))
     np.testing.assert_allclose(got, want, rtol=0, atol=1e-9)
     np.testing.assert_allclose(got.sum(axis=-1), est.decision_function(rows), atol=1e-9)
+
+
+# ----------------------------------------------------------------------------- against others
+def _interventional(f, X, background) -> np.ndarray:
+    """Exact interventional Shapley values of ``f`` (one output) on the rows ``X``: the
+    value of ``S`` is the mean of ``f`` over ``background`` rows with ``x_S`` put in."""
+    n, p = X.shape
+    subsets = [frozenset(S) for r in range(p + 1) for S in itertools.combinations(range(p), r)]
+    Z = np.repeat(np.repeat(background[None, None], len(subsets), axis=0), n, axis=1)
+    for s, S in enumerate(subsets):
+        Z[s][:, :, list(S)] = X[:, None, list(S)]
+    values = f(Z.reshape(-1, p)).reshape(len(subsets), n, -1).mean(axis=2)  # one call
+    v = dict(zip(subsets, values, strict=True))
+    phi = np.zeros((n, p))
+    for j in range(p):
+        for S, vs in v.items():
+            if j not in S:
+                w = math.factorial(len(S)) * math.factorial(p - len(S) - 1) / math.factorial(p)
+                phi[:, j] += w * (v[S | {j}] - vs)
+    return phi
+
+
+def _numeric_default(n: int = 800):
+    X, y = make_classification(n_samples=n, n_features=6, n_informative=4, n_redundant=0,
+                               n_clusters_per_class=2, flip_y=0.05, random_state=3)
+    X[:, 4] *= 0.1  # features of different weights
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return X, rb.SPLBoostClassifierCV(random_state=0).fit(X, y)
+
+
+def test_feature_ranking_agrees_with_exact_interventional_shapley_values():
+    X, model = _numeric_default(400)
+    rows, background = X[:60], X[-30:]
+    ours = np.abs(model.predict(rows, pred_contrib=True)[:, :-1]).mean(axis=0)
+    theirs = np.abs(_interventional(model.decision_function, rows, background)).mean(axis=0)
+    assert np.corrcoef(ours, theirs)[0, 1] >= 0.9
+
+
+@pytest.mark.slow
+def test_feature_ranking_agrees_with_shaps_exact_explainer():
+    shap = pytest.importorskip("shap")
+    X, model = _numeric_default(2000)
+    rows = X[:200]
+    masker = shap.maskers.Independent(X[-200:], max_samples=200)
+    exact = shap.explainers.Exact(model.decision_function, masker)(rows)
+    ours = np.abs(model.predict(rows, pred_contrib=True)[:, :-1]).mean(axis=0)
+    theirs = np.abs(exact.values).mean(axis=0)
+    assert np.corrcoef(ours, theirs)[0, 1] >= 0.9
+
+
+# ----------------------------------------------------------------------------- explain
+@pytest.mark.parametrize("k", [2, 3])
+def test_explain_gives_shap_an_explanation_of_the_users_columns(k):
+    shap = pytest.importorskip("shap")
+    df, y = _table(300)
+    y = y if k == 3 else (y > 0).astype(int)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model = rb.SPLBoostClassifierCV(random_state=0).fit(df, y)
+    e = rb.explain(model, df)
+    assert isinstance(e, shap.Explanation)
+    assert e.feature_names == list(df.columns)
+    c = model.predict(df, pred_contrib=True)
+    if k == 3:
+        np.testing.assert_array_equal(e.values, c[:, :, :-1].transpose(0, 2, 1))
+        np.testing.assert_array_equal(e.base_values, c[:, :, -1])
+        assert e.output_names == [str(c) for c in model.classes_]
+    else:
+        np.testing.assert_array_equal(e.values, c[:, :-1])
+        np.testing.assert_array_equal(e.base_values, c[:, -1])
+    colour = list(df.columns).index("colour")
+    assert list(e.data[:12, colour]) == list(df["colour"].astype(object)[:12])
+    assert e.data[1, colour] in {"red", "green", "blue", "grey"}
+
+
+def test_explain_works_with_shaps_plots():
+    shap = pytest.importorskip("shap")
+    import matplotlib.pyplot as plt
+
+    df, y = _table(200)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model = rb.LogitBoostClassifier(n_estimators=5, random_state=0).fit(df, y > 0)
+    e = rb.explain(model, df)
+    shap.plots.waterfall(e[0], show=False)
+    shap.plots.beeswarm(e, show=False)
+    plt.close("all")
+
+
+def test_explain_without_shap_names_the_extra(monkeypatch):
+    import sys
+
+    X, y = _data(2, n=100)
+    model = rb.LogitBoostClassifier(n_estimators=2).fit(X, y)
+    monkeypatch.setitem(sys.modules, "shap", None)
+    with pytest.raises(ImportError, match=r"robust-boosting\[explain\]"):
+        rb.explain(model, X)

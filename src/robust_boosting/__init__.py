@@ -2,6 +2,7 @@
 
 # first: the compiled kernels' OpenMP runtime starts with passive waiting (see _openmp)
 from . import _openmp  # noqa: F401, I001
+from ._contributions import explain
 from .exceptions import BoostingStoppedWarning
 from ._model_io import load_model, save_model
 from ._schema import IdentifierColumnWarning
@@ -42,6 +43,7 @@ __all__ = [
     "HistTreeRegressor",
     "BoostingStoppedWarning",
     "IdentifierColumnWarning",
+    "explain",
     "save_model",
     "load_model",
     "__version__",

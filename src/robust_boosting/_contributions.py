@@ -16,6 +16,8 @@ training covers (``weighted_n_node_samples``; a shared multiclass tree's covers 
 class's Newton weights), so the expected value is the starting score plus each tree's
 cover-weighted mean output.
 
+:func:`explain` gives them as a :class:`shap.Explanation`, for shap's plots.
+
 The features are the model's input columns, identifier columns that ``id_columns="drop"``
 left out included (the model sees them as the constant 0: no tree splits on them, so
 their contribution is exactly 0); a categorical column has one contribution.
@@ -34,7 +36,7 @@ from .trees import _contrib as _kernel
 from .trees._base import _BaseHistTree
 from .trees.binning import current_threads
 
-__all__ = ["contributions"]
+__all__ = ["contributions", "explain"]
 
 #: a tree whose splits have at most this many distinct conditions has its contributions
 #: tabulated for each of the ``2**C`` routing patterns (every symmetric tree the library
@@ -369,3 +371,60 @@ def _mapper(model):
             for tree in _tree_learners(est):
                 return tree.bin_mapper_
     raise ValueError("the model has no tree")
+
+
+def explain(model, X):
+    """Explain ``model``'s predictions on ``X`` as a :class:`shap.Explanation`.
+
+    The exact contributions of ``model.predict(X, pred_contrib=True)`` (path-dependent
+    TreeSHAP, Lundberg et al. 2020, Algorithm 2) in the form shap's plots take
+    (``shap.plots.waterfall(explain(model, X)[0])``, ``shap.plots.beeswarm(...)``, ...).
+    Needs `shap <https://shap.readthedocs.io>`_ (``pip install
+    'robust-boosting[explain]'``); nothing else of the library does.
+
+    Parameters
+    ----------
+    model : fitted booster
+        Any classifier or regressor of the library whose weak learners are its
+        histogram trees, or either cross-validated default.
+    X : array-like of shape (n_samples, n_features) or DataFrame
+        Rows to explain, as ``predict`` takes them.
+
+    Returns
+    -------
+    shap.Explanation
+        ``values`` of shape ``(n_samples, n_features)`` (``(n_samples, n_features,
+        n_classes)`` for more than two classes: one column per class, named by
+        ``output_names``), in the units of ``decision_function`` (a classifier's
+        margin; a regressor's target); ``base_values`` the expected value (per class);
+        ``data`` the rows as given (a categorical column's category labels, missing
+        values as NaN or None); ``feature_names`` the model's input columns. An
+        identifier column left out by ``id_columns="drop"`` has contribution 0.
+    """
+    try:
+        import shap
+    except ImportError as exc:
+        raise ImportError(
+            "robust_boosting.explain returns a shap.Explanation and needs shap: pip install "
+            "'robust-boosting[explain]' (or pip install shap). "
+            "model.predict(X, pred_contrib=True) gives the same numbers without it."
+        ) from exc
+    contrib = model.predict(X, pred_contrib=True)
+    names = getattr(model, "feature_names_in_", None)
+    n_features = contrib.shape[-1] - 1
+    names = ([str(n) for n in names] if names is not None
+             else [f"x{j}" for j in range(n_features)])
+    if hasattr(X, "iloc"):  # a frame: the user's values, category labels as they are
+        numeric = all(isinstance(dt, np.dtype) and np.issubdtype(dt, np.number)
+                      for dt in X.dtypes)
+        data = X.to_numpy(dtype=np.float64) if numeric else X.astype(object).to_numpy()
+    else:
+        data = np.asarray(X)
+    extra = {}
+    if contrib.ndim == 3:
+        values, base = contrib[:, :, :-1].transpose(0, 2, 1), contrib[:, :, -1]
+        extra["output_names"] = [str(c) for c in model.classes_]
+    else:
+        values, base = contrib[:, :-1], contrib[:, -1]
+    return shap.Explanation(values=values, base_values=base, data=data, feature_names=names,
+                            **extra)

@@ -58,7 +58,8 @@ def main(argv: list[str] | None = None) -> None:
         ours = SPLBoostClassifierCV(random_state=args.seed, n_jobs=threads).fit(X, y)
     fit_ours = time.perf_counter() - t0
     t0 = time.perf_counter()
-    cat = CatBoostClassifier(random_seed=args.seed, thread_count=threads, verbose=0).fit(X, y)
+    cat = CatBoostClassifier(random_seed=args.seed, thread_count=threads, verbose=0,
+                             allow_writing_files=False).fit(X, y)
     fit_cat = time.perf_counter() - t0
 
     t0 = time.perf_counter()

@@ -250,7 +250,7 @@ def _concat(parts: list, dtype) -> NDArray:
     return np.concatenate(parts).astype(dtype, copy=False) if parts else np.empty(0, dtype)
 
 
-def _tables(trees: _Trees, node_off, value_off, n_features: int, max_depth: int, args: dict,
+def _tables(trees: _Trees, node_off, value_off, max_depth: int, args: dict,
             n_threads: int) -> dict:
     """The routing-pattern tables of the trees with few conditions (see
     :data:`MAX_TABLE_CONDITIONS`), with the arrays :func:`_contrib.contributions` reads
@@ -263,6 +263,7 @@ def _tables(trees: _Trees, node_off, value_off, n_features: int, max_depth: int,
     cond_off = np.zeros(ids.size + 1, dtype=np.int64)
     tf_off = np.zeros(ids.size + 1, dtype=np.int64)
     cond_node, cond_mixed, tf_feat = [], [], []
+    node_lf = np.full(len(cond), -1, dtype=np.int32)  # a node's feature among its tree's
     for q, t in enumerate(ids.tolist()):
         a, b = int(node_off[t]), int(node_off[t + 1])
         inner = np.flatnonzero(cond[a:b] >= 0)
@@ -278,6 +279,7 @@ def _tables(trees: _Trees, node_off, value_off, n_features: int, max_depth: int,
         cond_node.append(first)
         cond_mixed.append((lo != hi).astype(np.uint8))
         tf_feat.append(np.unique(feature[a:b][inner]).astype(np.int32))
+        node_lf[a + inner] = np.searchsorted(tf_feat[-1], feature[a:b][inner])
         cond_off[q + 1] = cond_off[q] + n_cond[t]
         tf_off[q + 1] = tf_off[q] + tf_feat[-1].size
     n_out = np.asarray(trees.n_out, dtype=np.int64)
@@ -287,9 +289,9 @@ def _tables(trees: _Trees, node_off, value_off, n_features: int, max_depth: int,
     tables = np.empty(int(table_off[-1]))
     tf_feat = _concat(tf_feat, np.int32)
     _kernel.condition_tables(node_off, value_off, n_out.astype(np.int32), args["left"],
-                             args["right"], feature, args["frac"], args["values"],
-                             ids.astype(np.int64), n_cond[ids], cond, tf_off, tf_feat,
-                             table_off, n_features, max_depth, tables, n_threads)
+                             args["right"], args["frac"], args["values"], ids.astype(np.int64),
+                             n_cond[ids], cond, node_lf, tf_off, table_off, max_depth, tables,
+                             n_threads)
     return dict(table_of=table_of, cond_off=cond_off, cond_node=_concat(cond_node, np.int32),
                 cond_mixed=_concat(cond_mixed, np.uint8), tf_off=tf_off, tf_feat=tf_feat,
                 table_off=table_off, tables=tables)
@@ -315,7 +317,6 @@ def contributions(model, X: NDArray) -> NDArray[np.float64]:
 def _run_trees(model, trees: _Trees, X: NDArray, out: NDArray, n_cols: int) -> NDArray:
     """Add the trees' contributions on ``X`` to ``out``; returns their expected values
     (one per output)."""
-    n_features = X.shape[1]
     counts = np.asarray(trees.counts, dtype=np.int64)
     node_off = np.zeros(len(counts) + 1, dtype=np.int64)
     np.cumsum(counts, out=node_off[1:])
@@ -353,7 +354,7 @@ def _run_trees(model, trees: _Trees, X: NDArray, out: NDArray, n_cols: int) -> N
                            weights=(args["values"] * np.repeat(weight, per_node))[leaf],
                            minlength=n_cols)
     n_threads = current_threads()
-    tab = _tables(trees, node_off, value_off, n_features, max_depth, args, n_threads)
+    tab = _tables(trees, node_off, value_off, max_depth, args, n_threads)
     _kernel.contributions(
         np.ascontiguousarray(X, dtype=np.float64), node_off, value_off, n_out,
         np.asarray(trees.out_class, dtype=np.int32), args["left"], args["right"],

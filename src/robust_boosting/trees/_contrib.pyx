@@ -20,12 +20,16 @@ root), so the covers need not add up exactly. A child that neither the row nor t
 covers reach (zero share on a path where the row goes the other way) adds nothing
 and is skipped.
 
-A few trees (every symmetric tree the library grows, stumps, shallow trees) have so
-few distinct split conditions ``C`` that a row's routing in them is one of ``2**C``
-patterns: :func:`condition_tables` computes the contributions of every pattern once
-(each pattern by the same recursion), and :func:`contributions` then adds a row's
-pattern's contributions (CatBoost's per-leaf precomputation for oblivious trees,
-generalised). A row whose value is missing where the nodes of one condition send
+Most trees (every symmetric tree the library grows, stumps, shallow trees) have so
+few distinct split conditions ``C`` (at most 8) that a row's routing in them is one of
+``2**C`` patterns: :func:`condition_tables` computes the contributions of every
+pattern once, and :func:`contributions` then adds a row's pattern's contributions
+(CatBoost's per-leaf precomputation for oblivious trees, generalised). The tables are
+built leaf by leaf: a leaf's share of the Shapley values depends on a pattern only
+through which of its path's ``k`` features the pattern follows, so each leaf computes
+its ``2**k`` cases in ``O(2**k k)`` from elementary symmetric polynomials of its
+cover shares (:func:`_leaf_into_table`), and a depth-8 symmetric tree costs about
+``2**8 x 2**8 x 8`` operations rather than ``2**8`` recursions of ``2**8 x 8**2``. A row whose value is missing where the nodes of one condition send
 missing values different ways goes through the recursion in that tree. Rows are
 independent and each is summed in the trees' order, so the result does not depend
 on the number of threads.
@@ -225,64 +229,200 @@ cdef inline void _zero(double* a, Py_ssize_t n) noexcept nogil:
         a[i] = 0.0
 
 
+cdef struct LeafWork:
+    # a thread's buffers of _leaf_into_table (MAX_COND unique features at most)
+    int32_t* path_node     # (max_depth,) the nodes on the path to the leaf
+    uint8_t* path_left     # (max_depth,) whether the path goes left at each
+    int32_t* path_u        # (max_depth,) the unique feature of each path node
+    int32_t* u_lf          # (MAX_COND,) each unique feature's local feature number
+    double* z              # (MAX_COND,) each unique feature's zero fraction
+    double* prod           # (2**MAX_COND,) product of z over a subset
+    double* esym           # (2**MAX_COND, MAX_COND + 1) elementary symmetric polynomials
+    double* h              # (2**MAX_COND,) the weighted sums H(B)
+    double* cv             # (2**MAX_COND, MAX_COND) a unit leaf's contributions per mask
+
+
+cdef enum:
+    # the most conditions of a tree with pattern tables (_contributions.MAX_TABLE_CONDITIONS)
+    MAX_COND = 8
+    # rows of a block of contributions (one thread's unit of work)
+    ROW_BLOCK = 128
+
+
+cdef void _leaf_into_table(const Trees* t, int64_t base, int64_t vbase, int n_out,
+                           const int32_t* node_cond, const int32_t* node_lf, int depth,
+                           int32_t leaf, int n_cond, int m, LeafWork* w,
+                           double* table) noexcept nogil:
+    """Add the contributions of one leaf (on the path ``w.path_*`` of ``depth`` nodes) to
+    the table of every routing pattern (``n_out * m`` values each).
+
+    The leaf's term of the value function is a product over its path's ``k`` unique
+    features ``j``: ``o_j`` if ``j`` is in ``S``, else ``z_j`` (``z_j`` the product of
+    the cover shares of its nodes on the path, ``o_j`` 1 iff the row follows the path at
+    all of them). The Shapley value of feature ``i`` in such a product game is
+    ``v (o_i - z_i) sum_{S} |S|! (k - |S| - 1)! / k! prod_{S} o prod_{rest} z``
+    (Lundberg et al. 2020, eq. for Algorithm 2's EXTEND/UNWIND weights). With ``A`` the
+    features whose ``o`` is 1, ``Zc = prod_{j not in A} z_j`` and
+    ``H(B) = sum_m w(|B| - m) e_m(z_B)`` (``e_m`` the elementary symmetric polynomials,
+    ``w(s) = s! (k - s - 1)! / k!``): ``v (1 - z_i) Zc H(A - i)`` for ``i`` in ``A``,
+    ``-v Zc H(A)`` otherwise. Each mask ``A`` costs ``O(k)`` once; each pattern then maps
+    to its mask."""
+    cdef int p, u, k = 0, i, mm, size, o
+    cdef int64_t j, s, n_pat = (<int64_t>1) << n_cond
+    cdef int32_t B, A, full, low, rest
+    cdef double zc, fact_k, vo
+    cdef double wts[MAX_COND]
+    # the unique features of the path and their zero fractions
+    for p in range(depth):
+        j = base + w.path_node[p]
+        u = 0
+        while u < k and w.u_lf[u] != node_lf[j]:
+            u += 1
+        if u == k:
+            w.u_lf[k] = node_lf[j]
+            w.z[k] = 1.0
+            k += 1
+        w.path_u[p] = u
+        w.z[u] *= t.frac[base + (t.left[j] if w.path_left[p] else t.right[j])]
+    if k == 0:
+        return
+    full = (1 << k) - 1
+    # w(s) = s! (k - s - 1)! / k!
+    fact_k = 1.0
+    for i in range(2, k + 1):
+        fact_k *= i
+    for i in range(k):
+        wts[i] = 1.0
+        for mm in range(2, i + 1):
+            wts[i] *= mm
+        for mm in range(2, k - i):
+            wts[i] *= mm
+        wts[i] /= fact_k
+    # products, elementary symmetric polynomials and H over the subsets B of the k
+    w.prod[0] = 1.0
+    w.esym[0] = 1.0
+    for mm in range(1, k + 1):
+        w.esym[mm] = 0.0
+    w.h[0] = wts[0]
+    for B in range(1, full + 1):
+        low = 0
+        while not (B >> low) & 1:
+            low += 1
+        rest = B & (B - 1)
+        w.prod[B] = w.prod[rest] * w.z[low]
+        w.esym[B * (MAX_COND + 1)] = 1.0
+        size = 0
+        for mm in range(1, k + 1):
+            w.esym[B * (MAX_COND + 1) + mm] = (w.esym[rest * (MAX_COND + 1) + mm]
+                                               + w.z[low] * w.esym[rest * (MAX_COND + 1) + mm - 1])
+        for mm in range(k):
+            if (B >> mm) & 1:
+                size += 1
+        w.h[B] = 0.0
+        if size < k:
+            for mm in range(size + 1):
+                w.h[B] += wts[size - mm] * w.esym[B * (MAX_COND + 1) + mm]
+    # a unit leaf's contributions for every mask A
+    for A in range(full + 1):
+        zc = w.prod[full ^ A]
+        for i in range(k):
+            if (A >> i) & 1:
+                w.cv[A * MAX_COND + i] = (1.0 - w.z[i]) * zc * w.h[A ^ (1 << i)]
+            else:
+                w.cv[A * MAX_COND + i] = -zc * w.h[A]
+    # every pattern: its mask, then the leaf's values times the mask's contributions
+    for s in range(n_pat):
+        A = full
+        for p in range(depth):
+            if ((s >> node_cond[base + w.path_node[p]]) & 1) != w.path_left[p]:
+                A &= ~(1 << w.path_u[p])
+        for o in range(n_out):
+            vo = t.values[vbase + leaf * n_out + o]
+            if vo == 0:
+                continue
+            for i in range(k):
+                table[s * n_out * m + o * m + w.u_lf[i]] += vo * w.cv[A * MAX_COND + i]
+
+
+cdef void _tree_table(const Trees* t, int64_t base, int64_t vbase, int n_out,
+                      const int32_t* node_cond, const int32_t* node_lf, int n_cond, int m,
+                      int32_t node, int depth, LeafWork* w, double* table) noexcept nogil:
+    """Walk the tree from ``node`` (at ``depth``), adding each leaf to the table."""
+    cdef int64_t j = base + node
+    if t.left[j] < 0:
+        _leaf_into_table(t, base, vbase, n_out, node_cond, node_lf, depth, node, n_cond, m, w,
+                         table)
+        return
+    w.path_node[depth] = node
+    w.path_left[depth] = 1
+    _tree_table(t, base, vbase, n_out, node_cond, node_lf, n_cond, m, t.left[j], depth + 1,
+                w, table)
+    w.path_node[depth] = node
+    w.path_left[depth] = 0
+    _tree_table(t, base, vbase, n_out, node_cond, node_lf, n_cond, m, t.right[j], depth + 1,
+                w, table)
+
+
+cdef void _one_table(const Trees* t, int64_t base, int64_t vbase, int n_out,
+                     const int32_t* node_cond, const int32_t* node_lf, int n_cond, int m,
+                     int max_depth, double* table, int64_t size) noexcept nogil:
+    """The table of one tree (see :func:`condition_tables`), with its own buffers."""
+    cdef LeafWork w
+    w.path_node = <int32_t*>malloc((max_depth + 1) * sizeof(int32_t))
+    w.path_left = <uint8_t*>malloc((max_depth + 1) * sizeof(uint8_t))
+    w.path_u = <int32_t*>malloc((max_depth + 1) * sizeof(int32_t))
+    w.u_lf = <int32_t*>malloc(MAX_COND * sizeof(int32_t))
+    w.z = <double*>malloc(MAX_COND * sizeof(double))
+    w.prod = <double*>malloc((1 << MAX_COND) * sizeof(double))
+    w.esym = <double*>malloc((1 << MAX_COND) * (MAX_COND + 1) * sizeof(double))
+    w.h = <double*>malloc((1 << MAX_COND) * sizeof(double))
+    w.cv = <double*>malloc((1 << MAX_COND) * MAX_COND * sizeof(double))
+    _zero(table, size)
+    _tree_table(t, base, vbase, n_out, node_cond, node_lf, n_cond, m, 0, 0, &w, table)
+    free(w.path_node)
+    free(w.path_left)
+    free(w.path_u)
+    free(w.u_lf)
+    free(w.z)
+    free(w.prod)
+    free(w.esym)
+    free(w.h)
+    free(w.cv)
+
+
 def condition_tables(const int64_t[::1] node_off, const int64_t[::1] value_off,
                      const int32_t[::1] n_out, const int32_t[::1] left,
-                     const int32_t[::1] right, const int32_t[::1] feature,
-                     const double[::1] frac, const double[::1] values,
-                     const int64_t[::1] tree_ids, const int32_t[::1] n_cond,
-                     const int32_t[::1] node_cond, const int64_t[::1] tf_off,
-                     const int32_t[::1] tf_feat, const int64_t[::1] table_off,
-                     int n_features, int max_depth, double[::1] tables, int n_threads=1):
-    """For each tree ``t = tree_ids[q]`` with ``n_cond[q]`` distinct split conditions
-    (``node_cond``: each node's condition, local, -1 at a leaf) and split features
-    ``tf_feat[tf_off[q]:tf_off[q + 1]]`` (``m`` of them), the contributions of every
-    routing pattern ``s`` (a row goes left at a node iff bit ``node_cond`` of ``s`` is
-    set): ``n_out[t]`` rows of ``m`` values, the tree's features', from
-    ``tables[table_off[q] + s * n_out[t] * m]``."""
+                     const int32_t[::1] right, const double[::1] frac,
+                     const double[::1] values, const int64_t[::1] tree_ids,
+                     const int32_t[::1] n_cond, const int32_t[::1] node_cond,
+                     const int32_t[::1] node_lf, const int64_t[::1] tf_off,
+                     const int64_t[::1] table_off, int max_depth, double[::1] tables,
+                     int n_threads=1):
+    """For each tree ``t = tree_ids[q]`` with ``n_cond[q] <= 8`` distinct split conditions
+    (``node_cond``: each node's condition, local, -1 at a leaf) and ``m = tf_off[q + 1] -
+    tf_off[q]`` split features (``node_lf``: each node's, numbered ``0 .. m - 1``), the
+    contributions of every routing pattern ``s`` (a row goes left at a node iff bit
+    ``node_cond`` of ``s`` is set): ``n_out[t]`` rows of ``m`` values from
+    ``tables[table_off[q] + s * n_out[t] * m]`` (see :func:`_leaf_into_table`)."""
     cdef Py_ssize_t n_q = tree_ids.shape[0]
-    cdef Py_ssize_t q, node, o, m, k
-    cdef int64_t t, base, s, n_pat, n_nodes, width, at
-    cdef PathEl* path
-    cdef uint8_t* hot
-    cdef double* dense
+    cdef Py_ssize_t q
     cdef Trees tr
     tr.left = &left[0]
     tr.right = &right[0]
-    tr.feature = &feature[0]
     tr.frac = &frac[0]
     tr.values = &values[0]
     tr.is_cat = NULL
     if n_q == 0:
         return
+    for q in range(n_q):
+        if n_cond[q] > MAX_COND:
+            raise ValueError(f"condition_tables takes at most {MAX_COND} conditions")
     with nogil:
         for q in prange(n_q, num_threads=max(1, n_threads), schedule="dynamic",
                         use_threads_if=n_threads > 1):
-            t = tree_ids[q]
-            base = node_off[t]
-            n_nodes = node_off[t + 1] - base
-            m = tf_off[q + 1] - tf_off[q]
-            width = n_out[t] * m
-            n_pat = (<int64_t>1) << n_cond[q]
-            path = <PathEl*>malloc(_path_size(max_depth) * sizeof(PathEl))
-            hot = <uint8_t*>malloc(n_nodes * sizeof(uint8_t))
-            dense = <double*>malloc(n_out[t] * n_features * sizeof(double))
-            _zero(dense, n_out[t] * n_features)
-            for s in range(n_pat):
-                for node in range(n_nodes):
-                    if node_cond[base + node] >= 0:
-                        hot[node] = (s >> node_cond[base + node]) & 1
-                    else:
-                        hot[node] = 0
-                _recurse(&tr, base, value_off[t], n_out[t], NULL, hot, dense, n_features, 0,
-                         path, 0, 1.0, 1.0, -1)
-                at = table_off[q] + s * width
-                for o in range(n_out[t]):
-                    for k in range(m):
-                        tables[at + o * m + k] = dense[o * n_features + tf_feat[tf_off[q] + k]]
-                        dense[o * n_features + tf_feat[tf_off[q] + k]] = 0.0
-            free(dense)
-            free(hot)
-            free(path)
+            _one_table(&tr, node_off[tree_ids[q]], value_off[tree_ids[q]], n_out[tree_ids[q]],
+                       &node_cond[0], &node_lf[0], n_cond[q], tf_off[q + 1] - tf_off[q],
+                       max_depth, &tables[table_off[q]], table_off[q + 1] - table_off[q])
 
 
 def contributions(const double[:, ::1] X, const int64_t[::1] node_off,
@@ -309,9 +449,9 @@ def contributions(const double[:, ::1] X, const int64_t[::1] node_off,
     cdef Py_ssize_t n = X.shape[0]
     cdef Py_ssize_t n_features = X.shape[1]
     cdef Py_ssize_t n_trees = node_off.shape[0] - 1
-    cdef Py_ssize_t n_chunks = (n + PRED_CHUNK - 1) // PRED_CHUNK
+    cdef Py_ssize_t n_blocks = (n + ROW_BLOCK - 1) // ROW_BLOCK
     cdef Py_ssize_t c, i, lo, hi, t, o
-    cdef int64_t q, s, k, base, j, width, m
+    cdef int64_t q, s, k, base, j, m
     cdef int n_cols = n_features + 1
     cdef bint general
     cdef double* phi
@@ -337,17 +477,19 @@ def contributions(const double[:, ::1] X, const int64_t[::1] node_off,
     tr.frac = &frac[0]
     tr.values = &values[0]
     with nogil:
-        for c in prange(n_chunks, num_threads=max(1, n_threads), schedule="dynamic",
+        for c in prange(n_blocks, num_threads=max(1, n_threads), schedule="dynamic",
                         use_threads_if=n_threads > 1):
-            lo = c * PRED_CHUNK
-            hi = min(n, lo + PRED_CHUNK)
+            lo = c * ROW_BLOCK
+            hi = min(n, lo + ROW_BLOCK)
             path = <PathEl*>malloc(_path_size(max_depth) * sizeof(PathEl))
-            for i in range(lo, hi):
-                x = &X[i, 0]
-                for t in range(n_trees):
-                    base = node_off[t]
+            # tree by tree over a block of rows (a tree's table stays in cache); each
+            # row still adds the trees in their order
+            for t in range(n_trees):
+                base = node_off[t]
+                q = table_of[t]
+                for i in range(lo, hi):
+                    x = &X[i, 0]
                     phi = &out[i, out_class[t], 0]
-                    q = table_of[t]
                     general = q < 0
                     s = 0
                     if not general:

@@ -104,7 +104,6 @@ def test_the_regressors_and_the_regression_default():
     X[::5, 0] = np.nan
     df, _ = _table(300)
     for model, data in [(rb.SPLBoostRegressor(n_estimators=15), X),
-                        (rb.SPLBoostRegressorCV(random_state=0), X),
                         (rb.SPLBoostRegressorCV(random_state=0), df)]:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -144,8 +143,8 @@ def test_pred_contrib_is_checked_and_needs_trees():
 
 def test_a_model_without_covers_predicts_as_before_and_asks_for_a_refit(tmp_path):
     X, y = _data(3, n=200)
-    for est in (rb.LogitBoostClassifier(n_estimators=4, random_state=0),
-                rb.LogitBoostClassifier(n_estimators=4, random_state=0, multiclass_trees="shared",
+    for est in (rb.LogitBoostClassifier(n_estimators=2, random_state=0),
+                rb.LogitBoostClassifier(n_estimators=2, random_state=0, multiclass_trees="shared",
                                         estimator=rb.HistTreeRegressor(
                                             max_depth=2, grow_policy="symmetric"))):
         est.fit(X, y)
@@ -169,7 +168,7 @@ def test_identical_with_one_and_two_threads():
     X, y = _data(3, n=400)
     est = rb.LogitBoostClassifier(n_estimators=6, estimator=rb.HistTreeRegressor(
         max_depth=None, max_leaf_nodes=12), random_state=0).fit(X, y)
-    X_big = np.tile(X, (50, 1))  # several chunks of rows
+    X_big = np.tile(X, (8, 1))  # 25 blocks of rows
     with _kernel_threads(1):
         one = est.predict(X_big, pred_contrib=True)
     with _kernel_threads(2):

@@ -34,7 +34,7 @@ from .learners import PerClassRegressor
 from .trees import SharedSymmetricTree
 from .trees import _contrib as _kernel
 from .trees._base import _BaseHistTree
-from .trees.binning import current_threads
+from .trees.binning import _n_threads
 
 __all__ = ["contributions", "explain"]
 
@@ -353,7 +353,7 @@ def _run_trees(model, trees: _Trees, X: NDArray, out: NDArray, n_cols: int) -> N
     expected = np.bincount(value_class[leaf],
                            weights=(args["values"] * np.repeat(weight, per_node))[leaf],
                            minlength=n_cols)
-    n_threads = current_threads()
+    n_threads = _n_threads(getattr(model, "n_jobs", None))
     tab = _tables(trees, node_off, value_off, max_depth, args, n_threads)
     _kernel.contributions(
         np.ascontiguousarray(X, dtype=np.float64), node_off, value_off, n_out,

@@ -255,10 +255,12 @@ _KINDS = ["depthwise", "leafwise", "symmetric", "shared", "categorical", "samme"
 
 @settings(max_examples=16, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(kind=st.sampled_from(_KINDS), depth=st.integers(1, 4), k=st.sampled_from([2, 3]),
-       missing=st.booleans(), tables=st.booleans(), seed=st.integers(0, 10_000))
-def test_equal_to_brute_force_shapley_values_on_shallow_trees(kind, depth, k, missing, tables,
+       missing=st.booleans(), method=st.sampled_from(["recursion", "patterns", "leaves"]),
+       seed=st.integers(0, 10_000))
+def test_equal_to_brute_force_shapley_values_on_shallow_trees(kind, depth, k, missing, method,
                                                               seed):
-    """Both ways of the kernel: the recursion (Algorithm 2) and the pattern tables."""
+    """Each way of the kernel: the recursion (Algorithm 2), the pattern tables (with the
+    leaf tables for trees of more conditions) and the leaf tables alone."""
     rng = np.random.default_rng(seed)
     n, n_features = 150, 4
     X = rng.normal(size=(n, n_features))
@@ -287,12 +289,15 @@ def test_equal_to_brute_force_shapley_values_on_shallow_trees(kind, depth, k, mi
             multiclass_trees="shared" if kind == "shared" else "per_class", random_state=0)
     est.fit(X, y)
     rows = X.iloc[:6] if isinstance(X, pd.DataFrame) else X[:6]
-    limit = _contributions.MAX_TABLE_CONDITIONS
-    _contributions.MAX_TABLE_CONDITIONS = limit if tables else 0
+    limits = _contributions.MAX_TABLE_CONDITIONS, _contributions.MAX_LEAF_FEATURES
+    if method != "patterns":
+        _contributions.MAX_TABLE_CONDITIONS = 0
+    if method == "recursion":
+        _contributions.MAX_LEAF_FEATURES = 0
     try:
         got = est.predict(rows, pred_contrib=True)
     finally:
-        _contributions.MAX_TABLE_CONDITIONS = limit
+        _contributions.MAX_TABLE_CONDITIONS, _contributions.MAX_LEAF_FEATURES = limits
     want = _brute_force(est, est._check_X(rows))
     np.testing.assert_allclose(got, want, rtol=0, atol=1e-9)
     np.testing.assert_allclose(got.sum(axis=-1), est.decision_function(rows), atol=1e-9)

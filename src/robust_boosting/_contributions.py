@@ -43,6 +43,14 @@ __all__ = ["contributions", "explain"]
 #: grows by default, stumps, shallow trees); more, and each row recurses
 MAX_TABLE_CONDITIONS = 8
 
+#: a tree without pattern tables whose every leaf's path has at most this many features
+#: has a table per leaf: the leaf's contributions for each mask of its path's features the
+#: row follows (a row then costs each leaf its path's length, not Algorithm 2's squares)
+MAX_LEAF_FEATURES = 8
+#: the most values of those leaf tables (``2**k k`` a leaf of ``k`` path features): 64 MB;
+#: trees past it recurse
+LEAF_TABLE_VALUES = 2**23
+
 _REFIT = ("was saved without its trees' node weights (covers), which the contributions "
           "need (model files of earlier versions may not keep them); refit the model to "
           "compute pred_contrib")
@@ -256,7 +264,8 @@ def _tables(trees: _Trees, node_off, value_off, max_depth: int, args: dict,
     :data:`MAX_TABLE_CONDITIONS`), with the arrays :func:`_contrib.contributions` reads
     about them."""
     n_cond = np.asarray(trees.n_cond, dtype=np.int32)
-    ids = np.flatnonzero((n_cond > 0) & (n_cond <= MAX_TABLE_CONDITIONS))
+    limit = min(MAX_TABLE_CONDITIONS, _kernel.MAX_CONDITIONS)
+    ids = np.flatnonzero((n_cond > 0) & (n_cond <= limit))
     table_of = np.full(len(n_cond), -1, dtype=np.int64)
     table_of[ids] = np.arange(ids.size)
     cond, feature, missing = args["cond"], args["feature"], args["missing_left"]
@@ -295,6 +304,49 @@ def _tables(trees: _Trees, node_off, value_off, max_depth: int, args: dict,
     return dict(table_of=table_of, cond_off=cond_off, cond_node=_concat(cond_node, np.int32),
                 cond_mixed=_concat(cond_mixed, np.uint8), tf_off=tf_off, tf_feat=tf_feat,
                 table_off=table_off, tables=tables)
+
+
+def _leaf_tables(node_off, args: dict, max_depth: int, tabulated: NDArray, n_threads: int
+                 ) -> dict:
+    """The leaves' mask tables of the trees without pattern tables (``tabulated``) whose
+    paths have at most :data:`MAX_LEAF_FEATURES` features each, in the trees' order while
+    they fit in :data:`LEAF_TABLE_VALUES` values, with the arrays
+    :func:`_contrib.contributions` reads about them."""
+    left = args["left"]
+    n_trees = len(node_off) - 1
+    is_leaf = (left < 0).astype(np.int64)
+    leaf_off = np.zeros(n_trees + 1, dtype=np.int64)
+    np.cumsum(np.add.reduceat(is_leaf, node_off[:-1]), out=leaf_off[1:])
+    n_leaves, stride = int(leaf_off[-1]), max(max_depth, 1)
+    out = dict(leaf_off=leaf_off, stride=stride,
+               leaf_node=np.empty(n_leaves, dtype=np.int32),
+               leaf_depth=np.empty(n_leaves, dtype=np.int32),
+               path_node=np.empty(n_leaves * stride, dtype=np.int32),
+               path_left=np.empty(n_leaves * stride, dtype=np.uint8),
+               path_u=np.empty(n_leaves * stride, dtype=np.int32),
+               leaf_k=np.empty(n_leaves, dtype=np.int32),
+               leaf_feat=np.full(n_leaves * _kernel.MAX_CONDITIONS, -1, dtype=np.int32),
+               leaf_z=np.zeros(n_leaves * _kernel.MAX_CONDITIONS))
+    _kernel.leaf_paths(node_off, left, args["right"], args["feature"], args["frac"],
+                       leaf_off, stride, out["leaf_node"], out["leaf_depth"],
+                       out["path_node"], out["path_left"], out["path_u"], out["leaf_k"],
+                       out["leaf_feat"], out["leaf_z"])
+    limit = min(MAX_LEAF_FEATURES, _kernel.MAX_CONDITIONS)
+    k = out["leaf_k"].astype(np.int64)
+    size = np.where(k <= limit, k << np.minimum(k, limit), 0)
+    tree_size = np.add.reduceat(size, leaf_off[:-1]) if n_leaves else np.zeros(n_trees, int)
+    tree_k = np.maximum.reduceat(k, leaf_off[:-1]) if n_leaves else np.zeros(n_trees, int)
+    ok = ~tabulated & (tree_k <= limit) & (tree_k > 0)
+    ok &= np.cumsum(np.where(ok, tree_size, 0)) <= LEAF_TABLE_VALUES
+    leaf_of = np.where(ok, leaf_off[:-1], -1).astype(np.int64)
+    listed = np.repeat(ok, np.diff(leaf_off))
+    cv_off = np.zeros(n_leaves + 1, dtype=np.int64)
+    np.cumsum(np.where(listed, size, 0), out=cv_off[1:])
+    cv = np.empty(int(cv_off[-1]))
+    _kernel.leaf_tables(np.flatnonzero(listed).astype(np.int64), out["leaf_k"],
+                        out["leaf_z"], cv_off, cv, n_threads)
+    out.update(leaf_of=leaf_of, cv_off=cv_off, cv=cv)
+    return out
 
 
 def contributions(model, X: NDArray) -> NDArray[np.float64]:
@@ -355,13 +407,17 @@ def _run_trees(model, trees: _Trees, X: NDArray, out: NDArray, n_cols: int) -> N
                            minlength=n_cols)
     n_threads = _n_threads(getattr(model, "n_jobs", None))
     tab = _tables(trees, node_off, value_off, max_depth, args, n_threads)
+    leaves = _leaf_tables(node_off, args, max_depth, tab["table_of"] >= 0, n_threads)
     _kernel.contributions(
         np.ascontiguousarray(X, dtype=np.float64), node_off, value_off, n_out,
         np.asarray(trees.out_class, dtype=np.int32), args["left"], args["right"],
         args["feature"], args["threshold"], args["missing_left"], args["is_cat"],
         args["cat_bits"], args["frac"], args["values"], tab["table_of"], tab["cond_off"],
         tab["cond_node"], tab["cond_mixed"], tab["tf_off"], tab["tf_feat"], tab["table_off"],
-        tab["tables"], max_depth, out, n_threads)
+        tab["tables"], leaves["leaf_of"], leaves["leaf_off"], leaves["leaf_node"],
+        leaves["leaf_depth"], leaves["path_node"], leaves["path_left"], leaves["path_u"],
+        leaves["leaf_k"], leaves["leaf_feat"], leaves["cv_off"], leaves["cv"],
+        leaves["stride"], max_depth, out, n_threads)
     return expected
 
 

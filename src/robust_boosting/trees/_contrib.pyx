@@ -29,7 +29,11 @@ built leaf by leaf: a leaf's share of the Shapley values depends on a pattern on
 through which of its path's ``k`` features the pattern follows, so each leaf computes
 its ``2**k`` cases in ``O(2**k k)`` from elementary symmetric polynomials of its
 cover shares (:func:`_leaf_into_table`), and a depth-8 symmetric tree costs about
-``2**8 x 2**8 x 8`` operations rather than ``2**8`` recursions of ``2**8 x 8**2``. A row whose value is missing where the nodes of one condition send
+``2**8 x 2**8 x 8`` operations rather than ``2**8`` recursions of ``2**8 x 8**2``.
+Other trees whose every path has at most 8 unique features (leaf-wise and deeper
+depth-wise trees) keep those ``2**k`` cases per leaf (:func:`leaf_paths`,
+:func:`leaf_tables`), and a row costs each leaf its path's length (its directions at
+the path's nodes give the case) instead of Algorithm 2's squares. A row whose value is missing where the nodes of one condition send
 missing values different ways goes through the recursion in that tree. Rows are
 independent and each is summed in the trees' order, so the result does not depend
 on the number of threads.
@@ -185,6 +189,11 @@ cdef inline int _path_size(int max_depth) noexcept nogil:
     return (max_depth + 2) * (max_depth + 3) // 2
 
 
+#: the most conditions of a tree with pattern tables, and the most features of a path
+#: with a leaf table (the stride of ``leaf_paths``' ``leaf_feat`` and ``leaf_z``)
+MAX_CONDITIONS = MAX_COND
+
+
 def node_weights(const int64_t[::1] node_off, const int32_t[::1] left,
                  const int32_t[::1] right, const double[::1] frac, double[::1] weight,
                  int32_t[::1] depth):
@@ -249,44 +258,16 @@ cdef enum:
     ROW_BLOCK = 128
 
 
-cdef void _leaf_into_table(const Trees* t, int64_t base, int64_t vbase, int n_out,
-                           const int32_t* node_cond, const int32_t* node_lf, int depth,
-                           int32_t leaf, int n_cond, int m, LeafWork* w,
-                           double* table) noexcept nogil:
-    """Add the contributions of one leaf (on the path ``w.path_*`` of ``depth`` nodes) to
-    the table of every routing pattern (``n_out * m`` values each).
-
-    The leaf's term of the value function is a product over its path's ``k`` unique
-    features ``j``: ``o_j`` if ``j`` is in ``S``, else ``z_j`` (``z_j`` the product of
-    the cover shares of its nodes on the path, ``o_j`` 1 iff the row follows the path at
-    all of them). The Shapley value of feature ``i`` in such a product game is
-    ``v (o_i - z_i) sum_{S} |S|! (k - |S| - 1)! / k! prod_{S} o prod_{rest} z``
-    (Lundberg et al. 2020, eq. for Algorithm 2's EXTEND/UNWIND weights). With ``A`` the
-    features whose ``o`` is 1, ``Zc = prod_{j not in A} z_j`` and
-    ``H(B) = sum_m w(|B| - m) e_m(z_B)`` (``e_m`` the elementary symmetric polynomials,
-    ``w(s) = s! (k - s - 1)! / k!``): ``v (1 - z_i) Zc H(A - i)`` for ``i`` in ``A``,
-    ``-v Zc H(A)`` otherwise. Each mask ``A`` costs ``O(k)`` once; each pattern then maps
-    to its mask."""
-    cdef int p, u, k = 0, i, mm, size, o
-    cdef int64_t j, s, n_pat = (<int64_t>1) << n_cond
-    cdef int32_t B, A, full, low, rest
-    cdef double zc, fact_k, vo
+cdef void _unit_cv(int k, const double* z, LeafWork* w, double* cv,
+                   int stride) noexcept nogil:
+    """``cv[A * stride + i]``: the contribution of feature ``i`` of a leaf of value 1
+    whose path has ``k <= MAX_COND`` unique features of zero fractions ``z``, for every
+    mask ``A`` of the features the row follows (see :func:`_leaf_into_table`);
+    ``w.prod``, ``w.esym``, ``w.h`` are scratch."""
+    cdef int i, mm, size
+    cdef int32_t B, A, full = (1 << k) - 1, low, rest
+    cdef double zc, fact_k
     cdef double wts[MAX_COND]
-    # the unique features of the path and their zero fractions
-    for p in range(depth):
-        j = base + w.path_node[p]
-        u = 0
-        while u < k and w.u_lf[u] != node_lf[j]:
-            u += 1
-        if u == k:
-            w.u_lf[k] = node_lf[j]
-            w.z[k] = 1.0
-            k += 1
-        w.path_u[p] = u
-        w.z[u] *= t.frac[base + (t.left[j] if w.path_left[p] else t.right[j])]
-    if k == 0:
-        return
-    full = (1 << k) - 1
     # w(s) = s! (k - s - 1)! / k!
     fact_k = 1.0
     for i in range(2, k + 1):
@@ -309,12 +290,12 @@ cdef void _leaf_into_table(const Trees* t, int64_t base, int64_t vbase, int n_ou
         while not (B >> low) & 1:
             low += 1
         rest = B & (B - 1)
-        w.prod[B] = w.prod[rest] * w.z[low]
+        w.prod[B] = w.prod[rest] * z[low]
         w.esym[B * (MAX_COND + 1)] = 1.0
         size = 0
         for mm in range(1, k + 1):
             w.esym[B * (MAX_COND + 1) + mm] = (w.esym[rest * (MAX_COND + 1) + mm]
-                                               + w.z[low] * w.esym[rest * (MAX_COND + 1) + mm - 1])
+                                               + z[low] * w.esym[rest * (MAX_COND + 1) + mm - 1])
         for mm in range(k):
             if (B >> mm) & 1:
                 size += 1
@@ -327,9 +308,49 @@ cdef void _leaf_into_table(const Trees* t, int64_t base, int64_t vbase, int n_ou
         zc = w.prod[full ^ A]
         for i in range(k):
             if (A >> i) & 1:
-                w.cv[A * MAX_COND + i] = (1.0 - w.z[i]) * zc * w.h[A ^ (1 << i)]
+                cv[A * stride + i] = (1.0 - z[i]) * zc * w.h[A ^ (1 << i)]
             else:
-                w.cv[A * MAX_COND + i] = -zc * w.h[A]
+                cv[A * stride + i] = -zc * w.h[A]
+
+
+cdef void _leaf_into_table(const Trees* t, int64_t base, int64_t vbase, int n_out,
+                           const int32_t* node_cond, const int32_t* node_lf, int depth,
+                           int32_t leaf, int n_cond, int m, LeafWork* w,
+                           double* table) noexcept nogil:
+    """Add the contributions of one leaf (on the path ``w.path_*`` of ``depth`` nodes) to
+    the table of every routing pattern (``n_out * m`` values each).
+
+    The leaf's term of the value function is a product over its path's ``k`` unique
+    features ``j``: ``o_j`` if ``j`` is in ``S``, else ``z_j`` (``z_j`` the product of
+    the cover shares of its nodes on the path, ``o_j`` 1 iff the row follows the path at
+    all of them). The Shapley value of feature ``i`` in such a product game is
+    ``v (o_i - z_i) sum_{S} |S|! (k - |S| - 1)! / k! prod_{S} o prod_{rest} z``
+    (Lundberg et al. 2020, eq. for Algorithm 2's EXTEND/UNWIND weights). With ``A`` the
+    features whose ``o`` is 1, ``Zc = prod_{j not in A} z_j`` and
+    ``H(B) = sum_m w(|B| - m) e_m(z_B)`` (``e_m`` the elementary symmetric polynomials,
+    ``w(s) = s! (k - s - 1)! / k!``): ``v (1 - z_i) Zc H(A - i)`` for ``i`` in ``A``,
+    ``-v Zc H(A)`` otherwise. Each mask ``A`` costs ``O(k)`` once; each pattern then maps
+    to its mask."""
+    cdef int p, u, k = 0, i, o
+    cdef int64_t j, s, n_pat = (<int64_t>1) << n_cond
+    cdef int32_t A, full
+    cdef double vo
+    # the unique features of the path and their zero fractions
+    for p in range(depth):
+        j = base + w.path_node[p]
+        u = 0
+        while u < k and w.u_lf[u] != node_lf[j]:
+            u += 1
+        if u == k:
+            w.u_lf[k] = node_lf[j]
+            w.z[k] = 1.0
+            k += 1
+        w.path_u[p] = u
+        w.z[u] *= t.frac[base + (t.left[j] if w.path_left[p] else t.right[j])]
+    if k == 0:
+        return
+    full = (1 << k) - 1
+    _unit_cv(k, w.z, w, w.cv, MAX_COND)
     # every pattern: its mask, then the leaf's values times the mask's contributions
     for s in range(n_pat):
         A = full
@@ -425,6 +446,127 @@ def condition_tables(const int64_t[::1] node_off, const int64_t[::1] value_off,
                        max_depth, &tables[table_off[q]], table_off[q + 1] - table_off[q])
 
 
+def leaf_paths(const int64_t[::1] node_off, const int32_t[::1] left,
+               const int32_t[::1] right, const int32_t[::1] feature, const double[::1] frac,
+               const int64_t[::1] leaf_off, int stride, int32_t[::1] leaf_node,
+               int32_t[::1] leaf_depth, int32_t[::1] path_node, uint8_t[::1] path_left,
+               int32_t[::1] path_u, int32_t[::1] leaf_k, int32_t[::1] leaf_feat,
+               double[::1] leaf_z):
+    """Every tree's leaves, depth first (left first), numbered from ``leaf_off[t]``: each
+    leaf's node and depth, its path (``stride`` entries a leaf: the nodes, whether the
+    path goes left, the number of the node's feature among the path's unique features),
+    the number ``k`` of those features and the first ``MAX_COND`` of them with their
+    zero fractions (the product of the path's cover shares at their nodes)."""
+    cdef Py_ssize_t n_trees = node_off.shape[0] - 1
+    cdef Py_ssize_t t, top, p, u, k
+    cdef int64_t base, j, n_nodes, longest = 1, L
+    cdef int32_t node, d
+    cdef int32_t* st_node
+    cdef int32_t* st_depth
+    cdef int32_t* st_parent
+    cdef uint8_t* st_left
+    cdef int32_t* cur_node
+    cdef uint8_t* cur_left
+    cdef int32_t* u_feat
+    cdef double* u_z
+    for t in range(n_trees):
+        longest = max(longest, node_off[t + 1] - node_off[t])
+    st_node = <int32_t*>malloc((longest + 1) * sizeof(int32_t))
+    st_depth = <int32_t*>malloc((longest + 1) * sizeof(int32_t))
+    st_parent = <int32_t*>malloc((longest + 1) * sizeof(int32_t))
+    st_left = <uint8_t*>malloc((longest + 1) * sizeof(uint8_t))
+    cur_node = <int32_t*>malloc((stride + 1) * sizeof(int32_t))
+    cur_left = <uint8_t*>malloc((stride + 1) * sizeof(uint8_t))
+    u_feat = <int32_t*>malloc((stride + 1) * sizeof(int32_t))
+    u_z = <double*>malloc((stride + 1) * sizeof(double))
+    with nogil:
+        for t in range(n_trees):
+            base = node_off[t]
+            L = leaf_off[t]
+            st_node[0] = 0
+            st_depth[0] = 0
+            top = 1
+            while top > 0:
+                top -= 1
+                node = st_node[top]
+                d = st_depth[top]
+                if d > 0:
+                    cur_node[d - 1] = st_parent[top]
+                    cur_left[d - 1] = st_left[top]
+                j = base + node
+                if left[j] >= 0:
+                    # right pushed first: the left subtree's leaves come first
+                    st_node[top] = right[j]
+                    st_depth[top] = d + 1
+                    st_parent[top] = node
+                    st_left[top] = 0
+                    st_node[top + 1] = left[j]
+                    st_depth[top + 1] = d + 1
+                    st_parent[top + 1] = node
+                    st_left[top + 1] = 1
+                    top += 2
+                    continue
+                leaf_node[L] = node
+                leaf_depth[L] = d
+                k = 0
+                for p in range(d):
+                    path_node[L * stride + p] = cur_node[p]
+                    path_left[L * stride + p] = cur_left[p]
+                    j = base + cur_node[p]
+                    u = 0
+                    while u < k and u_feat[u] != feature[j]:
+                        u += 1
+                    if u == k:
+                        u_feat[k] = feature[j]
+                        u_z[k] = 1.0
+                        k += 1
+                    u_z[u] *= frac[base + (left[j] if cur_left[p] else right[j])]
+                    path_u[L * stride + p] = u
+                leaf_k[L] = k
+                for u in range(min(k, MAX_COND)):
+                    leaf_feat[L * MAX_COND + u] = u_feat[u]
+                    leaf_z[L * MAX_COND + u] = u_z[u]
+                L += 1
+    free(st_node)
+    free(st_depth)
+    free(st_parent)
+    free(st_left)
+    free(cur_node)
+    free(cur_left)
+    free(u_feat)
+    free(u_z)
+
+
+cdef void _one_leaf_cv(int k, const double* z, double* cv) noexcept nogil:
+    cdef LeafWork w
+    w.prod = <double*>malloc((1 << MAX_COND) * sizeof(double))
+    w.esym = <double*>malloc((1 << MAX_COND) * (MAX_COND + 1) * sizeof(double))
+    w.h = <double*>malloc((1 << MAX_COND) * sizeof(double))
+    _unit_cv(k, z, &w, cv, k)
+    free(w.prod)
+    free(w.esym)
+    free(w.h)
+
+
+def leaf_tables(const int64_t[::1] leaves, const int32_t[::1] leaf_k,
+                const double[::1] leaf_z, const int64_t[::1] cv_off, double[::1] cv,
+                int n_threads=1):
+    """For each leaf ``L`` of ``leaves`` (``leaf_k[L] <= MAX_COND``), the contributions of
+    a unit leaf for every mask of the path's features a row follows:
+    ``cv[cv_off[L] + A * k + i]`` (:func:`_unit_cv`)."""
+    cdef Py_ssize_t n_l = leaves.shape[0]
+    cdef Py_ssize_t q
+    for q in range(n_l):
+        if leaf_k[leaves[q]] > MAX_COND:
+            raise ValueError(f"leaf_tables takes paths of at most {MAX_COND} features")
+    with nogil:
+        for q in prange(n_l, num_threads=max(1, n_threads), schedule="dynamic",
+                        use_threads_if=n_threads > 1 and n_l > 64):
+            if leaf_k[leaves[q]] > 0:
+                _one_leaf_cv(leaf_k[leaves[q]], &leaf_z[leaves[q] * MAX_COND],
+                             &cv[cv_off[leaves[q]]])
+
+
 def contributions(const double[:, ::1] X, const int64_t[::1] node_off,
                   const int64_t[::1] value_off, const int32_t[::1] n_out,
                   const int32_t[::1] out_class, const int32_t[::1] left,
@@ -436,22 +578,35 @@ def contributions(const double[:, ::1] X, const int64_t[::1] node_off,
                   const int32_t[::1] cond_node, const uint8_t[::1] cond_mixed,
                   const int64_t[::1] tf_off, const int32_t[::1] tf_feat,
                   const int64_t[::1] table_off, const double[::1] tables,
-                  int max_depth, double[:, :, ::1] out, int n_threads=1):
+                  const int64_t[::1] leaf_of, const int64_t[::1] leaf_off,
+                  const int32_t[::1] leaf_node, const int32_t[::1] leaf_depth,
+                  const int32_t[::1] path_node, const uint8_t[::1] path_left,
+                  const int32_t[::1] path_u, const int32_t[::1] leaf_k,
+                  const int32_t[::1] leaf_feat, const int64_t[::1] cv_off,
+                  const double[::1] cv, int stride, int max_depth, double[:, :, ::1] out,
+                  int n_threads=1):
     """Add every tree's contributions of each row of ``X`` to ``out`` (n, K, F + 1),
     columns ``0 .. F - 1`` (see the module's docstring).
 
     Trees with ``table_of[t] = q >= 0`` read their pattern tables (:func:`condition_tables`):
     conditions ``cond_off[q] .. cond_off[q + 1] - 1``, each given by one of its nodes
     ``cond_node`` (local) and whether its nodes send missing values different ways
-    ``cond_mixed``, and split features ``tf_feat[tf_off[q]:tf_off[q + 1]]``; the
-    others, and rows missing at a mixed condition, recurse.
+    ``cond_mixed``, and split features ``tf_feat[tf_off[q]:tf_off[q + 1]]``. Trees with
+    ``leaf_of[t] >= 0`` read their leaves' mask tables (:func:`leaf_paths`,
+    :func:`leaf_tables`): a row's direction at every node, then each leaf's mask of the
+    path's features the row follows. The others, and rows missing at a mixed
+    condition, recurse (Algorithm 2).
     """
     cdef Py_ssize_t n = X.shape[0]
     cdef Py_ssize_t n_features = X.shape[1]
     cdef Py_ssize_t n_trees = node_off.shape[0] - 1
     cdef Py_ssize_t n_blocks = (n + ROW_BLOCK - 1) // ROW_BLOCK
     cdef Py_ssize_t c, i, lo, hi, t, o
-    cdef int64_t q, s, k, base, j, m
+    cdef int64_t q, s, k, base, j, m, nd, L, longest = 1
+    cdef int32_t A
+    cdef double vo
+    cdef const double* cvp
+    cdef uint8_t* hot
     cdef int n_cols = n_features + 1
     cdef bint general
     cdef double* phi
@@ -476,12 +631,15 @@ def contributions(const double[:, ::1] X, const int64_t[::1] node_off,
     tr.cat_bits = &cat_bits[0, 0] if cat_bits.shape[0] > 0 else NULL
     tr.frac = &frac[0]
     tr.values = &values[0]
+    for t in range(n_trees):
+        longest = max(longest, node_off[t + 1] - node_off[t])
     with nogil:
         for c in prange(n_blocks, num_threads=max(1, n_threads), schedule="dynamic",
                         use_threads_if=n_threads > 1):
             lo = c * ROW_BLOCK
             hi = min(n, lo + ROW_BLOCK)
             path = <PathEl*>malloc(_path_size(max_depth) * sizeof(PathEl))
+            hot = <uint8_t*>malloc(longest * sizeof(uint8_t))
             # tree by tree over a block of rows (a tree's table stays in cache); each
             # row still adds the trees in their order
             for t in range(n_trees):
@@ -500,7 +658,24 @@ def contributions(const double[:, ::1] X, const int64_t[::1] node_off,
                                 break
                             if _goes_left(&tr, j, x):
                                 s = s | ((<int64_t>1) << k)
-                    if general:
+                    if general and leaf_of[t] >= 0:
+                        for nd in range(node_off[t + 1] - base):
+                            if left[base + nd] >= 0:
+                                hot[nd] = _goes_left(&tr, base + nd, x)
+                        for L in range(leaf_off[t], leaf_off[t + 1]):
+                            k = leaf_k[L]
+                            if k == 0:
+                                continue
+                            A = (1 << k) - 1
+                            for j in range(leaf_depth[L]):
+                                if hot[path_node[L * stride + j]] != path_left[L * stride + j]:
+                                    A = A & ~(1 << path_u[L * stride + j])
+                            cvp = &cv[cv_off[L] + A * k]
+                            for o in range(n_out[t]):
+                                vo = values[value_off[t] + leaf_node[L] * n_out[t] + o]
+                                for m in range(k):
+                                    phi[o * n_cols + leaf_feat[L * MAX_COND + m]] += vo * cvp[m]
+                    elif general:
                         _recurse(&tr, base, value_off[t], n_out[t], x, NULL, phi, n_cols, 0,
                                  path, 0, 1.0, 1.0, -1)
                     else:
@@ -509,4 +684,5 @@ def contributions(const double[:, ::1] X, const int64_t[::1] node_off,
                         for o in range(n_out[t]):
                             for k in range(m):
                                 phi[o * n_cols + tf_feat[tf_off[q] + k]] += tab[o * m + k]
+            free(hot)
             free(path)

@@ -379,7 +379,7 @@ def test_explain_gives_shap_an_explanation_of_the_users_columns(k):
 
 def test_explain_works_with_shaps_plots():
     shap = pytest.importorskip("shap")
-    import matplotlib.pyplot as plt
+    plt = pytest.importorskip("matplotlib.pyplot")
 
     df, y = _table(200)
     with warnings.catch_warnings():

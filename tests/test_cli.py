@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pandas as pd
 import pytest
 
+from robust_boosting import explain_suspects
 from robust_boosting.cli import build_parser, main
 
 
@@ -483,7 +486,8 @@ def test_fit_defaults_to_splboost_cv_and_writes_label_issues(tmp_path, csv_files
     assert isinstance(est, SPLBoostClassifierCV)
     assert f"{len(est.label_issues_)} suspect label(s) of {len(df)}" in out
     table = pd.read_csv(issues)
-    assert list(table.columns) == ["line", "given_label", "suggested_label", "score", "suspect"]
+    assert list(table.columns) == ["line", "given_label", "suggested_label", "score", "suspect",
+                                   "why"]
     assert len(table) == len(df) and sorted(table["line"]) == list(range(2, len(df) + 2))
     assert (np.diff(table["score"].to_numpy()) <= 0).all()
     row = table.set_index("line").loc[np.arange(len(df)) + 2]
@@ -497,6 +501,18 @@ def test_fit_defaults_to_splboost_cv_and_writes_label_issues(tmp_path, csv_files
     for i in flipped:
         if i in top:
             assert row["suggested_label"].iloc[i] == df["target"].iloc[i]
+    # why: a suspect's (at most) 3 features pushing from its label to the suggested one,
+    # "name=value (+push)" with the file's own values; nothing for the other rows
+    why = row["why"].fillna("").to_numpy()
+    assert (why[~row["suspect"].to_numpy()] == "").all()
+    reason = r"(a|b|c)=-?\d[\d.e+-]* \(\+[\d.e+-]+\)|colour=(red|green) \(\+[\d.e+-]+\)"
+    pattern = re.compile(rf"({reason})(; ({reason})){{0,2}}")
+    assert all(pattern.fullmatch(w) for w in why[est.label_issues_] if w), why
+    assert (why[est.label_issues_] != "").mean() >= 0.9
+    expected = explain_suspects(est, noisy.drop(columns="target"), noisy["target"].to_numpy())
+    assert (why[expected.index] == expected["why"].to_numpy()).all()
+    # the label depends on a (and less on b): the first reason of a flipped suspect
+    assert all(why[i].startswith(("a=", "b=")) for i in flipped if why[i]), why[flipped]
 
 
 def test_label_issues_needs_an_algorithm_that_ranks_labels(tmp_path, csv_files, capsys):

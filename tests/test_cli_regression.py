@@ -4,6 +4,8 @@ targets and predict's RMSE line."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -59,7 +61,7 @@ def test_fit_and_predict_a_regression_target(tmp_path, friedman, capsys):
     assert "noise rate" not in out
     table = pd.read_csv(issues)
     assert list(table.columns) == ["line", "given_target", "suggested_target", "score",
-                                   "suspect"]
+                                   "suspect", "why"]
     assert sorted(table["line"]) == list(range(2, 402))  # every row once
     assert (np.diff(table["score"].to_numpy()) <= 0).all()
     row = table.set_index("line").loc[np.arange(400) + 2]
@@ -68,6 +70,13 @@ def test_fit_and_predict_a_regression_target(tmp_path, friedman, capsys):
     assert np.allclose(row["suggested_target"].to_numpy(), est.suggested_targets_)
     assert np.allclose(row["score"].to_numpy(), est.label_issue_scores_)
     assert sorted(np.flatnonzero(row["suspect"].to_numpy())) == list(est.label_issues_)
+    # why: the features pushing the prediction from the given target towards the suggested
+    why = row["why"].fillna("").to_numpy()
+    assert (why[~row["suspect"].to_numpy()] == "").all()
+    reason = r"x\d=-?\d[\d.e+-]* \(\+[\d.e+-]+\)"
+    pattern = re.compile(rf"{reason}(; {reason}){{0,2}}")
+    assert all(pattern.fullmatch(w) for w in why[est.label_issues_] if w), why
+    assert (why[est.label_issues_] != "").mean() >= 0.9
     # measured: all 80 of the top 20 % are corrupted (shifts of 3-6 standard deviations)
     top = table["line"].head(80).to_numpy() - 2
     assert corrupted[top].mean() >= 0.9

@@ -6,6 +6,7 @@ from ._contributions import explain
 from .exceptions import BoostingStoppedWarning
 from ._model_io import load_model, save_model
 from ._schema import IdentifierColumnWarning
+from ._suspect_reasons import explain_suspects, suspect_contributions
 from .adaboost import AdaBoostClassifier
 from .classical import (
     GentleBoostClassifier,
@@ -46,5 +47,7 @@ __all__ = [
     "explain",
     "save_model",
     "load_model",
+    "explain_suspects",
+    "suspect_contributions",
     "__version__",
 ]

@@ -81,22 +81,29 @@ def check_regression_label(column) -> None:
                      f"classification, or make every cell of the column a number")
 
 
-def write_label_issues(est, lines, y, path, task: str = "classification") -> None:
+def write_label_issues(est, lines, y, path, task: str = "classification", *,
+                       X=None) -> None:
     """Write one row per training row, most suspect first (ties by line).
 
     Each row holds its CSV line number, the given label (or target), the one the
-    out-of-fold model suggests, the label-issue score and whether the estimator counts it
-    as a suspect. The columns are ``line, given_label, suggested_label, score, suspect``
-    for a classifier (:class:`~robust_boosting.SPLBoostClassifierCV`: the score is 1 - the
+    out-of-fold model suggests, the label-issue score, whether the estimator counts it
+    as a suspect and, for a suspect, why (:func:`~robust_boosting.explain_suspects` on
+    the training data ``X``: the 3 features that most push the final model from the given
+    label towards the suggested one, ``name=value (+push); ...``; empty for the other
+    rows, and for a suspect no feature pushes that way). The columns are ``line,
+    given_label, suggested_label, score, suspect, why`` for a classifier (:class:`~robust_boosting.SPLBoostClassifierCV`: the score is 1 - the
     out-of-fold probability of the given label) and ``line, given_target,
     suggested_target, score, suspect`` for a regressor
     (:class:`~robust_boosting.SPLBoostRegressorCV`: the suggested target is the
     out-of-fold prediction, the score the out-of-fold residual in robust standard
-    deviations). The file is replaced atomically: no half-written file if interrupted.
+    deviations; the pushes are in the target's units, towards the suggested target).
+    Without ``X`` there is no ``why`` column. The file is replaced atomically: no
+    half-written file if interrupted.
     """
     import pandas as pd
 
     from ._model_io import replaced_atomically
+    from ._suspect_reasons import explain_suspects
 
     word = "target" if task == "regression" else "label"
     suspect = np.zeros(len(y), dtype=bool)
@@ -104,6 +111,10 @@ def write_label_issues(est, lines, y, path, task: str = "classification") -> Non
     table = pd.DataFrame({"line": np.asarray(lines), f"given_{word}": y,
                           f"suggested_{word}": getattr(est, f"suggested_{word}s_"),
                           "score": est.label_issue_scores_, "suspect": suspect})
+    if X is not None:
+        why = np.full(len(y), "", dtype=object)
+        why[est.label_issues_] = explain_suspects(est, X, y, top=3)["why"].to_numpy()
+        table["why"] = why
     order = np.lexsort((table["line"].to_numpy(), -table["score"].to_numpy()))
     with replaced_atomically(path) as tmp:
         table.iloc[order].to_csv(tmp, index=False)

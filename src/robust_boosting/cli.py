@@ -244,7 +244,7 @@ def _cmd_fit(args: argparse.Namespace) -> int:
                 if hasattr(est, "noise_rate_") else "")
         print(f"{len(est.label_issues_)} suspect {word}(s) of {len(y)}{rate}")
     if args.label_issues is not None:
-        write_label_issues(est, df.index, y, args.label_issues, task)
+        write_label_issues(est, df.index, y, args.label_issues, task, X=X)
         args.written.append(args.label_issues)
         print(f"label issues (every row, most suspect first) written to {args.label_issues}")
     return 0

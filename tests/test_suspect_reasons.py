@@ -83,8 +83,8 @@ def test_the_top_reason_is_the_feature_the_labels_were_flipped_along(k):
     """Binary: the labels flipped along feature ``k``; the final model left the
     suspects out (the explicit ``remove_label_issues=True``: at this 3 % of flips
     ``"auto"`` keeps them, and a model fitted on a flipped label learns part of it).
-    Measured: 95 % of the flipped suspects over k = 0, 1, 2 and 3 seeds (76 % with
-    ``"auto"``, the suspects kept); a feature at random would be 1 in 5."""
+    Measured: 96 % of the 198 flipped suspects over k = 0, 1, 2 and 3 seeds (77 % with
+    ``"auto"``, which keeps the suspects here); a feature at random would be 1 in 5."""
     X, y, flipped = flipped_along(k)
     clf = SPLBoostClassifierCV(random_state=0, remove_label_issues=True).fit(X, y)
     share, n_hit = top_reason_share(clf, X, y, flipped, k)
@@ -106,8 +106,8 @@ def test_the_top_reason_is_the_feature_the_labels_were_flipped_along(k):
 def test_multiclass_pushes_are_suggested_minus_given():
     """Three classes (native multiclass, per-class trees of depth 3): the push is the
     contribution to the suggested class's score minus the given class's; the flipped
-    feature is the top reason of most flipped suspects (measured 84-100 % over k and
-    seeds)."""
+    feature is the top reason of most flipped suspects (measured: 91.5 % of 165 over
+    k = 0, 1, 2 and 3 seeds; 71 % with ``remove_label_issues="auto"``)."""
     X, y, flipped = flipped_along(1, n=900, n_classes=3, share=0.5)
     clf = SPLBoostClassifierCV(random_state=0, remove_label_issues=True, max_depth=3,
                                learning_rate=0.3, n_estimators=100).fit(X, y)
@@ -211,3 +211,25 @@ def test_wrong_data_and_models_are_clear_errors(small_model):
         explain_suspects(clf, X, y, top=0)
     with pytest.raises(TypeError, match="ranks suspect labels"):
         explain_suspects(AdaBoostClassifier(n_estimators=3).fit(X, y), X, y)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n_classes", [2, 3])
+def test_the_top_reason_over_features_and_seeds(n_classes):
+    """The measurement behind the fast tests: pooled over the flipped feature (0, 1, 2)
+    and 3 seeds, the share of flipped suspects whose top reason is that feature, the
+    default's final model without the suspects (measured: two classes 96.0 % of 198;
+    three classes, depth-3 trees, 91.5 % of 165)."""
+    params = {} if n_classes == 2 else dict(max_depth=3, learning_rate=0.3, n_estimators=100)
+    hits = total = 0
+    for k in range(3):
+        for seed in range(3):
+            X, y, flipped = flipped_along(k, n=800 if n_classes == 2 else 900, seed=seed,
+                                          n_classes=n_classes,
+                                          share=1 / 3 if n_classes == 2 else 0.5)
+            clf = SPLBoostClassifierCV(random_state=0, remove_label_issues=True,
+                                       **params).fit(X, y)
+            share, n_hit = top_reason_share(clf, X, y, flipped, k)
+            hits, total = hits + share * n_hit, total + n_hit
+    print(f"{n_classes} classes: {hits / total:.1%} of {total} flipped suspects")
+    assert hits / total >= (0.9 if n_classes == 2 else 0.85)

@@ -88,16 +88,16 @@ def write_label_issues(est, lines, y, path, task: str = "classification", *,
     Each row holds its CSV line number, the given label (or target), the one the
     out-of-fold model suggests, the label-issue score, whether the estimator counts it
     as a suspect and, for a suspect, why (:func:`~robust_boosting.explain_suspects` on
-    the training data ``X``: the 3 features that most push the final model from the given
-    label towards the suggested one, ``name=value (+push); ...``; empty for the other
-    rows, and for a suspect no feature pushes that way). The columns are ``line,
-    given_label, suggested_label, score, suspect, why`` for a classifier (:class:`~robust_boosting.SPLBoostClassifierCV`: the score is 1 - the
-    out-of-fold probability of the given label) and ``line, given_target,
-    suggested_target, score, suspect`` for a regressor
-    (:class:`~robust_boosting.SPLBoostRegressorCV`: the suggested target is the
-    out-of-fold prediction, the score the out-of-fold residual in robust standard
-    deviations; the pushes are in the target's units, towards the suggested target).
-    Without ``X`` there is no ``why`` column. The file is replaced atomically: no
+    the training data ``X``: the 3 features that most push the final model from the
+    given label towards the suggested one, ``name=value (+push); ...``; empty for the
+    other rows, and for a suspect no feature pushes that way). The columns are ``line,
+    given_label, suggested_label, score, suspect, why`` for a classifier
+    (:class:`~robust_boosting.SPLBoostClassifierCV`: the score is 1 - the out-of-fold
+    probability of the given label) and ``line, given_target, suggested_target, score,
+    suspect, why`` for a regressor (:class:`~robust_boosting.SPLBoostRegressorCV`: the
+    suggested target is the out-of-fold prediction, the score the out-of-fold residual
+    in robust standard deviations, the pushes in the target's units). Without ``X``
+    there is no ``why`` column. The file is replaced atomically: no
     half-written file if interrupted.
     """
     import pandas as pd

@@ -12,6 +12,7 @@ user's (category labels); only the suspects' rows of ``X`` are read; wrong ``X``
 
 from __future__ import annotations
 
+import copy
 import re
 
 import numpy as np
@@ -211,6 +212,11 @@ def test_wrong_data_and_models_are_clear_errors(small_model):
         explain_suspects(clf, X, y, top=0)
     with pytest.raises(TypeError, match="ranks suspect labels"):
         explain_suspects(AdaBoostClassifier(n_estimators=3).fit(X, y), X, y)
+    # the Dask estimator's suspects are a (lazy) boolean mask, not row numbers
+    masked = copy.copy(clf)
+    masked.label_issues_ = np.isin(np.arange(len(y)), clf.label_issues_)
+    with pytest.raises(TypeError, match="row numbers in memory"):
+        explain_suspects(masked, X, y)
 
 
 @pytest.mark.slow

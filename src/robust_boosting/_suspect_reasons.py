@@ -54,6 +54,12 @@ def _check_model(model) -> bool:
             f"explaining suspects needs an estimator that ranks suspect labels "
             f"(SPLBoostClassifierCV or SPLBoostRegressorCV); {type(model).__name__} has no "
             f"label_issues_ and suggested labels")
+    issues = model.label_issues_
+    if not (isinstance(issues, np.ndarray) and issues.dtype.kind in "iu"):
+        raise TypeError(
+            f"explaining suspects needs the suspects as row numbers in memory (label_issues_ "
+            f"of SPLBoostClassifierCV or SPLBoostRegressorCV); {type(model).__name__}'s "
+            f"label_issues_ is a {type(issues).__name__} of {getattr(issues, 'dtype', '?')}")
     return regressor
 
 

@@ -239,3 +239,17 @@ def test_the_top_reason_over_features_and_seeds(n_classes):
             hits, total = hits + share * n_hit, total + n_hit
     print(f"{n_classes} classes: {hits / total:.1%} of {total} flipped suspects")
     assert hits / total >= (0.9 if n_classes == 2 else 0.85)
+
+
+def test_the_why_text_format():
+    """Largest positive pushes first, at most ``top``, values to 4 significant digits, a
+    missing value as ``missing``, pushes to 3 with their sign; none pushing: empty."""
+    from robust_boosting._suspect_reasons import format_reasons
+
+    names = ["lvrat", "insurance", "age", "income"]
+    values = [0.93456, "yes", np.nan, 52000]
+    assert format_reasons(names, values, [1.2149, 0.8412, 0.5, -2.0], top=2) == \
+        "lvrat=0.9346 (+1.21); insurance=yes (+0.841)"
+    assert format_reasons(names, values, [0.1, -0.2, 0.3, 4e-5]) == \
+        "age=missing (+0.3); lvrat=0.9346 (+0.1); income=52000 (+4e-05)"
+    assert format_reasons(names, values, [-1.0, 0.0, -0.5, -0.1]) == ""

@@ -157,6 +157,11 @@ def _small(**kw):
     return DaskSPLBoostClassifierCV(random_state=0, **kw)
 
 
+def _one(**kw):
+    """One candidate on two folds: the cheapest fit with every step."""
+    return _small(max_depth=3, learning_rate=0.3, cv=2, **kw)
+
+
 def test_noisy_binary_beats_plain_xgboost_and_finds_the_flips(client):
     X, y, flipped, Xt, yt = _noisy()
     Xd, yd = da.from_array(X, chunks=(700, 10)), da.from_array(y, chunks=700)
@@ -182,6 +187,21 @@ def test_noisy_binary_beats_plain_xgboost_and_finds_the_flips(client):
     # dask input predicts on the cluster, the same as local input
     on_cluster = model.predict_proba(da.from_array(Xt, chunks=500)).compute()
     np.testing.assert_allclose(on_cluster, model.predict_proba(Xt), rtol=0, atol=1e-5)
+    _check_contributions(model, Xt)
+
+
+def _check_contributions(model, Xt):
+    """predict(pred_contrib=True): the library's shape, rows summing to the raw score
+    (XGBoost computes them in float32), the same on the cluster as locally."""
+    k, f = model.classes_.shape[0], Xt.shape[1]
+    contrib = model.predict(Xt, pred_contrib=True)
+    assert isinstance(contrib, np.ndarray)
+    assert contrib.shape == ((len(Xt), f + 1) if k == 2 else (len(Xt), k, f + 1))
+    np.testing.assert_allclose(contrib.sum(axis=-1), model.decision_function(Xt), rtol=0,
+                               atol=1e-4)
+    on_cluster = model.predict(da.from_array(Xt, chunks=(700, f)), pred_contrib=True)
+    assert isinstance(on_cluster, da.Array)
+    np.testing.assert_allclose(on_cluster.compute(), contrib, rtol=0, atol=1e-6)
 
 
 def test_clean_labels_on_few_rows_keep_every_row(client, caplog):
@@ -196,6 +216,9 @@ def test_clean_labels_on_few_rows_keep_every_row(client, caplog):
     lines = [r.getMessage() for r in caplog.records if r.name == "robust_boosting.progress"]
     for stage in ("search", "label issues", "final fit"):
         assert any(m.startswith(f"{stage}: done in") for m in lines), lines
+    # the suspect count, as the in-memory estimator's log has it
+    done = next(m for m in lines if m.startswith("label issues: done in"))
+    assert f"; {int(model.label_issues_.sum().compute()):,} suspect(s), noise rate" in done, done
     assert model.anchor_noise_rate_ < 0.01 and not model.remove_label_issues_
     assert not model.excluded_samples_.compute().any()
     assert model.label_issues_.compute().any()  # still reported
@@ -248,6 +271,7 @@ def test_multiclass_categorical_frame_and_weights(client):
     a = _small(client=client).fit(Xd, yd)
     b = _small(client=client).fit(Xd, yd, sample_weight=da.full(2400, 2.0, chunks=800))
     np.testing.assert_array_equal(a.predict_proba(Xt), b.predict_proba(Xt))
+    _check_contributions(a, Xt)  # three classes: (n, 3, n_features + 1)
 
 
 def test_drop_fraction_is_a_global_quantile(client):
@@ -302,6 +326,93 @@ def test_bad_input_is_named(client):
     with pytest.raises(ValueError, match="infinity"):
         _small(client=client).fit(da.from_array(X_inf, chunks=(200, 10)),
                                   da.from_array(y, chunks=200))
+
+
+def test_a_fit_is_quiet_unless_verbose(capfd):
+    """XGBoost's collective writes "... got rank N" to stderr as each worker joins a fit;
+    a fit that is not verbose prints nothing. (Workers in this process, so that their
+    stderr is the test's.)"""
+    X, y, _, _, _ = _noisy(n=600)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as c:
+        Xd, yd = da.from_array(X, chunks=(200, 10)), da.from_array(y, chunks=200)
+        capfd.readouterr()
+        _one(client=c, n_estimators=5).fit(Xd, yd)
+        quiet = capfd.readouterr().err
+        _one(client=c, n_estimators=5, verbose=1).fit(Xd, yd)  # (its progress goes to pytest's log handler)
+        loud = capfd.readouterr().err
+    assert "got rank" not in quiet and "[robust_boosting]" not in quiet, quiet
+    assert "got rank" in loud  # XGBoost's own lines are left to a verbose fit
+
+
+def test_the_same_model_bytes_wherever_the_partitions_were(client):
+    """XGBoost's model depends on which worker holds which partition; fit places each
+    partition by a fixed rule, so data first held by one worker, or spread by Dask, give
+    the same model bytes (before the rule: a different model)."""
+    X, y, _, _, _ = _noisy(n=5000)  # (fewer rows: XGBoost's quantile sketch is exact)
+    one = sorted(client.scheduler_info()["workers"])[1]
+    models = []
+    for where in ([one], None):
+        Xd = client.persist(da.from_array(X, chunks=(500, 10)), workers=where)
+        yd = client.persist(da.from_array(y, chunks=500), workers=where)
+        models.append(_one(client=client, n_estimators=20).fit(Xd, yd))
+    assert models[0].best_estimator_.save_raw("ubj") == models[1].best_estimator_.save_raw("ubj")
+
+
+def test_monotonic_cst_is_xgboosts_monotone_constraints(client):
+    """``monotonic_cst={0: 1}``: the raw score never falls along a grid of feature 0
+    (feature 0 is given a falling effect in the data); refusals as in memory."""
+    import pandas as pd
+
+    X, y, _, _, _ = _noisy(n=900)
+    y = np.where(X[:, 0] > 0.5, 0, y)  # the label falls with feature 0
+    Xd, yd = da.from_array(X, chunks=(300, 10)), da.from_array(y, chunks=300)
+    model = _one(client=client, n_estimators=20, monotonic_cst={0: 1}).fit(Xd, yd)
+    assert "(1,0,0,0,0,0,0,0,0,0)" in model.best_estimator_.save_config()
+    grid = np.linspace(X[:, 0].min() - 1, X[:, 0].max() + 1, 101)
+    rows = np.repeat(X[:20], grid.size, axis=0)
+    rows[:, 0] = np.tile(grid, 20)
+    score = model.decision_function(rows).reshape(20, grid.size)
+    assert (np.diff(score, axis=1) >= 0).all()
+    with pytest.raises(ValueError, match="only supported for regression and binary"):
+        _small(client=client, monotonic_cst=[1] + [0] * 9).fit(
+            Xd, da.from_array(np.arange(900) % 3, chunks=300))
+    frame = pd.DataFrame(X[:, :2], columns=["a", "b"])
+    frame["c"] = pd.Categorical(np.where(X[:, 0] > 0, "u", "v"))
+    with pytest.raises(ValueError, match="categorical"):
+        _small(client=client, monotonic_cst={"c": 1}).fit(
+            dd.from_pandas(frame, npartitions=3), dd.from_pandas(pd.Series(y), npartitions=3))
+
+
+def test_class_weight_composes_with_sample_weight(client):
+    """A dict ``class_weight`` is a factor on each row's ``sample_weight``: the same model
+    as the product given as ``sample_weight`` (so it reaches the held-out scores and the
+    final fit as sample weights do)."""
+    X, y, _, _, _ = _noisy(n=600)
+    Xd, yd = da.from_array(X, chunks=(200, 10)), da.from_array(y, chunks=200)
+    sw = np.random.default_rng(0).uniform(0.5, 2.0, 600)
+    a = _one(client=client, n_estimators=10, class_weight={0: 3.0}).fit(
+        Xd, yd, sample_weight=da.from_array(sw, chunks=200))
+    b = _one(client=client, n_estimators=10).fit(
+        Xd, yd, sample_weight=da.from_array(sw * np.where(y == 0, 3.0, 1.0), chunks=200))
+    assert a.best_estimator_.save_raw("ubj") == b.best_estimator_.save_raw("ubj")
+    assert a.cv_results_["mean_test_score"][0] == b.cv_results_["mean_test_score"][0]
+    with pytest.raises(ValueError, match="class_weight"):
+        _small(client=client, class_weight={7: 1.0}).fit(Xd, yd)
+
+
+@pytest.mark.slow
+def test_balanced_class_weight_raises_the_rare_class_share(client):
+    from sklearn.datasets import make_classification
+
+    X, y = make_classification(8000, 10, n_informative=4, weights=[0.95], flip_y=0.05,
+                               random_state=0)
+    Xd, yd = da.from_array(X[:6000], chunks=(1500, 10)), da.from_array(y[:6000], chunks=1500)
+    plain = _small(client=client).fit(Xd, yd)
+    balanced = _small(client=client, class_weight="balanced").fit(Xd, yd)
+    share = [np.mean(m.predict(X[6000:]) == 1) for m in (plain, balanced)]
+    assert share[1] > share[0] + 0.02, share
 
 
 # the kill while the data load waits out the collective timeout (about 50 s): slow
@@ -382,7 +493,9 @@ def test_dask_takes_the_single_machine_parameters():
 
     single = set(SPLBoostClassifierCV().get_params())
     on_dask = set(DaskSPLBoostClassifierCV().get_params())
-    assert on_dask - single == {"client", "collective_timeout", "device"} and single <= on_dask
+    # (monotonic_cst and class_weight: on both once the in-memory estimators take them)
+    assert on_dask - single - {"monotonic_cst", "class_weight"} == {
+        "client", "collective_timeout", "device"} and single <= on_dask
     with pytest.raises(ValueError, match="no symmetric trees"):
         DaskSPLBoostClassifierCV(grow_policy="symmetric")._search_space(10_000)
     with pytest.raises(ValueError, match="random_strength"):

@@ -10,7 +10,12 @@ through (optional extra ``dask``: ``pip install 'robust-boosting[dask]'``):
   (:class:`HeldOutLogLoss`) and global quantiles from histograms summed over the
   workers (:func:`top_threshold`);
 - :mod:`~robust_boosting.dask.data`: folds as a hash of each row's position
-  (:func:`fold_of_rows`), per-partition maps and reductions.
+  (:func:`fold_of_rows`), per-partition maps and reductions;
+- :mod:`~robust_boosting.dask.engine`: XGBoost's parameters, one distributed fit, and
+  the quiet start of its collective;
+- :mod:`~robust_boosting.dask.placement`: each partition on a fixed worker (the same
+  model from fit to fit), the watch for a lost worker (:class:`WorkerFailedError`);
+- :mod:`~robust_boosting.dask.predict`: predictions and contributions.
 
 Importing this package needs neither Dask nor XGBoost; fitting does.
 """

@@ -37,18 +37,17 @@ References
 
 from __future__ import annotations
 
-import asyncio
 import gc
 import numbers
 
 import numpy as np
 from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted
 
 from .._auto_rules import DASK, PATIENCE, REVIEW_MARGIN
 from .._boosting import check_two_classes
 from .._progress import Progress, check_verbose
+from .._validation import check_monotonic_classes, check_monotonic_cst, class_weight_sample_weight
 from ..label_issues import (
     anchor_noise_rate,
     calibrated_joint,
@@ -66,30 +65,28 @@ from .data import (
     coded_frame,
     encode_block,
     fold_block,
-    frame_codes,
     held_out_proba,
     losses_at,
     reduce_blocks,
     require,
     rowwise,
 )
+from .engine import install_quiet_start, train, xgb_params
 from .keep import KeptWithoutCluster
-from .objective import (
-    HeldOutLogLoss,
-    SelfPacedObjective,
-    bin_counts,
-    class_proba,
-    top_threshold,
+from .objective import SelfPacedObjective, bin_counts, top_threshold
+from .placement import (
+    Placement,
+    WorkerFailedError,
+    check_workers,
+    scheduler_workers,
+    where_held,
 )
+from .predict import DaskPredictions
 
 __all__ = ["DaskSPLBoostClassifierCV", "WorkerFailedError"]
 
 
-class WorkerFailedError(RuntimeError):
-    """A Dask worker failed during a distributed fit; nothing was fitted."""
-
-
-class DaskSPLBoostClassifierCV(KeptWithoutCluster, SPLBoostClassifierCV):
+class DaskSPLBoostClassifierCV(KeptWithoutCluster, DaskPredictions, SPLBoostClassifierCV):
     """:class:`~robust_boosting.SPLBoostClassifierCV` on a Dask cluster, through XGBoost.
 
     The same search, label-issue step and final fit as the single-machine
@@ -134,7 +131,17 @@ class DaskSPLBoostClassifierCV(KeptWithoutCluster, SPLBoostClassifierCV):
       XGBoost has no symmetric trees, so the trees are depth-wise (or leaf-wise)
       at every size, and on at most 5,000 rows the search is the depth-wise one
       only (one machine adds its symmetric candidate there).
-    - no staged predictions (``staged_predict`` raises ``NotImplementedError``).
+    - no staged predictions (``staged_predict`` raises ``NotImplementedError``);
+      ``predict(X, pred_contrib=True)`` gives XGBoost's exact TreeSHAP contributions.
+
+    **Determinism.** XGBoost's distributed model depends on which partitions each
+    worker holds (each worker sketches its rows' quantiles; the histograms are summed
+    in rank order), so ``fit`` places partition ``i`` of ``P`` on worker
+    ``sorted(addresses)[i * W // P]`` (:class:`~robust_boosting.dask.placement.Placement`;
+    partitions held elsewhere are copied there once). The same ``random_state``, data,
+    partitions and workers then give the same model bytes; other workers (other
+    addresses or another count) or another partitioning can give another model, which
+    XGBoost does not promise to be the same.
 
     :func:`sklearn.base.clone` keeps ``client`` (shared, not copied). Pickling and
     :func:`~robust_boosting.save_model` drop the client and the per-row dask attributes
@@ -179,6 +186,17 @@ remove_label_issues, label_issue_weight, random_state
         categorical columns are ``category`` columns of known categories, which XGBoost
         splits as they are (counting each column's distinct values would be another
         pass over the data).
+    monotonic_cst : array-like of {-1, 0, 1}, dict or None, default=None
+        Monotone constraints, in scikit-learn's format (one entry per feature, or a dict
+        by feature name or column index), passed to XGBoost as its
+        ``monotone_constraints`` (enforced in its split search and leaf values). Refused
+        with more than two classes and on a categorical column, as by the in-memory
+        estimators.
+    class_weight : "balanced", dict or None, default=None
+        Class weights, as scikit-learn's classifiers take them: every row's weight is
+        ``sample_weight`` times its class's weight (``"balanced"``: ``n / (n_classes *
+        count)``, the counts summed on the cluster). They reach the search's held-out
+        scores and the final fit (weights are then rescaled to mean 1, as above).
     client : distributed.Client, optional
         The cluster to use; default: the current client (``distributed.default_client()``).
     collective_timeout : int, default=600
@@ -195,7 +213,9 @@ remove_label_issues, label_issue_weight, random_state
         each stage starts and ends and, in the search, after each distributed fit
         (candidate and fold) with an estimate of the search's time left (XGBoost's
         rounds run on the workers: the unit here is a fit, not a round); at 2, also
-        each fit's rounds. The model does not depend on it.
+        each fit's rounds. The model does not depend on it. At 0 the fit prints
+        nothing: the line XGBoost's collective writes as each worker joins a
+        distributed fit (``... got rank N``) is dropped (:mod:`~robust_boosting.dask.engine`).
 
     Attributes
     ----------
@@ -259,7 +279,7 @@ oof_n_estimators_, noise_rate_, remove_label_issues_
                  random_strength: float | str = "auto", multiclass_trees: str = "auto", cv=3,
                  remove_label_issues: bool | str = "auto", label_issue_weight=(0.0, 0.8),
                  n_jobs: int | None = None, random_state=None, unknown_categories: str = "missing",
-                 id_columns: str = "drop", client=None,
+                 id_columns: str = "drop", monotonic_cst=None, class_weight=None, client=None,
                  collective_timeout: int = 600, device: str = "cpu", verbose: int = 0):
         super().__init__(max_depth=max_depth, learning_rate=learning_rate,
                          drop_fraction=drop_fraction, n_estimators=n_estimators,
@@ -271,6 +291,8 @@ oof_n_estimators_, noise_rate_, remove_label_issues_
                          random_state=random_state,
                          unknown_categories=unknown_categories, id_columns=id_columns,
                          verbose=verbose)
+        self.monotonic_cst = monotonic_cst
+        self.class_weight = class_weight
         self.client = client
         self.collective_timeout = collective_timeout
         self.device = device
@@ -369,115 +391,39 @@ oof_n_estimators_, noise_rate_, remove_label_issues_
             return None
         return ["c" if name in categories else "q" for name in self.feature_names_in_]
 
-    # ------------------------------------------------------------ xgboost
-    def _params(self, candidate: dict, n_classes: int, seed: int) -> dict:
-        p = dict(tree_method="hist", learning_rate=candidate["learning_rate"], seed=seed,
-                 verbosity=0, device=self.device)
-        if candidate["max_depth"] is None:
-            p.update(grow_policy="lossguide", max_depth=0,
-                     max_leaves=candidate["max_leaf_nodes"])
-        else:
-            p.update(max_depth=candidate["max_depth"],
-                     max_leaves=candidate["max_leaf_nodes"] or 0)
-        # in XGBoost's units (Hessian sums); "auto" is XGBoost's default of 1 for both
-        p["min_child_weight"] = float(candidate["min_samples_leaf"])
-        p["reg_lambda"] = float(candidate["l2_regularization"])
-        if self.n_jobs is not None:
-            p["nthread"] = int(self.n_jobs)
-        if n_classes == 2:
-            p.update(objective="binary:logistic", base_score=0.5)
-        else:
-            p.update(objective="multi:softprob", num_class=n_classes, base_score=0.5)
-        p["disable_default_eval_metric"] = 1  # the held-out score is HeldOutLogLoss
-        return p
+    # ------------------------------------------------------------ engine
+    def _monotone(self, n_classes: int):
+        """``monotonic_cst`` checked (the in-memory estimators' rules and messages), as one
+        -1/0/1 per feature, or None."""
+        names = getattr(self, "feature_names_in_", None)
+        categories = getattr(self, "feature_categories_", None) or {}
+        cst = check_monotonic_cst(
+            self.monotonic_cst, n_features=self.n_features_in_, feature_names=names,
+            categorical=None if names is None else [str(c) in categories for c in names])
+        check_monotonic_classes(cst, n_classes)
+        return cst
+
+    def _class_weights(self, classes, counts):
+        """``class_weight`` as one factor per class (None without), by scikit-learn's rule
+        (:func:`~robust_boosting._validation.class_weight_sample_weight`). ``"balanced"``
+        reads the class counts (summed on the cluster): the helper sees one row per class
+        and count divided by the counts' greatest common divisor, which leaves its
+        ``n / (n_classes * count)`` unchanged."""
+        if self.class_weight is None:
+            return None
+        if isinstance(self.class_weight, str):
+            counts = np.asarray(counts, dtype=np.int64)
+            counts = counts // np.gcd.reduce(counts)
+            rows = np.repeat(np.arange(classes.shape[0]), counts)
+            per_row = class_weight_sample_weight(self.class_weight, rows, None)
+            return np.asarray(per_row)[np.cumsum(counts) - counts]
+        return np.asarray(class_weight_sample_weight(self.class_weight, classes, None))
 
     def _train(self, client, params, dtrain, rounds, obj, k, held_out=False):
-        """One distributed fit (a lost worker is :meth:`fit`'s to report).
-
-        With ``held_out``, early stopping on :class:`HeldOutLogLoss` evaluated on ``dtrain``.
-        """
-        import xgboost.dask as dxgb
-        from xgboost.collective import Config
-
-        extra = {}
-        if held_out:
-            extra = dict(evals=[(dtrain, "held_out")], early_stopping_rounds=PATIENCE,
-                         custom_metric=HeldOutLogLoss(k, margin=obj is not None))
-        return dxgb.train(client, params, dtrain, num_boost_round=rounds, obj=obj,
-                          verbose_eval=False, coll_cfg=Config(timeout=int(self.collective_timeout)),
-                          **extra)
-
-    @staticmethod
-    def _workers(client) -> set:
-        """The scheduler's current workers, asked afresh (``scheduler_info`` would answer
-        from its cache when the scheduler is unreachable)."""
-        problem = None
-        if client.status != "running":
-            problem = f"the client's status is {client.status!r}"
-        else:
-            try:
-                return set(client.sync(client.scheduler.identity, n_workers=-1)["workers"])
-            except Exception as exc:  # noqa: BLE001 - any failure to reach it is the news
-                problem = f"{type(exc).__name__}: {exc}"
-        raise WorkerFailedError(
-            f"The Dask scheduler could not be reached during fit ({problem}); nothing was "
-            "fitted. XGBoost's collective tracker runs on the scheduler, and a worker lost "
-            "during training can end the scheduler's process too.")
-
-    def _check_workers(self, client, at_start: set):
-        """Raise :class:`WorkerFailedError` if a worker present when ``fit`` began has left.
-
-        Dask would recompute a lost worker's partitions elsewhere and XGBoost would
-        train on the new placement: a model that can differ from the one the
-        cluster gives undisturbed. ``fit`` refuses to return it.
-        """
-        lost = at_start - self._workers(client)
-        if lost:
-            raise WorkerFailedError(
-                f"Dask worker(s) {sorted(lost)} left during fit; their partitions would be "
-                "recomputed on other workers and the model could differ from an undisturbed "
-                "fit, so nothing was fitted. Refit once the cluster is healthy.")
-
-    def _where_held(self, client, at_start: set, fn, x, *args, dtype, width=None):
-        """``fn(x_block, *args_blocks)`` per partition, run on the worker holding ``x_block``:
-        one value per row, or ``width`` values.
-
-        ``x`` and the dask arrays among ``args`` are persisted and partitioned alike;
-        other ``args`` are passed whole. The tasks may not move (Dask's work stealing
-        would otherwise copy a partition of ``X`` to an idle worker and keep both
-        copies), so a lost worker would leave them waiting: the wait checks the
-        workers every few seconds and raises :class:`WorkerFailedError`.
-        """
-        import dask.array as da
-        from distributed import futures_of, wait
-
-        def block_keys(a):
-            return [key[0] if isinstance(key, list) else key for key in a.__dask_keys__()]
-
-        futures = {f.key: f for a in (x, *args) if isinstance(a, da.Array)
-                   for f in futures_of(a)}
-        keys = [block_keys(a) if isinstance(a, da.Array) else None for a in (x, *args)]
-        who = client.who_has(x)
-        parts = []
-        for i, key in enumerate(keys[0]):
-            inputs = [a if ks is None else futures[ks[i]] for a, ks in zip((x, *args), keys,
-                                                                           strict=True)]
-            holder = list(who.get(key, ()))
-            fut = client.submit(fn, *inputs, workers=holder or None,
-                                allow_other_workers=not holder, pure=False)
-            parts.append(fut)
-        while True:
-            try:
-                wait(parts, timeout=5)
-                break
-            except (TimeoutError, asyncio.TimeoutError):
-                self._check_workers(client, at_start)
-        # persisted: the array's own keys hold the blocks (an array over bare futures is
-        # given new alias keys on each compute, which the scheduler reports as a
-        # "different run_spec" for the same key)
-        return client.persist(da.concatenate([
-            da.from_delayed(f, (int(rows),) if width is None else (int(rows), width), dtype=dtype)
-            for f, rows in zip(parts, x.chunks[0], strict=True)]))
+        """One distributed fit (:func:`~robust_boosting.dask.engine.train`), quiet unless
+        ``verbose``."""
+        return train(client, params, dtrain, rounds, obj, k, timeout=self.collective_timeout,
+                     quiet=not self.verbose, held_out=held_out)
 
     # ------------------------------------------------------------ fit
     def fit(self, X, y, sample_weight=None):
@@ -500,18 +446,21 @@ oof_n_estimators_, noise_rate_, remove_label_issues_
         """
         require()
         client = self._client()
-        at_start = self._workers(client)
+        at_start = scheduler_workers(client)
         try:
-            with Progress(check_verbose(self.verbose)) as progress:
-                self._fit(client, X, y, sample_weight, at_start, progress)
+            with Progress(check_verbose(self.verbose)) as progress, \
+                    Placement(client, at_start) as placement:
+                if not self.verbose:  # XGBoost's "got rank" lines: only when verbose
+                    client.run(install_quiet_start)
+                self._fit(client, X, y, sample_weight, placement, progress)
                 progress.finished("search, label issues and final fit done")
         except Exception:
-            self._check_workers(client, at_start)  # a lost worker explains it: say so
+            check_workers(client, at_start)  # a lost worker explains it: say so
             raise
-        self._check_workers(client, at_start)  # or a run that Dask repaired on the way
+        check_workers(client, at_start)  # or a run that Dask repaired on the way
         return self
 
-    def _fit(self, client, X, y, sample_weight, at_start: set, progress):
+    def _fit(self, client, X, y, sample_weight, placement: Placement, progress):
         da, xgboost = require()
         import dask
         import xgboost.dask as dxgb
@@ -524,13 +473,14 @@ oof_n_estimators_, noise_rate_, remove_label_issues_
         n_estimators = max(c["n_estimators"] for c in candidates)
         cv = self.cv if self.cv is not None else 3
 
-        checks = [da.unique(y)]
+        checks = [da.unique(y, return_counts=self.class_weight is not None)]
         if sw is not None:
             checks += [sw.min(), sw.sum(), da.isnan(sw).any()]
         if isinstance(X, da.Array) and np.issubdtype(X.dtype, np.floating):
             checks.append(da.isinf(X).any())
         got = dask.compute(*checks)
-        classes = np.asarray(got[0])
+        classes, counts = (got[0], None) if self.class_weight is None else got[0]
+        classes = np.asarray(classes)
         if classes.dtype.kind == "f" and np.isnan(classes).any():
             raise ValueError("y contains NaN; every training row needs a label.")
         check_classification_targets(classes)
@@ -546,7 +496,17 @@ oof_n_estimators_, noise_rate_, remove_label_issues_
             raise ValueError("X contains infinity; NaN (missing) is accepted, infinity is not.")
         k = classes.shape[0]
         self.classes_ = classes
+        monotone = self._monotone(k)
         y_idx = y.map_blocks(encode_block, classes, dtype=np.float32)
+        cw = self._class_weights(classes, counts)
+        if cw is not None:  # sample weight x class weight (scikit-learn's rule), then as below
+            base = (da.ones(n, chunks=(lengths,), dtype=np.float64) if sw is None
+                    else sw.astype(np.float64))
+            sw = base * y_idx.map_blocks(lambda t: cw[t.astype(np.intp)], dtype=np.float64)
+            got = (None, None, float(sw.sum().compute()))
+            if not got[2] > 0:
+                raise ValueError("sample_weight and class_weight together weigh every sample "
+                                 "0: at least one sample needs a positive weight.")
         w = (da.ones(n, chunks=(lengths,), dtype=np.float32) if sw is None  # XGBoost's dtype
              else (sw.astype(np.float64) * (n / float(got[2]))).astype(np.float32))
 
@@ -554,10 +514,12 @@ oof_n_estimators_, noise_rate_, remove_label_issues_
         fold_seed = int(rng.randint(np.iinfo(np.int32).max))
         fit_seed = int(rng.randint(np.iinfo(np.int32).max))
         fold = y_idx.map_blocks(fold_block, cv, fold_seed, dtype=np.int8)
-        X, y_idx, fold = client.persist([X, y_idx, fold])
-        if sw is not None:  # (ones are cheaper to make again than to keep)
-            w = client.persist(w)
+        # each partition on a fixed worker: XGBoost's model depends on the placement
+        X, y_idx, fold, w = placement.pin([X, y_idx, fold, w])
+        at_start = placement.at_start
         types = self._feature_types()
+
+        engine = dict(device=self.device, n_jobs=self.n_jobs, monotone=monotone)
 
         def matrix(weight, held_weight=None):
             return dxgb.DaskQuantileDMatrix(client, X, y_idx, weight=weight,
@@ -577,8 +539,8 @@ oof_n_estimators_, noise_rate_, remove_label_issues_
             for c, cand in enumerate(candidates):
                 obj = (None if cand["drop_fraction"] == 0
                        else SelfPacedObjective(k, cand["drop_fraction"]))
-                out = self._train(client, self._params(cand, k, fit_seed), dtrain, n_estimators,
-                                  obj, k, held_out=True)
+                out = self._train(client, xgb_params(cand, k, fit_seed, **engine), dtrain,
+                                  n_estimators, obj, k, held_out=True)
                 curve = np.asarray(out["history"]["held_out"]["held_out_logloss"])
                 curves[c, f, :curve.size] = curve
                 curves[c, f, curve.size:] = curve[-1]
@@ -598,7 +560,7 @@ oof_n_estimators_, noise_rate_, remove_label_issues_
         models = [boosters[best, f] for f in range(cv)]
         stops = [min(oof_round + 1, b.num_boosted_rounds()) for b in models]
         models = client.scatter(models, broadcast=True)
-        oof = self._where_held(client, at_start, held_out_proba, X, fold, models, stops, k,
+        oof = where_held(client, at_start, held_out_proba, X, fold, models, stops, k,
                                dtype=np.float32, width=k)
         del models
         yi = y_idx.astype(np.intp)
@@ -636,7 +598,9 @@ oof_n_estimators_, noise_rate_, remove_label_issues_
         self.best_score_ = float(scores[best].mean())
         self.best_params_ = dict(candidates[best], cv_n_estimators=int(best_round[best]) + 1)
 
-        progress.done(f"noise rate {self.noise_rate_:.3f}, "
+        suspects = (f"{int(self.label_issues_.sum().compute()):,} suspect(s), "
+                    if progress.verbose else "")  # (a reduction: only when it is shown)
+        progress.done(f"{suspects}noise rate {self.noise_rate_:.3f}, "
                       f"{'removed' if self.remove_label_issues_ else 'kept'}")
         progress.stage("final fit", f"up to {n_estimators} rounds: {self._final_rounds_note()}")
         # 3. the final fit
@@ -655,7 +619,7 @@ oof_n_estimators_, noise_rate_, remove_label_issues_
             else:
                 removed = suspect
         obj = None if p["drop_fraction"] == 0 else SelfPacedObjective(k, p["drop_fraction"])
-        out = self._train(client, self._params(p, k, fit_seed), matrix(final_w),
+        out = self._train(client, xgb_params(p, k, fit_seed, **engine), matrix(final_w),
                           n_estimators, obj, k)
         self.best_estimator_ = out["booster"]
         dropped = self._dropped(client, at_start, X, y_idx, final_w, p["drop_fraction"], k)
@@ -699,7 +663,7 @@ oof_n_estimators_, noise_rate_, remove_label_issues_
 
         booster = self.best_estimator_
         stop = max(booster.num_boosted_rounds() - 1, 1)
-        loss = self._where_held(client, at_start, losses_at, X, y_idx, client.scatter(
+        loss = where_held(client, at_start, losses_at, X, y_idx, client.scatter(
             booster, broadcast=True), stop, k, dtype=np.float64)
         counted = w > 0
         total, top = dask.compute(counted.sum(), da.where(counted, loss, 0.0).max())
@@ -711,82 +675,3 @@ oof_n_estimators_, noise_rate_, remove_label_issues_
         t = top_threshold(histogram, np.array([m]), np.array([0.0]),
                           np.array([np.nextafter(float(top), np.inf)]))[0]
         return counted & (loss >= t)
-
-    # ------------------------------------------------------------ predict
-    def _margin(self, X):
-        check_is_fitted(self, "best_estimator_")
-        da, _ = require()
-        import dask.dataframe as dd
-        import pandas as pd
-        import xgboost.dask as dxgb
-
-        names = getattr(self, "feature_names_in_", None)
-        if isinstance(X, (dd.DataFrame, pd.DataFrame)) and names is not None:
-            if [str(c) for c in X.columns] != list(names):
-                raise ValueError(f"X's columns {list(X.columns)} are not the fitted ones "
-                                 f"{list(names)}.")
-            categories = self.feature_categories_
-            if isinstance(X, dd.DataFrame):
-                X = coded_frame(X, categories,
-                                 tuple(int(v) for v in X.map_partitions(len).compute()))
-            else:
-                X = frame_codes(X, categories)
-        if isinstance(X, dd.DataFrame):
-            X = X.to_dask_array(lengths=True)
-        n_features = X.shape[1] if len(X.shape) == 2 else None
-        if n_features != self.n_features_in_:
-            raise ValueError(f"X has {n_features} features; the model was fitted on "
-                             f"{self.n_features_in_}.")
-        if isinstance(X, da.Array):
-            return dxgb.predict(self._client(), self.best_estimator_, X.rechunk({1: -1}),
-                                output_margin=True)
-        return self.best_estimator_.inplace_predict(X, predict_type="margin")
-
-    def decision_function(self, X):
-        """Raw scores of the final model: the log-odds (binary) or per-class margins."""
-        return self._margin(X)
-
-    def predict_proba(self, X):
-        """Class probabilities, a dask array for dask input (computed on the cluster)."""
-        margin = self._margin(X)
-        k = self.classes_.shape[0]
-        if hasattr(margin, "map_blocks") and not isinstance(margin, np.ndarray):
-            if margin.ndim == 1:
-                return margin.map_blocks(lambda mm: class_proba(mm, k), new_axis=1,
-                                         chunks=(margin.chunks[0], (k,)), dtype=np.float64)
-            return margin.map_blocks(lambda mm: class_proba(mm, k), dtype=np.float64)
-        return class_proba(np.asarray(margin, dtype=np.float64), k)
-
-    def predict(self, X):
-        """Predicted class labels (a dask array for dask input)."""
-        proba = self.predict_proba(X)
-        classes = self.classes_
-        if isinstance(proba, np.ndarray):
-            return classes[np.argmax(proba, axis=1)]
-        return proba.map_blocks(lambda p: classes[np.argmax(p, axis=1)], drop_axis=1,
-                                dtype=classes.dtype)
-
-    def predict_log_proba(self, X):
-        """Logarithm of :meth:`predict_proba`."""
-        proba = self.predict_proba(X)
-        return np.log(proba) if isinstance(proba, np.ndarray) else proba.map_blocks(np.log)
-
-    def staged_predict(self, X):
-        raise NotImplementedError("staged predictions are not available on Dask.")
-
-    def staged_predict_proba(self, X):
-        raise NotImplementedError("staged predictions are not available on Dask.")
-
-    @property
-    def feature_importances_(self):
-        """Total gain of each feature in the final model, normalised to sum 1."""
-        check_is_fitted(self, "best_estimator_")
-        gain = self.best_estimator_.get_score(importance_type="total_gain")
-        out = np.zeros(self.n_features_in_)
-        names = getattr(self, "feature_names_in_", None)
-        for key, value in gain.items():
-            idx = (list(names).index(key) if names is not None and key in list(names)
-                   else int(key.lstrip("f")))
-            out[idx] = value
-        total = out.sum()
-        return out / total if total > 0 else out

@@ -253,6 +253,9 @@ def test_multiclass_categorical_frame_and_weights(client):
     test["c"] = pd.Categorical(np.where(Xt[:, 0] > 0, "a", "b"))
     assert np.mean(model.predict(test) != yt) < 0.25
     assert model.predict_proba(test).shape == (len(test), 3)
+    contrib = model.predict(test, pred_contrib=True)  # a categorical column among them
+    assert contrib.shape == (len(test), 3, 12)
+    np.testing.assert_allclose(contrib.sum(axis=-1), model.decision_function(test), atol=1e-4)
     # a dask frame predicts on the cluster as the local frame does
     on_cluster = model.predict_proba(dd.from_pandas(test, npartitions=2)).compute()
     np.testing.assert_allclose(on_cluster, model.predict_proba(test), rtol=0, atol=1e-5)

@@ -97,17 +97,13 @@ class DaskPredictions:
             The rows to predict.
         pred_contrib : bool, default=False
             Return each feature's contribution to the raw score instead of the labels:
-            XGBoost's exact path-dependent TreeSHAP ([LUN]_, ``pred_contribs=True``),
-            of shape ``(n_samples, n_features + 1)`` for two classes and
+            XGBoost's exact path-dependent TreeSHAP (``pred_contribs=True``; Lundberg et
+            al., "From local explanations to global understanding with explainable AI for
+            trees", Nature Machine Intelligence 2, 2020), of shape ``(n_samples, n_features + 1)`` for two classes and
             ``(n_samples, n_classes, n_features + 1)`` for more. The last column is the
             expected value; a row sums to :meth:`decision_function` (to float32
             rounding: XGBoost computes them in float32). Dask input gives a dask
             array, computed on the cluster.
-
-        References
-        ----------
-        .. [LUN] S. M. Lundberg et al., "From local explanations to global understanding
-           with explainable AI for trees", Nature Machine Intelligence 2, 2020.
         """
         if pred_contrib:
             return self._contributions(X)

@@ -108,6 +108,7 @@ class Placement:
         """``arrays`` (dask arrays with the same row partitions, one chunk along any other
         axis), persisted with partition ``i`` of each on :meth:`worker_of` ``(i)``."""
         import dask.array as da
+        from distributed import futures_of
 
         n_parts = len(arrays[0].chunks[0])
         parts = []
@@ -115,17 +116,24 @@ class Placement:
             blocks = [a.blocks[i] for a in arrays]
             parts.append(self.client.compute(blocks, workers=[self.worker_of(i, n_parts)],
                                              allow_other_workers=False))
-        futures = [f for fs in parts for f in fs]
-        self._futures.extend(futures)
-        _wait_watching(self.client, self.at_start, futures)
+        self._futures.extend(f for fs in parts for f in fs)
+        _wait_watching(self.client, self.at_start, [f for fs in parts for f in fs])
         out = []
         for j, a in enumerate(arrays):
             rest = a.shape[1:]
             out.append(da.concatenate([
                 da.from_delayed(fs[j], (int(rows), *rest), dtype=a.dtype)
                 for fs, rows in zip(parts, a.chunks[0], strict=True)]))
-        # persisted under the arrays' own keys (they land where their blocks are)
-        return self.client.persist(out)
+        # persisted under the arrays' own keys (they land where their blocks are: each is
+        # the block itself, not a copy); then the block futures are let go, so that a
+        # partition is counted once in the workers' managed memory
+        out = self.client.persist(out)
+        held = futures_of(out)
+        _wait_watching(self.client, self.at_start, held)
+        blocks = {id(f) for fs in parts for f in fs}
+        self._futures = [f for f in self._futures if id(f) not in blocks]
+        self._futures.extend(held)
+        return out
 
     def _watch(self) -> None:
         while not self._stop.wait(WATCH_INTERVAL):

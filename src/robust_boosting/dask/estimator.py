@@ -498,17 +498,18 @@ oof_n_estimators_, noise_rate_, remove_label_issues_
         self.classes_ = classes
         monotone = self._monotone(k)
         y_idx = y.map_blocks(encode_block, classes, dtype=np.float32)
+        sw_total = None if sw is None else float(got[2])
         cw = self._class_weights(classes, counts)
         if cw is not None:  # sample weight x class weight (scikit-learn's rule), then as below
             base = (da.ones(n, chunks=(lengths,), dtype=np.float64) if sw is None
                     else sw.astype(np.float64))
             sw = base * y_idx.map_blocks(lambda t: cw[t.astype(np.intp)], dtype=np.float64)
-            got = (None, None, float(sw.sum().compute()))
-            if not got[2] > 0:
+            sw_total = float(sw.sum().compute())
+            if not sw_total > 0:
                 raise ValueError("sample_weight and class_weight together weigh every sample "
                                  "0: at least one sample needs a positive weight.")
         w = (da.ones(n, chunks=(lengths,), dtype=np.float32) if sw is None  # XGBoost's dtype
-             else (sw.astype(np.float64) * (n / float(got[2]))).astype(np.float32))
+             else (sw.astype(np.float64) * (n / sw_total)).astype(np.float32))
 
         rng = check_random_state(self.random_state)
         fold_seed = int(rng.randint(np.iinfo(np.int32).max))

@@ -290,9 +290,8 @@ oof_n_estimators_, noise_rate_, remove_label_issues_
                          label_issue_weight=label_issue_weight, n_jobs=n_jobs,
                          random_state=random_state,
                          unknown_categories=unknown_categories, id_columns=id_columns,
-                         verbose=verbose)
-        self.monotonic_cst = monotonic_cst
-        self.class_weight = class_weight
+                         verbose=verbose, monotonic_cst=monotonic_cst,
+                         class_weight=class_weight)
         self.client = client
         self.collective_timeout = collective_timeout
         self.device = device

@@ -51,7 +51,7 @@ grid = np.linspace(X["age"].min(), X["age"].max(), 60)
 rows = X_test.iloc[:25]
 fig, axes = plt.subplots(1, 2, figsize=(9, 3.5), sharey=True)
 for ax, (name, model) in zip(axes, [("unconstrained", free),
-                                    (f"monotonic_cst={increasing}", monotone)]):
+                                    (f"monotonic_cst={increasing}", monotone)], strict=True):
     falls = 0
     for _, row in rows.iterrows():
         table = rows.iloc[[0] * len(grid)].copy()

@@ -42,7 +42,9 @@ print(f"AdaBoost (200 stumps) test error: {1 - ada.score(X_test, y_test):.3f}")
 # ``label_issue_scores_`` ranks every training sample, most suspect first.
 print("chosen:", {k: clf.best_params_[k] for k in ("max_depth", "learning_rate",
                                                  "n_estimators", "cv_n_estimators")})
-print(f"estimated noise rate {clf.noise_rate_:.3f} (true: {flipped.mean():.3f})")
+# noise_rate_: the share of labels the out-of-fold model contradicts (here, where the
+# classes separate, close to the share of flipped labels)
+print(f"labels contradicted {clf.noise_rate_:.3f} (truly flipped: {flipped.mean():.3f})")
 suspects = clf.label_issues_
 print(f"{len(suspects)} suspects, {flipped[suspects].mean():.0%} of them truly flipped; "
       f"final fit without {len(clf.excluded_samples_)} of them: {clf.remove_label_issues_}")

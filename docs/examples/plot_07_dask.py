@@ -35,7 +35,7 @@ dy = da.from_array(y_noisy, chunks=150)
 
 model = DaskSPLBoostClassifierCV(random_state=0, client=client).fit(dX, dy)
 print("chosen:", model.best_params_)
-print(f"estimated noise rate {model.noise_rate_:.3f} (true {flipped.mean():.3f})")
+print(f"labels contradicted {model.noise_rate_:.3f} (truly flipped {flipped.mean():.3f})")
 
 # %%
 # The per-row results are dask arrays, partitioned as ``X``

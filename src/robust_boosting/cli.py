@@ -240,7 +240,7 @@ def _cmd_fit(args: argparse.Namespace) -> int:
     if ids is not None:
         print(ids)
     if hasattr(est, "label_issues_"):
-        rate = (f" (estimated noise rate {est.noise_rate_:.1%})"
+        rate = (f" (labels the out-of-fold model contradicts: {est.noise_rate_:.1%})"
                 if hasattr(est, "noise_rate_") else "")
         print(f"{len(est.label_issues_)} suspect {word}(s) of {len(y)}{rate}")
     if args.label_issues is not None:

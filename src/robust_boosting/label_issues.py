@@ -39,7 +39,7 @@ Any classifier's out-of-fold probabilities will do::
 
     proba = cross_val_predict(LogisticRegression(), X, y, cv=5, method="predict_proba")
     suspects = find_label_issues(proba, y)        # boolean mask, y as 0 .. K - 1
-    noise = estimate_noise_rate(proba, y)         # estimated fraction of wrong labels
+    noise = estimate_noise_rate(proba, y)         # share of labels the model contradicts
 
 References
 ----------
@@ -188,7 +188,13 @@ def calibrated_joint(joint: NDArray, counts: NDArray) -> NDArray:
 
 
 def estimate_noise_rate(proba: ArrayLike, y: ArrayLike, *, exclude: ArrayLike = ()) -> float:
-    """Fraction of labels estimated to be wrong: the off-diagonal mass of the :func:`confident_joint`.
+    """Share of labels the out-of-sample model contradicts: the off-diagonal mass of the :func:`confident_joint`.
+
+    Where the labels were flipped independently of the features and the classes
+    separate, this estimates the share of wrong labels ([CL]_). Where the classes
+    overlap, the rows on the minority side of the overlap are counted too, though
+    their labels may be right: on clean labels the rate is then well above 0, and
+    ``proba`` and ``y`` alone cannot tell overlap from wrong labels.
 
     Parameters
     ----------

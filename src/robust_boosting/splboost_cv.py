@@ -333,9 +333,13 @@ class SPLBoostClassifierCV(SearchedFinalModel, ClassifierMixin, BaseEstimator):
     label_issue_scores_ : ndarray of shape (n_samples,)
         ``1 - oof_proba_[i, given label]``: higher means more likely mislabelled.
     noise_rate_ : float
-        Confident-learning estimate of the fraction of wrong training labels
+        The share of training labels the out-of-fold model contradicts: the
+        off-diagonal share of confident learning's joint
         (:func:`~robust_boosting.label_issues.estimate_noise_rate`), over the rows of
-        the classes not in :attr:`rare_classes_`.
+        the classes not in :attr:`rare_classes_`. It estimates the share of wrong
+        labels only where the classes separate; where they overlap, it also counts
+        correct labels on the minority side of the overlap (on clean labels it can
+        read 0.2-0.4), and the training rows alone cannot tell the two apart.
     anchor_noise_rate_ : float
         :func:`~robust_boosting.label_issues.anchor_noise_rate` of ``oof_proba_``:
         how far the most confident out-of-fold probabilities stay below 1.
@@ -633,7 +637,7 @@ class SPLBoostClassifierCV(SearchedFinalModel, ClassifierMixin, BaseEstimator):
                           f"{self.best_params_['cv_n_estimators']} rounds")
             progress.stage("label issues", "confident learning on the out-of-fold probabilities")
             counted = self._find_label_issues(oof, y_idx, classes, winner, rare)
-            progress.done(f"{self.label_issues_.size:,} suspect(s), noise rate "
+            progress.done(f"{self.label_issues_.size:,} suspect(s), contradicted labels "
                           f"{self.noise_rate_:.3f}, "
                           f"{'removed' if self.remove_label_issues_ else 'kept'}")
             self._final_fit(X_fit, classes[y_idx], y_idx, sw, oof, winner, fit_seed, counted,

@@ -600,7 +600,7 @@ oof_n_estimators_, noise_rate_, remove_label_issues_
 
         suspects = (f"{int(self.label_issues_.sum().compute()):,} suspect(s), "
                     if progress.verbose else "")  # (a reduction: only when it is shown)
-        progress.done(f"{suspects}noise rate {self.noise_rate_:.3f}, "
+        progress.done(f"{suspects}contradicted labels {self.noise_rate_:.3f}, "
                       f"{'removed' if self.remove_label_issues_ else 'kept'}")
         progress.stage("final fit", f"up to {n_estimators} rounds: {self._final_rounds_note()}")
         # 3. the final fit

@@ -519,8 +519,9 @@ def _paired(d: pd.DataFrame, a: str, b: str, value: str) -> tuple[float, float, 
     return per.mean(), se, len(per)
 
 
-def report(df: pd.DataFrame, candidate: str = "splcv") -> str:
-    """The Markdown aggregate of saved rows (both tasks, every noise setting present)."""
+def report(df: pd.DataFrame, candidates=("splcv", "splcv_keep")) -> str:
+    """The Markdown aggregate of saved rows (both tasks, every noise setting present);
+    paired differences and clean-label gaps for each of ``candidates`` that ran."""
     df = df.copy()
     df["tratio"] = _time_ratio(df)
     out = []
@@ -566,32 +567,32 @@ def report(df: pd.DataFrame, candidate: str = "splcv") -> str:
                              if "true_rate" in e else "–")
             lines.append("| " + " | ".join(cells) + " |")
         out.append("\n".join(lines))
-        if candidate in models:
-            unit = "points" if cls else "RMSE ratio"
-            out.append(f"\n{candidate} minus each peer, paired by task, mean over tables of "
-                       f"the per-table mean ± standard error over tables ({unit}; "
-                       "'*' when more than 2 SE from 0):\n")
-            head = ["noise"] + [m for m in models if m != candidate]
-            lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-            for n in noises:
-                cells = [n]
-                for m in head[1:]:
-                    mean, se, k = _paired(d[d.noise == n], candidate, m, "error")
-                    star = "*" if np.isfinite(se) and abs(mean) > 2 * se else ""
-                    cells.append(f"{mean:+.3f} ± {_fmt(se, '.3f')}{star} ({k})"
-                                 if k else "–")
-                lines.append("| " + " | ".join(cells) + " |")
-            out.append("\n".join(lines))
-            clean = d[d.noise == "clean"]
-            if {candidate, "lgbm"} <= set(clean.model):
-                w = clean.pivot_table(index="dataset", columns="model", values="error")
-                gap = (w[candidate] - w["lgbm"]).dropna().sort_values(ascending=False)
-                # classification: points of error; regression: RMSE ratio to LightGBM - 1
-                lim, unit = (1.5, "+1.5 points") if cls else (0.05, "+0.05 (5 %)")
-                worst = ", ".join(f"{k} {v:+.2f}" for k, v in gap.head(8).items())
-                out.append(f"\nClean labels, {candidate} minus LightGBM per table "
-                           f"(mean over splits): {len(gap)} tables, "
-                           f"{int((gap > lim).sum())} above {unit}; largest: {worst}\n")
+        for candidate in [c for c in candidates if c in models]:
+                unit = "points" if cls else "RMSE ratio"
+                out.append(f"\n{candidate} minus each peer, paired by task, mean over tables of "
+                           f"the per-table mean ± standard error over tables ({unit}; "
+                           "'*' when more than 2 SE from 0):\n")
+                head = ["noise"] + [m for m in models if m != candidate]
+                lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+                for n in noises:
+                    cells = [n]
+                    for m in head[1:]:
+                        mean, se, k = _paired(d[d.noise == n], candidate, m, "error")
+                        star = "*" if np.isfinite(se) and abs(mean) > 2 * se else ""
+                        cells.append(f"{mean:+.3f} ± {_fmt(se, '.3f')}{star} ({k})"
+                                     if k else "–")
+                    lines.append("| " + " | ".join(cells) + " |")
+                out.append("\n".join(lines))
+                clean = d[d.noise == "clean"]
+                if {candidate, "lgbm"} <= set(clean.model):
+                    w = clean.pivot_table(index="dataset", columns="model", values="error")
+                    gap = (w[candidate] - w["lgbm"]).dropna().sort_values(ascending=False)
+                    # classification: points of error; regression: RMSE ratio to LightGBM - 1
+                    lim, unit = (1.5, "+1.5 points") if cls else (0.05, "+0.05 (5 %)")
+                    worst = ", ".join(f"{k} {v:+.2f}" for k, v in gap.head(8).items())
+                    out.append(f"\nClean labels, {candidate} minus LightGBM per table "
+                               f"(mean over splits): {len(gap)} tables, "
+                               f"{int((gap > lim).sum())} above {unit}; largest: {worst}\n")
     return "\n".join(out)
 
 
@@ -629,6 +630,12 @@ def main(argv=None):
     a = p.parse_args(argv)
     if a.table_from:
         df = pd.concat([_read_rows(f) for f in a.table_from], ignore_index=True)
+        for j, col in enumerate(("kind", "rate")):  # compact files keep the noise name only
+            if col not in df:
+                df[col] = df["noise"].map(lambda n, j=j: NOISE[n][j])
+        df["task"] = df["task"].replace({"c": "classification", "r": "regression"})
+        if "true_rate" not in df:  # the flips are round(rate * n) rows
+            df["true_rate"] = df["rate"].where(df["noise_rate"].notna())
         text = report(df)
         print(text)
         return text

@@ -218,7 +218,7 @@ def test_clean_labels_on_few_rows_keep_every_row(client, caplog):
         assert any(m.startswith(f"{stage}: done in") for m in lines), lines
     # the suspect count, as the in-memory estimator's log has it
     done = next(m for m in lines if m.startswith("label issues: done in"))
-    assert f"; {int(model.label_issues_.sum().compute()):,} suspect(s), noise rate" in done, done
+    assert f"; {int(model.label_issues_.sum().compute()):,} suspect(s), contradicted labels" in done, done
     assert model.anchor_noise_rate_ < 0.01 and not model.remove_label_issues_
     assert not model.excluded_samples_.compute().any()
     assert model.label_issues_.compute().any()  # still reported

@@ -61,7 +61,6 @@ from ._learners import (  # noqa: F401 - importable from here as before
 )
 from ._schema import prepared_data
 from ._validation import (
-    check_monotonic_classes,
     check_monotonic_cst,
     check_optional_int,
     class_weight_sample_weight,
@@ -146,13 +145,10 @@ def checked_monotonic_cst(estimator, X, n_classes: int) -> np.ndarray | None:
     if cst is None:
         return None
     kinds = estimator.feature_schema_.kinds
-    mono = check_monotonic_cst(
+    return check_monotonic_cst(
         cst, n_features=X.shape[1], feature_names=getattr(estimator, "feature_names_in_", None),
         categorical=np.array([kind == "categorical" for kind in kinds], dtype=bool)
-        if len(kinds) == X.shape[1] else None)
-    if mono is not None:
-        check_monotonic_classes(mono, n_classes)
-    return mono
+        if len(kinds) == X.shape[1] else None, n_classes=n_classes)
 
 
 def check_two_classes(classes) -> None:

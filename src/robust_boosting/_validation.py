@@ -282,7 +282,7 @@ def _check_constraint_value(where: str, value) -> int:
 def check_monotonic_cst(monotonic_cst, *, n_features: int,
                         feature_names: Sequence[str] | None = None,
                         categorical: np.ndarray | Sequence[bool] | None = None,
-                        ) -> np.ndarray | None:
+                        n_classes: int = 0) -> np.ndarray | None:
     """scikit-learn's ``monotonic_cst`` as one constraint per feature, or None for none.
 
     Parameters
@@ -298,6 +298,9 @@ def check_monotonic_cst(monotonic_cst, *, n_features: int,
         The features' names (``feature_names_in_``), for a dict keyed by name.
     categorical : boolean mask of length ``n_features``, optional
         Which features are categorical; a categorical feature cannot be constrained.
+    n_classes : int, default=0
+        The classifier's number of classes (0: a regressor); a constraint on more than
+        two classes is refused (:func:`check_monotonic_classes`).
 
     Returns
     -------
@@ -309,7 +312,8 @@ def check_monotonic_cst(monotonic_cst, *, n_features: int,
     ------
     ValueError
         An unknown feature name or index, an array of the wrong length, a value other
-        than -1, 0 or 1, or a constrained categorical feature.
+        than -1, 0 or 1, a constrained categorical feature, or a constraint on more
+        than two classes.
     """
     if monotonic_cst is None:
         return None
@@ -352,7 +356,10 @@ def check_monotonic_cst(monotonic_cst, *, n_features: int,
             name = repr(str(feature_names[j])) if feature_names is not None else str(j)
             raise ValueError(f"monotonic_cst constrains the feature {name}, which is "
                              "categorical: a categorical feature cannot be constrained.")
-    return cst if cst.any() else None
+    if not cst.any():
+        return None
+    check_monotonic_classes(cst, n_classes)
+    return cst
 
 
 def _constrains(monotonic_cst) -> bool:

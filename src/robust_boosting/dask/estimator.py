@@ -47,7 +47,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from .._auto_rules import DASK, PATIENCE, REVIEW_MARGIN
 from .._boosting import check_two_classes
 from .._progress import Progress, check_verbose
-from .._validation import check_monotonic_classes, check_monotonic_cst, class_weight_sample_weight
+from .._validation import check_monotonic_cst, class_weight_sample_weight
 from ..label_issues import (
     anchor_noise_rate,
     calibrated_joint,
@@ -398,8 +398,8 @@ oof_n_estimators_, noise_rate_, remove_label_issues_
         categories = getattr(self, "feature_categories_", None) or {}
         cst = check_monotonic_cst(
             self.monotonic_cst, n_features=self.n_features_in_, feature_names=names,
-            categorical=None if names is None else [str(c) in categories for c in names])
-        check_monotonic_classes(cst, n_classes)
+            categorical=None if names is None else [str(c) in categories for c in names],
+            n_classes=n_classes)
         return cst
 
     def _class_weights(self, classes, counts):

@@ -22,7 +22,6 @@ from .._schema import FeatureSchema, is_frame
 from .._validation import (
     all_finite,
     check_choice,
-    check_monotonic_classes,
     check_monotonic_cst,
     check_number,
     check_optional_int,
@@ -452,13 +451,11 @@ class _BaseHistTree(BaseEstimator):
         categorical[mapper.categorical_features_] = True
         mono = check_monotonic_cst(cst, n_features=categorical.shape[0],
                                    feature_names=getattr(self, "feature_names_in_", None),
-                                   categorical=categorical)
-        if mono is not None:
-            if not self._is_reg:
-                check_monotonic_classes(mono, self.n_classes_)
-            if grower_cls is _SymmetricGrower:
-                raise ValueError("monotonic_cst is not supported with grow_policy='symmetric'; "
-                                 "use grow_policy='depthwise'.")
+                                   categorical=categorical,
+                                   n_classes=0 if self._is_reg else self.n_classes_)
+        if mono is not None and grower_cls is _SymmetricGrower:
+            raise ValueError("monotonic_cst is not supported with grow_policy='symmetric'; "
+                             "use grow_policy='depthwise'.")
         return mono
 
     def _finish_fit(self, grower: _Grower, binned: BinnedData, inactive, ybar: float) -> None:

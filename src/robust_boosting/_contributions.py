@@ -421,6 +421,15 @@ def _run_trees(model, trees: _Trees, X: NDArray, out: NDArray, n_cols: int) -> N
     return expected
 
 
+def feature_names(model, n_features: int) -> list[str]:
+    """The names of ``model``'s ``n_features`` input columns: ``feature_names_in_``, or
+    ``x0, x1, ...`` for a model fitted on an array."""
+    names = getattr(model, "feature_names_in_", None)
+    if names is not None and len(names) == n_features:
+        return [str(n) for n in names]
+    return [f"x{j}" for j in range(n_features)]
+
+
 def _mapper(model):
     """The bin mapper of ``model``'s trees (they share their data's)."""
     for ens in model.ensembles_:
@@ -467,10 +476,7 @@ def explain(model, X):
             "model.predict(X, pred_contrib=True) gives the same numbers without it."
         ) from exc
     contrib = model.predict(X, pred_contrib=True)
-    names = getattr(model, "feature_names_in_", None)
-    n_features = contrib.shape[-1] - 1
-    names = ([str(n) for n in names] if names is not None
-             else [f"x{j}" for j in range(n_features)])
+    names = feature_names(model, contrib.shape[-1] - 1)
     if hasattr(X, "iloc"):  # a frame: the user's values, category labels as they are
         numeric = all(isinstance(dt, np.dtype) and np.issubdtype(dt, np.number)
                       for dt in X.dtypes)

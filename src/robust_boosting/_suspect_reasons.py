@@ -34,14 +34,9 @@ from numpy.typing import ArrayLike, NDArray
 from sklearn.utils import _safe_indexing
 from sklearn.utils.validation import check_is_fitted
 
+from ._contributions import feature_names
+
 __all__ = ["explain_suspects", "suspect_contributions"]
-
-
-def _feature_names(model, n_features: int) -> list[str]:
-    names = getattr(model, "feature_names_in_", None)
-    if names is not None and len(names) == n_features:
-        return [str(n) for n in names]
-    return [f"x{j}" for j in range(n_features)]
 
 
 def _check_model(model) -> bool:
@@ -198,7 +193,7 @@ def suspect_contributions(model, X: ArrayLike, y: ArrayLike) -> pd.DataFrame:
     True
     """
     rows, _, _, _, push, _ = _suspects(model, X, y)
-    names = _feature_names(model, push.shape[1])
+    names = feature_names(model, push.shape[1])
     return pd.DataFrame(push, index=pd.Index(rows, name="row"), columns=names)
 
 
@@ -303,7 +298,7 @@ def explain_suspects(model, X: ArrayLike, y: ArrayLike, *, top: int = 3) -> pd.D
     if not (isinstance(top, numbers.Integral) and not isinstance(top, bool) and top >= 1):
         raise ValueError(f"top must be a positive integer, got {top!r}.")
     rows, X_rows, given, towards, push, regressor = _suspects(model, X, y)
-    names = _feature_names(model, push.shape[1])
+    names = feature_names(model, push.shape[1])
     why = []
     for i in range(rows.size):
         order = np.argsort(-push[i], kind="stable")[:top]

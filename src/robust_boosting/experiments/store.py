@@ -396,8 +396,9 @@ class ResultStore:
 
     def sizes(self) -> dict[str, int]:
         """``{"rows", "packed_rows", "bytes"}``: rows in total, packed rows, file size."""
-        packed = len(self) - int(self._con.execute("SELECT COUNT(*) FROM results").fetchone()[0])
-        return {"rows": len(self), "packed_rows": packed, "bytes": self.path.stat().st_size}
+        rows = len(self)
+        packed = rows - int(self._con.execute("SELECT COUNT(*) FROM results").fetchone()[0])
+        return {"rows": rows, "packed_rows": packed, "bytes": self.path.stat().st_size}
 
     def failures(self) -> list[tuple[str, str, str]]:
         """``(task_id, task_json, error)`` of the tasks whose last attempt raised."""

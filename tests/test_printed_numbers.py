@@ -82,6 +82,17 @@ def test_classifier_log_says_why_the_final_fit_runs_n_estimators(caplog):
             "ones, which the final model, without the suspects, mostly no longer sees") in final
 
 
+def test_classifier_log_says_the_kept_fit_runs_the_searchs_rounds(caplog):
+    X, y = make_classification(300, 5, n_informative=3, flip_y=0.0, random_state=0)
+    model = SPLBoostClassifierCV(n_estimators=40, random_state=0, verbose=1)
+    lines, final = _final_fit_lines(caplog, model, X, y)
+    best = model.best_params_["cv_n_estimators"]
+    assert not model.remove_label_issues_ and best < 40
+    assert model.best_estimator_.n_estimators == best == model.best_params_["n_estimators"]
+    assert final.startswith(f"final fit: up to {best} rounds on 300 rows: the search's best "
+                            "round, every row kept"), final
+
+
 @pytest.mark.parametrize("wrong", [True, False])
 def test_regressor_log_says_where_the_final_fits_rounds_come_from(caplog, wrong):
     X, y = make_friedman1(300, noise=0.5, random_state=0)

@@ -144,6 +144,11 @@ def test_auto_removal_keeps_every_row_of_clean_labels_and_removes_under_flips():
     listed = counted | margin_suspects(forced.oof_proba_, y, 0.2)
     np.testing.assert_array_equal(forced.label_issues_, np.flatnonzero(listed))
     assert not np.array_equal(forced.predict_proba(X), kept.predict_proba(X))
+    # kept, the final model runs the search's early-stopped rounds; removed, all of them
+    assert clean.best_estimator_.n_estimators == clean.best_params_["cv_n_estimators"] < 40
+    assert clean.best_params_["n_estimators"] == clean.best_params_["cv_n_estimators"]
+    assert kept.best_estimator_.n_estimators == kept.best_params_["cv_n_estimators"]
+    assert forced.best_estimator_.n_estimators == forced.best_params_["n_estimators"] == 40
     y_noisy, _ = flip_labels(y, 0.2, random_state=1)
     noisy = SPLBoostClassifierCV(random_state=0, **FAST).fit(X, y_noisy)
     assert noisy.anchor_noise_rate_ > 0.05 and noisy.remove_label_issues_

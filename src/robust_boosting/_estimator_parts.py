@@ -247,6 +247,16 @@ class SearchedFinalModel:
                             round_done)
         progress.done()
 
+    def _self_paced_dropped(self, y_idx) -> NDArray[np.intp]:
+        """The rows (of those it was fitted on, with class indices ``y_idx``) that the final
+        model's self-paced weights dropped in its last round."""
+        v = getattr(self.best_estimator_, "self_paced_weights_", None)
+        if v is None:  # plain LogitBoost (drop fraction 0) keeps every sample
+            return np.empty(0, np.intp)
+        if isinstance(v, list):  # one-vs-rest: the model of the sample's own label
+            v = np.stack(v, axis=1)[np.arange(y_idx.shape[0]), y_idx]
+        return np.flatnonzero(v == 0)
+
     def _check_X(self, X):
         """``X`` checked against the fitted schema, as the final model takes it."""
         check_is_fitted(self)

@@ -144,15 +144,15 @@ class SPLBoostClassifierCV(SearchedFinalModel, ClassifierMixin, BaseEstimator):
        rows whose out-of-fold probability of another class exceeds their label's by
        more than 0.2 (:func:`~robust_boosting.label_issues.margin_suspects`, the
        low-margin rule of [CL]_); they keep their weight in the final fit;
-    3. **final fit**: the winner's setting runs its ``n_estimators`` rounds (not the
-       early-stopped count: the held-out loss on noisy labels stops when the model
-       starts to fit flipped labels, which the final model mostly no longer sees)
-       on all the data, when the suspects are removed (``remove_label_issues``)
-       with the suspects' weights multiplied by ``label_issue_weight`` and every
-       sample's weight divided by the estimated ``P(given label | true class)`` of
-       its label (:func:`~robust_boosting.label_issues.label_retention`, as
-       cleanlab's ``CleanLearning`` reweights its final fit). Rows of weight 0 are
-       left out of the final fit (unless a class would lose every row).
+    3. **final fit**: the winner's setting on all the data. With the suspects removed
+       (:attr:`remove_label_issues_`) their weights are multiplied by ``label_issue_weight``,
+       every weight is divided by the estimated ``P(given label | true class)`` of its label
+       (:func:`~robust_boosting.label_issues.label_retention`, as cleanlab's
+       ``CleanLearning``), rows of weight 0 are left out (unless a class would lose every
+       row), and the model runs its ``n_estimators`` rounds (the held-out loss stopped
+       where a model starts to fit the flipped labels, which this one mostly no longer
+       sees); with every row kept it runs the search's early-stopped count
+       (``docs/design/0028-real-tables.md``).
 
     **Rare classes.** A class with fewer rows than the search's folds (``cv``) takes
     no part in step 1 or step 2: its out-of-fold probabilities would come from models
@@ -202,8 +202,9 @@ class SPLBoostClassifierCV(SearchedFinalModel, ClassifierMixin, BaseEstimator):
         :class:`~robust_boosting.self_paced.DropFractionRegularizer`); ``0``
         is plain LogitBoost. A sequence: candidates of the search.
     n_estimators : int or "auto", default="auto"
-        Number of rounds of the final model, and the most rounds the search
-        tries. ``"auto"``: 100 on at most 5,000 rows (300 for the symmetric
+        The most rounds the search tries, and the rounds of the final model when
+        it removes the suspects (when it keeps every row: the search's
+        early-stopped count). ``"auto"``: 100 on at most 5,000 rows (300 for the symmetric
         candidate, 600 with more than two classes on at most 2,000 rows), 300
         above; each candidate keeps its own.
     max_leaf_nodes : int, None or "auto", default="auto"
@@ -255,7 +256,7 @@ class SPLBoostClassifierCV(SearchedFinalModel, ClassifierMixin, BaseEstimator):
     remove_label_issues : bool or "auto", default="auto"
         Whether the final model down-weights the suspected label errors (and
         reweights the classes, step 3 above); ``False``: the final model is
-        fitted on the given weights. ``"auto"``: True above 5,000 rows or when
+        fitted on the given weights, for the search's early-stopped rounds. ``"auto"``: True above 5,000 rows or when
         the winner has a drop fraction; else True when the labels look noisy,
         that is when :func:`~robust_boosting.label_issues.anchor_noise_rate` of
         the out-of-fold probabilities ([LT]_), divided by ``n_classes - 1``, is at
@@ -731,23 +732,30 @@ class SPLBoostClassifierCV(SearchedFinalModel, ClassifierMixin, BaseEstimator):
         if np.unique(y_idx[kept]).size < n_classes:
             kept = np.arange(n)
         progress = Progress(0) if progress is None else progress
+        rounds = self._final_rounds()
         self._fit_final_model(make_booster(p, p["learning_rate"], p["drop_fraction"],
-                                           p["n_estimators"], fit_seed, p["multiclass_trees"]),
+                                           rounds, fit_seed, p["multiclass_trees"]),
                               X_fit, y, final_weight, kept, progress,
-                              f"up to {p['n_estimators']}", self._final_rounds_note())
+                              f"up to {rounds}", self._final_rounds_note())
         self.classes_ = self.best_estimator_.classes_
         dropped = kept[self._self_paced_dropped(y_idx[kept])]
         self.excluded_samples_ = np.union1d(removed, dropped).astype(np.intp)
 
+    def _final_rounds(self) -> int:
+        """The final model's rounds (step 3), also set as ``best_params_["n_estimators"]``."""
+        if not self.remove_label_issues_:
+            self.best_params_["n_estimators"] = self.best_params_["cv_n_estimators"]
+        return int(self.best_params_["n_estimators"])
+
     def _final_rounds_note(self) -> str:
-        """Why the final fit runs the winner's ``n_estimators`` rather than the search's best
-        round (step 3), for its progress record."""
-        note = (f"the winner's n_estimators, not the search's best round "
-                f"({self.best_params_['cv_n_estimators']}): a held-out loss on noisy labels "
-                f"stops improving once a model starts to fit the flipped ones")
-        if self.remove_label_issues_:
-            note += ", which the final model, without the suspects, mostly no longer sees"
-        return note
+        """Where the final fit's rounds come from (step 3), for its progress record."""
+        if not self.remove_label_issues_:
+            return ("the search's best round, every row kept: the held-out loss stopped "
+                    "improving where the model began to fit wrong or overlapping labels")
+        best = self.best_params_["cv_n_estimators"]
+        return (f"the winner's n_estimators, not the search's best round ({best}): a held-out "
+                "loss on noisy labels stops improving once a model starts to fit the flipped "
+                "ones, which the final model, without the suspects, mostly no longer sees")
 
     def _final_weight(self, sw, oof, y_idx, suspects, rare=()) -> NDArray[np.float64]:
         """The final fit's sample weights: the suspects' multiplied by ``label_issue_weight``,
@@ -758,14 +766,6 @@ class SPLBoostClassifierCV(SearchedFinalModel, ClassifierMixin, BaseEstimator):
         return final_weights(sw, np.argmax(oof, axis=1) == y_idx, suspect,
                              label_retention(confident_joint(oof, y_idx, exclude=rare))[y_idx],
                              self._issue_weights())
-
-    def _self_paced_dropped(self, y_idx) -> NDArray[np.intp]:
-        v = getattr(self.best_estimator_, "self_paced_weights_", None)
-        if v is None:  # plain LogitBoost (drop fraction 0) keeps every sample
-            return np.empty(0, np.intp)
-        if isinstance(v, list):  # one-vs-rest: the model of the sample's own label
-            v = np.stack(v, axis=1)[np.arange(y_idx.shape[0]), y_idx]
-        return np.flatnonzero(v == 0)
 
     #: the ``cv_results_`` table (:func:`robust_boosting._cv_search.results_table`)
     _results_table = staticmethod(results_table)

@@ -104,12 +104,14 @@ class DaskSPLBoostClassifierCV(KeptWithoutCluster, DaskPredictions, SPLBoostClas
     2. The winner's out-of-fold probabilities 10 rounds past its best round
        give :attr:`label_issue_scores_`, the confident joint and noise rate and
        the suspects of confident learning ([CL]_), all as Dask reductions.
-    3. The final model runs ``n_estimators`` rounds (not the early-stopped
-       count, as the single-machine model: the held-out loss on noisy labels
-       stops early, when the model starts to fit the flipped labels, which the
-       final model mostly no longer sees) on all rows with the suspects' weights
-       multiplied by ``label_issue_weight`` and every row's divided by the
-       estimated ``P(given label | true class)`` of its label.
+    3. When the suspects are removed (``remove_label_issues``), the final model
+       runs ``n_estimators`` rounds (not the early-stopped count, as the
+       single-machine model: the held-out loss on noisy labels stops early, when
+       the model starts to fit the flipped labels, which the final model mostly
+       no longer sees) on all rows with the suspects' weights multiplied by
+       ``label_issue_weight`` and every row's divided by the estimated
+       ``P(given label | true class)`` of its label; when every row is kept, it
+       runs the search's early-stopped count on the given weights.
 
     Differences from the single-machine estimator, each forced by the
     distributed setting:
@@ -602,7 +604,8 @@ oof_n_estimators_, noise_rate_, remove_label_issues_
                     if progress.verbose else "")  # (a reduction: only when it is shown)
         progress.done(f"{suspects}contradicted labels {self.noise_rate_:.3f}, "
                       f"{'removed' if self.remove_label_issues_ else 'kept'}")
-        progress.stage("final fit", f"up to {n_estimators} rounds: {self._final_rounds_note()}")
+        rounds = self._final_rounds()
+        progress.stage("final fit", f"up to {rounds} rounds: {self._final_rounds_note()}")
         # 3. the final fit
         p = candidates[best]
         final_w, removed = w, da.zeros(n, chunks=(lengths,), dtype=bool)
@@ -620,7 +623,7 @@ oof_n_estimators_, noise_rate_, remove_label_issues_
                 removed = suspect
         obj = None if p["drop_fraction"] == 0 else SelfPacedObjective(k, p["drop_fraction"])
         out = self._train(client, xgb_params(p, k, fit_seed, **engine), matrix(final_w),
-                          n_estimators, obj, k)
+                          rounds, obj, k)
         self.best_estimator_ = out["booster"]
         dropped = self._dropped(client, at_start, X, y_idx, final_w, p["drop_fraction"], k)
         self.excluded_samples_ = removed | dropped if dropped is not None else removed

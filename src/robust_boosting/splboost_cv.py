@@ -204,9 +204,9 @@ class SPLBoostClassifierCV(SearchedFinalModel, ClassifierMixin, BaseEstimator):
     n_estimators : int or "auto", default="auto"
         The most rounds the search tries, and the rounds of the final model when
         it removes the suspects (when it keeps every row: the search's
-        early-stopped count). ``"auto"``: 100 on at most 5,000 rows (300 for the symmetric
-        candidate, 600 with more than two classes on at most 2,000 rows), 300
-        above; each candidate keeps its own.
+        early-stopped count). ``"auto"``: 100 on at most 5,000 rows (300 for the
+        symmetric candidate, 600 with more than two classes on at most 2,000
+        rows), 300 above; each candidate keeps its own.
     max_leaf_nodes : int, None or "auto", default="auto"
         Trees grow best-first (leaf-wise) to at most this many leaves; None:
         depth-first to ``max_depth``. ``"auto"``: 31 for leaf-wise trees above
@@ -256,11 +256,12 @@ class SPLBoostClassifierCV(SearchedFinalModel, ClassifierMixin, BaseEstimator):
     remove_label_issues : bool or "auto", default="auto"
         Whether the final model down-weights the suspected label errors (and
         reweights the classes, step 3 above); ``False``: the final model is
-        fitted on the given weights, for the search's early-stopped rounds. ``"auto"``: True above 5,000 rows or when
-        the winner has a drop fraction; else True when the labels look noisy,
-        that is when :func:`~robust_boosting.label_issues.anchor_noise_rate` of
-        the out-of-fold probabilities ([LT]_), divided by ``n_classes - 1``, is at
-        least ``0.015 * min(1, (1000 / n) ** 0.8)`` for ``n`` rows (below it, the
+        fitted on the given weights, for the search's early-stopped rounds.
+        ``"auto"``: True above 5,000 rows or when the winner has a drop fraction;
+        else True when the labels look noisy, that is when
+        :func:`~robust_boosting.label_issues.anchor_noise_rate` of the out-of-fold
+        probabilities ([LT]_), divided by ``n_classes - 1``, is at least
+        ``0.015 * min(1, (1000 / n) ** 0.8)`` for ``n`` rows (below it, the
         most confident out-of-fold probabilities reach 1 as closely as clean
         labels let them, and leaving the suspects out of a clean data set would
         remove the rows where the classes overlap). The decision is

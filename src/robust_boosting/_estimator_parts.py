@@ -26,7 +26,7 @@ from sklearn.utils import _safe_indexing, check_random_state
 from sklearn.utils.validation import check_is_fitted
 
 from ._boosting import BaseBoostingClassifier
-from ._validation import check_number, validated_X
+from ._validation import CLASS_WEIGHT_DOC, MONOTONIC_CST_DOC, check_number, validated_X
 from .interfaces import answer_requests
 from .losses import MarginLoss, get_loss
 from .self_paced import DropFractionRegularizer, SelfPacedPolicy, default_age, get_regularizer
@@ -61,34 +61,6 @@ SP_PARAMS_DOC = """
     warm_start_age : float, default=1e6
     inner_iterations : int or "auto", default=1
 """
-
-#: ``monotonic_cst`` as every estimator with histogram trees documents it (word for word)
-MONOTONIC_CST_DOC = """    monotonic_cst : array-like of int of shape (n_features,), dict or None, default=None
-        Monotone constraints, scikit-learn's ``monotonic_cst``: per feature, 1 (the
-        prediction never decreases as the feature grows), -1 (it never increases) or 0
-        (no constraint); or a dict from feature names (``str``) or column indices
-        (``int``) to -1, 0 or 1, the features it leaves out unconstrained. The
-        histogram trees enforce it as LightGBM's "basic" method does: a split of a
-        constrained feature is taken only if its children's values are in that order,
-        and each node's value stays within bounds inherited from its ancestors (at a
-        constrained split, the midpoint of the children's values), so every tree is
-        monotone in the feature, and so is a booster's score (each round adds a
-        positive multiple of a monotone function of its tree's leaf values). For
-        regression and two classes; a constrained categorical feature, more than two
-        classes, symmetric trees and a weak learner other than the histogram trees
-        raise a ValueError.
-"""
-
-#: ``class_weight`` as every classifier documents it (word for word)
-CLASS_WEIGHT_DOC = """    class_weight : dict, "balanced" or None, default=None
-        Weights of the classes, as scikit-learn's classifiers take them: a dict
-        ``{label: weight}`` (classes it leaves out weigh 1), or ``"balanced"``: class
-        ``c`` weighs ``n_samples / (n_classes * count(c))``. Each row's weight is its
-        ``sample_weight`` times its class's weight, wherever the fit reads weights
-        (the cross-validated search's fits and held-out scores too). None: every class
-        weighs 1.
-"""
-
 
 def _check_number_or_auto(name: str, value, what: str, **bounds) -> None:
     """``value`` is ``"auto"`` or a number passing :func:`check_number` with ``bounds``."""

@@ -8,7 +8,9 @@
   value) that names the parameter;
 * :func:`check_monotonic_cst`, :func:`check_monotonic_classes`: scikit-learn's
   ``monotonic_cst`` as one -1/0/+1 entry per feature;
-* :func:`class_weight_sample_weight`: ``class_weight`` composed with ``sample_weight``.
+* :func:`class_weight_sample_weight`: ``class_weight`` composed with ``sample_weight``;
+* :data:`MONOTONIC_CST_DOC`, :data:`CLASS_WEIGHT_DOC`: the two parameters' docstring
+  entries, which every estimator taking them concatenates into its own.
 """
 
 from __future__ import annotations
@@ -32,9 +34,37 @@ from ._schema import (
     missing_values_error,
 )
 
-__all__ = ["check_choice", "check_monotonic_classes", "check_monotonic_cst", "check_number",
+__all__ = ["CLASS_WEIGHT_DOC", "MONOTONIC_CST_DOC", "check_choice", "check_monotonic_classes", "check_monotonic_cst", "check_number",
            "check_optional_int", "class_weight_sample_weight", "id_column_policy",
            "unknown_category_policy", "validated_X"]
+
+
+#: ``monotonic_cst`` as every estimator with histogram trees documents it (word for word)
+MONOTONIC_CST_DOC = """    monotonic_cst : array-like of int of shape (n_features,), dict or None, default=None
+        Monotone constraints, scikit-learn's ``monotonic_cst``: per feature, 1 (the
+        prediction never decreases as the feature grows), -1 (it never increases) or 0
+        (no constraint); or a dict from feature names (``str``) or column indices
+        (``int``) to -1, 0 or 1, the features it leaves out unconstrained. The
+        histogram trees enforce it as LightGBM's "basic" method does: a split of a
+        constrained feature is taken only if its children's values are in that order,
+        and each node's value stays within bounds inherited from its ancestors (at a
+        constrained split, the midpoint of the children's values), so every tree is
+        monotone in the feature, and so is a booster's score (each round adds a
+        positive multiple of a monotone function of its tree's leaf values). For
+        regression and two classes; a constrained categorical feature, more than two
+        classes, symmetric trees and a weak learner other than the histogram trees
+        raise a ValueError.
+"""
+
+#: ``class_weight`` as every classifier documents it (word for word)
+CLASS_WEIGHT_DOC = """    class_weight : dict, "balanced" or None, default=None
+        Weights of the classes, as scikit-learn's classifiers take them: a dict
+        ``{label: weight}`` (classes it leaves out weigh 1), or ``"balanced"``: class
+        ``c`` weighs ``n_samples / (n_classes * count(c))``. Each row's weight is its
+        ``sample_weight`` times its class's weight, wherever the fit reads weights
+        (the cross-validated search's fits and held-out scores too). None: every class
+        weighs 1.
+"""
 
 
 def id_column_policy(estimator) -> str:

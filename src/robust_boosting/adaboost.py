@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from ._boosting import BaseBoostingClassifier
+from ._validation import CLASS_WEIGHT_DOC, MONOTONIC_CST_DOC
 from .steps import DiscreteStep
 
 __all__ = ["AdaBoostClassifier"]
 
 
 class AdaBoostClassifier(BaseBoostingClassifier):
-    """Discrete AdaBoost (Freund & Schapire 1997); SAMME (Zhu et al. 2009) for K > 2 classes.
+    # the docstring is built from shared parts, so it is assigned
+    __doc__ = ("""Discrete AdaBoost (Freund & Schapire 1997); SAMME (Zhu et al. 2009) for K > 2 classes.
 
     Each round fits the weak learner on weights ``w_i ∝ s_i exp(-m_i)``
     (``s`` the ``sample_weight``, ``m`` the margin), and gives it the
@@ -35,28 +37,7 @@ class AdaBoostClassifier(BaseBoostingClassifier):
         own explicit ``n_jobs`` wins over it. The model does not depend on it.
     random_state : int, RandomState or None, default=None
         Seeds the weak learners' ``random_state`` parameters, round by round.
-    monotonic_cst : array-like of int of shape (n_features,), dict or None, default=None
-        Monotone constraints, scikit-learn's ``monotonic_cst``: per feature, 1 (the
-        prediction never decreases as the feature grows), -1 (it never increases) or 0
-        (no constraint); or a dict from feature names (``str``) or column indices
-        (``int``) to -1, 0 or 1, the features it leaves out unconstrained. The
-        histogram trees enforce it as LightGBM's "basic" method does: a split of a
-        constrained feature is taken only if its children's values are in that order,
-        and each node's value stays within bounds inherited from its ancestors (at a
-        constrained split, the midpoint of the children's values), so every tree is
-        monotone in the feature, and so is a booster's score (each round adds a
-        positive multiple of a monotone function of its tree's leaf values). For
-        regression and two classes; a constrained categorical feature, more than two
-        classes, symmetric trees and a weak learner other than the histogram trees
-        raise a ValueError.
-    class_weight : dict, "balanced" or None, default=None
-        Weights of the classes, as scikit-learn's classifiers take them: a dict
-        ``{label: weight}`` (classes it leaves out weigh 1), or ``"balanced"``: class
-        ``c`` weighs ``n_samples / (n_classes * count(c))``. Each row's weight is its
-        ``sample_weight`` times its class's weight, wherever the fit reads weights
-        (the cross-validated search's fits and held-out scores too). None: every class
-        weighs 1.
-    unknown_categories : {"missing", "error"}, default="missing"
+""" + MONOTONIC_CST_DOC + CLASS_WEIGHT_DOC + """    unknown_categories : {"missing", "error"}, default="missing"
         What predict does with a category of a categorical column that no training
         row had: ``"missing"`` treats it as a missing value (the trees' learned
         missing-value branch, as scikit-learn's histogram boosting and LightGBM do);
@@ -87,7 +68,7 @@ class AdaBoostClassifier(BaseBoostingClassifier):
     >>> clf = AdaBoostClassifier(n_estimators=50, random_state=0).fit(X, y)
     >>> clf.score(X, y) > 0.95
     True
-    """
+    """)
 
     def _make_step(self):
         return DiscreteStep(learning_rate=self.learning_rate)

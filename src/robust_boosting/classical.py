@@ -32,7 +32,7 @@ from ._estimator_parts import (
     GentleLossBooster,
     SelfPacedMixin,
 )
-from ._validation import check_choice, check_number
+from ._validation import CLASS_WEIGHT_DOC, MONOTONIC_CST_DOC, check_choice, check_number
 from .losses import MarginLoss
 from .self_paced import SPRegularizer
 from .steps import LogitStep
@@ -47,7 +47,8 @@ __all__ = [
 
 
 class RealBoostClassifier(ClassProbabilityBooster):
-    """Real AdaBoost ([FHT]_ Algorithm 2): class-probability weak learners, exponential loss.
+    # the docstring is built from shared parts, so it is assigned
+    __doc__ = ("""Real AdaBoost ([FHT]_ Algorithm 2): class-probability weak learners, exponential loss.
 
     Each round fits a class-probability estimator on the weights
     ``w_i ∝ s_i exp(-y_i F(x_i))`` (``s`` the ``sample_weight``), and adds
@@ -79,28 +80,7 @@ class RealBoostClassifier(ClassProbabilityBooster):
         own explicit ``n_jobs`` wins over it. The model does not depend on it.
     random_state : int, RandomState or None, default=None
         Seeds the weak learners' ``random_state`` parameters, round by round.
-    monotonic_cst : array-like of int of shape (n_features,), dict or None, default=None
-        Monotone constraints, scikit-learn's ``monotonic_cst``: per feature, 1 (the
-        prediction never decreases as the feature grows), -1 (it never increases) or 0
-        (no constraint); or a dict from feature names (``str``) or column indices
-        (``int``) to -1, 0 or 1, the features it leaves out unconstrained. The
-        histogram trees enforce it as LightGBM's "basic" method does: a split of a
-        constrained feature is taken only if its children's values are in that order,
-        and each node's value stays within bounds inherited from its ancestors (at a
-        constrained split, the midpoint of the children's values), so every tree is
-        monotone in the feature, and so is a booster's score (each round adds a
-        positive multiple of a monotone function of its tree's leaf values). For
-        regression and two classes; a constrained categorical feature, more than two
-        classes, symmetric trees and a weak learner other than the histogram trees
-        raise a ValueError.
-    class_weight : dict, "balanced" or None, default=None
-        Weights of the classes, as scikit-learn's classifiers take them: a dict
-        ``{label: weight}`` (classes it leaves out weigh 1), or ``"balanced"``: class
-        ``c`` weighs ``n_samples / (n_classes * count(c))``. Each row's weight is its
-        ``sample_weight`` times its class's weight, wherever the fit reads weights
-        (the cross-validated search's fits and held-out scores too). None: every class
-        weighs 1.
-    unknown_categories : {"missing", "error"}, default="missing"
+""" + MONOTONIC_CST_DOC + CLASS_WEIGHT_DOC + """    unknown_categories : {"missing", "error"}, default="missing"
         What predict does with a category of a categorical column that no training
         row had: ``"missing"`` treats it as a missing value (the trees' learned
         missing-value branch, as scikit-learn's histogram boosting and LightGBM do);
@@ -134,7 +114,7 @@ class RealBoostClassifier(ClassProbabilityBooster):
     >>> clf = RealBoostClassifier(n_estimators=50, random_state=0).fit(X, y)
     >>> clf.score(X, y) > 0.95
     True
-    """
+    """)
 
     def __init__(self, estimator=None, *, n_estimators: int = 100, learning_rate: float = 1.0,
                  clip: float = 1e-4, loss: str | MarginLoss = "exponential",
@@ -156,7 +136,8 @@ class RealBoostClassifier(ClassProbabilityBooster):
 
 
 class GentleBoostClassifier(GentleLossBooster):
-    """Gentle AdaBoost ([FHT]_ Algorithm 4): weighted least-squares regression of ``y``.
+    # the docstring is built from shared parts, so it is assigned
+    __doc__ = ("""Gentle AdaBoost ([FHT]_ Algorithm 4): weighted least-squares regression of ``y``.
 
     Each round fits a regressor to ``y in {-1, +1}`` by weighted least squares
     with ``w_i ∝ s_i exp(-y_i F(x_i))`` and adds its prediction ``f(x)``
@@ -184,28 +165,7 @@ class GentleBoostClassifier(GentleLossBooster):
         of the training data, at most every core (design record 0022). A weak learner's
         own explicit ``n_jobs`` wins over it. The model does not depend on it.
     random_state : int, RandomState or None, default=None
-    monotonic_cst : array-like of int of shape (n_features,), dict or None, default=None
-        Monotone constraints, scikit-learn's ``monotonic_cst``: per feature, 1 (the
-        prediction never decreases as the feature grows), -1 (it never increases) or 0
-        (no constraint); or a dict from feature names (``str``) or column indices
-        (``int``) to -1, 0 or 1, the features it leaves out unconstrained. The
-        histogram trees enforce it as LightGBM's "basic" method does: a split of a
-        constrained feature is taken only if its children's values are in that order,
-        and each node's value stays within bounds inherited from its ancestors (at a
-        constrained split, the midpoint of the children's values), so every tree is
-        monotone in the feature, and so is a booster's score (each round adds a
-        positive multiple of a monotone function of its tree's leaf values). For
-        regression and two classes; a constrained categorical feature, more than two
-        classes, symmetric trees and a weak learner other than the histogram trees
-        raise a ValueError.
-    class_weight : dict, "balanced" or None, default=None
-        Weights of the classes, as scikit-learn's classifiers take them: a dict
-        ``{label: weight}`` (classes it leaves out weigh 1), or ``"balanced"``: class
-        ``c`` weighs ``n_samples / (n_classes * count(c))``. Each row's weight is its
-        ``sample_weight`` times its class's weight, wherever the fit reads weights
-        (the cross-validated search's fits and held-out scores too). None: every class
-        weighs 1.
-    unknown_categories : {"missing", "error"}, default="missing"
+""" + MONOTONIC_CST_DOC + CLASS_WEIGHT_DOC + """    unknown_categories : {"missing", "error"}, default="missing"
         What predict does with a category of a categorical column that no training
         row had: ``"missing"`` treats it as a missing value (the trees' learned
         missing-value branch, as scikit-learn's histogram boosting and LightGBM do);
@@ -232,7 +192,7 @@ class GentleBoostClassifier(GentleLossBooster):
     >>> clf = GentleBoostClassifier(n_estimators=50, random_state=0).fit(X, y)
     >>> clf.score(X, y) > 0.95
     True
-    """
+    """)
 
     def __init__(self, estimator=None, *, n_estimators: int = 100, learning_rate: float = 1.0,
                  loss: str | MarginLoss = "exponential", random_state=None, unknown_categories: str = "missing",
@@ -252,7 +212,8 @@ class GentleBoostClassifier(GentleLossBooster):
 
 
 class LogitBoostClassifier(BaseBoostingClassifier):
-    """LogitBoost, two classes ([FHT]_ Algorithm 3): Newton steps on the logistic loss.
+    # the docstring is built from shared parts, so it is assigned
+    __doc__ = ("""LogitBoost, two classes ([FHT]_ Algorithm 3): Newton steps on the logistic loss.
 
     With ``p = 1 / (1 + e^{-2F})``: working response ``z = (y* - p)/(p (1 - p))``
     (``y* = (y+1)/2``), clipped to ``|z| <= z_max``; weights ``p (1 - p)``
@@ -296,28 +257,7 @@ class LogitBoostClassifier(BaseBoostingClassifier):
         of the training data, at most every core (design record 0022). A weak learner's
         own explicit ``n_jobs`` wins over it. The model does not depend on it.
     random_state : int, RandomState or None, default=None
-    monotonic_cst : array-like of int of shape (n_features,), dict or None, default=None
-        Monotone constraints, scikit-learn's ``monotonic_cst``: per feature, 1 (the
-        prediction never decreases as the feature grows), -1 (it never increases) or 0
-        (no constraint); or a dict from feature names (``str``) or column indices
-        (``int``) to -1, 0 or 1, the features it leaves out unconstrained. The
-        histogram trees enforce it as LightGBM's "basic" method does: a split of a
-        constrained feature is taken only if its children's values are in that order,
-        and each node's value stays within bounds inherited from its ancestors (at a
-        constrained split, the midpoint of the children's values), so every tree is
-        monotone in the feature, and so is a booster's score (each round adds a
-        positive multiple of a monotone function of its tree's leaf values). For
-        regression and two classes; a constrained categorical feature, more than two
-        classes, symmetric trees and a weak learner other than the histogram trees
-        raise a ValueError.
-    class_weight : dict, "balanced" or None, default=None
-        Weights of the classes, as scikit-learn's classifiers take them: a dict
-        ``{label: weight}`` (classes it leaves out weigh 1), or ``"balanced"``: class
-        ``c`` weighs ``n_samples / (n_classes * count(c))``. Each row's weight is its
-        ``sample_weight`` times its class's weight, wherever the fit reads weights
-        (the cross-validated search's fits and held-out scores too). None: every class
-        weighs 1.
-    unknown_categories : {"missing", "error"}, default="missing"
+""" + MONOTONIC_CST_DOC + CLASS_WEIGHT_DOC + """    unknown_categories : {"missing", "error"}, default="missing"
         What predict does with a category of a categorical column that no training
         row had: ``"missing"`` treats it as a missing value (the trees' learned
         missing-value branch, as scikit-learn's histogram boosting and LightGBM do);
@@ -347,7 +287,7 @@ class LogitBoostClassifier(BaseBoostingClassifier):
     (1, 3)
     >>> clf.score(X, y) > 0.95
     True
-    """
+    """)
 
     def __init__(self, estimator=None, *, n_estimators: int = 100, learning_rate: float = 1.0,
                  z_max: float = 4.0, weight_floor: float = DEFAULT_WEIGHT_FLOOR,
@@ -399,28 +339,7 @@ class SPLLogitBoostClassifier(SelfPacedMixin, LogitBoostClassifier):
     ----------
     estimator, n_estimators, learning_rate, z_max, weight_floor, multiclass_trees, random_state, n_jobs
         As for :class:`LogitBoostClassifier`.
-    monotonic_cst : array-like of int of shape (n_features,), dict or None, default=None
-        Monotone constraints, scikit-learn's ``monotonic_cst``: per feature, 1 (the
-        prediction never decreases as the feature grows), -1 (it never increases) or 0
-        (no constraint); or a dict from feature names (``str``) or column indices
-        (``int``) to -1, 0 or 1, the features it leaves out unconstrained. The
-        histogram trees enforce it as LightGBM's "basic" method does: a split of a
-        constrained feature is taken only if its children's values are in that order,
-        and each node's value stays within bounds inherited from its ancestors (at a
-        constrained split, the midpoint of the children's values), so every tree is
-        monotone in the feature, and so is a booster's score (each round adds a
-        positive multiple of a monotone function of its tree's leaf values). For
-        regression and two classes; a constrained categorical feature, more than two
-        classes, symmetric trees and a weak learner other than the histogram trees
-        raise a ValueError.
-    class_weight : dict, "balanced" or None, default=None
-        Weights of the classes, as scikit-learn's classifiers take them: a dict
-        ``{label: weight}`` (classes it leaves out weigh 1), or ``"balanced"``: class
-        ``c`` weighs ``n_samples / (n_classes * count(c))``. Each row's weight is its
-        ``sample_weight`` times its class's weight, wherever the fit reads weights
-        (the cross-validated search's fits and held-out scores too). None: every class
-        weighs 1.
-    """ + SP_PARAMS_DOC + """
+""" + MONOTONIC_CST_DOC + CLASS_WEIGHT_DOC + """    """ + SP_PARAMS_DOC + """
     Attributes
     ----------
     self_paced_weights_, latent_objective_, n_selected_, inner_passes_, excluded_samples_
@@ -489,28 +408,7 @@ class SPLGentleBoostClassifier(SelfPacedMixin, GentleBoostClassifier):
     ----------
     estimator, n_estimators, learning_rate, random_state, n_jobs
         As for :class:`GentleBoostClassifier`.
-    monotonic_cst : array-like of int of shape (n_features,), dict or None, default=None
-        Monotone constraints, scikit-learn's ``monotonic_cst``: per feature, 1 (the
-        prediction never decreases as the feature grows), -1 (it never increases) or 0
-        (no constraint); or a dict from feature names (``str``) or column indices
-        (``int``) to -1, 0 or 1, the features it leaves out unconstrained. The
-        histogram trees enforce it as LightGBM's "basic" method does: a split of a
-        constrained feature is taken only if its children's values are in that order,
-        and each node's value stays within bounds inherited from its ancestors (at a
-        constrained split, the midpoint of the children's values), so every tree is
-        monotone in the feature, and so is a booster's score (each round adds a
-        positive multiple of a monotone function of its tree's leaf values). For
-        regression and two classes; a constrained categorical feature, more than two
-        classes, symmetric trees and a weak learner other than the histogram trees
-        raise a ValueError.
-    class_weight : dict, "balanced" or None, default=None
-        Weights of the classes, as scikit-learn's classifiers take them: a dict
-        ``{label: weight}`` (classes it leaves out weigh 1), or ``"balanced"``: class
-        ``c`` weighs ``n_samples / (n_classes * count(c))``. Each row's weight is its
-        ``sample_weight`` times its class's weight, wherever the fit reads weights
-        (the cross-validated search's fits and held-out scores too). None: every class
-        weighs 1.
-    """ + SP_PARAMS_DOC + """
+""" + MONOTONIC_CST_DOC + CLASS_WEIGHT_DOC + """    """ + SP_PARAMS_DOC + """
     Attributes
     ----------
     self_paced_weights_, latent_objective_, n_selected_, inner_passes_, excluded_samples_

@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from ._boosting import BaseBoostingRegressor
 from ._estimator_parts import SelfPacedMixin
-from ._validation import check_choice, check_number
+from ._validation import MONOTONIC_CST_DOC, check_choice, check_number
 from .self_paced import SPRegularizer
 from .steps import REGRESSION_LOSSES, RegressionStep
 from .trees import HistTreeRegressor
@@ -15,7 +15,8 @@ __all__ = ["SPLBoostRegressor"]
 
 
 class SPLBoostRegressor(SelfPacedMixin, BaseBoostingRegressor):
-    """Self-paced gradient boosting for regression: rows of large loss are left out.
+    # the docstring is built from shared parts, so it is assigned
+    __doc__ = ("""Self-paced gradient boosting for regression: rows of large loss are left out.
 
     The SPLBoost paper's self-paced weighting (K. Wang, Y. Wang, Q. Zhao, D. Meng,
     Z. Xu, "SPLBoost: An Improved Robust Boosting Algorithm Based on Self-paced
@@ -102,21 +103,7 @@ class SPLBoostRegressor(SelfPacedMixin, BaseBoostingRegressor):
         own explicit ``n_jobs`` wins over it. The model does not depend on it.
     random_state : int, RandomState or None, default=None
         Seeds the weak learners.
-    monotonic_cst : array-like of int of shape (n_features,), dict or None, default=None
-        Monotone constraints, scikit-learn's ``monotonic_cst``: per feature, 1 (the
-        prediction never decreases as the feature grows), -1 (it never increases) or 0
-        (no constraint); or a dict from feature names (``str``) or column indices
-        (``int``) to -1, 0 or 1, the features it leaves out unconstrained. The
-        histogram trees enforce it as LightGBM's "basic" method does: a split of a
-        constrained feature is taken only if its children's values are in that order,
-        and each node's value stays within bounds inherited from its ancestors (at a
-        constrained split, the midpoint of the children's values), so every tree is
-        monotone in the feature, and so is a booster's score (each round adds a
-        positive multiple of a monotone function of its tree's leaf values). For
-        regression and two classes; a constrained categorical feature, more than two
-        classes, symmetric trees and a weak learner other than the histogram trees
-        raise a ValueError.
-    unknown_categories : {"missing", "error"}, default="missing"
+""" + MONOTONIC_CST_DOC + """    unknown_categories : {"missing", "error"}, default="missing"
         What predict does with a category of a categorical column that no training
         row had: ``"missing"`` treats it as a missing value; ``"error"`` raises a
         ValueError naming the column, the values and the rows.
@@ -171,7 +158,7 @@ class SPLBoostRegressor(SelfPacedMixin, BaseBoostingRegressor):
     >>> caught = np.isin(wrong, reg.excluded_samples_).mean()  # share of wrong rows left out
     >>> bool(caught > 0.9)
     True
-    """
+    """)
 
     def __init__(self, estimator=None, *, n_estimators: int = 100,
                  loss: str = "squared_error", huber_delta: float = 1.345, age: float = 4.5,

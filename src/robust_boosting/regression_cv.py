@@ -26,7 +26,13 @@ from ._boosting import checked_monotonic_cst, checked_sample_weight, numeric_tar
 from ._cv_search import constrained, fit_candidates, raw_at, results_table
 from ._estimator_parts import SearchedFinalModel
 from ._progress import Progress, check_verbose
-from ._validation import candidate_values, check_number, check_optional_int, validated_X
+from ._validation import (
+    MONOTONIC_CST_DOC,
+    candidate_values,
+    check_number,
+    check_optional_int,
+    validated_X,
+)
 from .regression import SPLBoostRegressor
 from .steps import REGRESSION_LOSSES, fdot, robust_scale
 from .trees import HistTreeRegressor
@@ -136,7 +142,8 @@ def _check_loss(loss) -> None:
 
 
 class SPLBoostRegressorCV(SearchedFinalModel, RegressorMixin, BaseEstimator):
-    """Self-paced gradient boosting of real targets, tuned by its own cross-validation,
+    # the docstring is built from shared parts, so it is assigned
+    __doc__ = ("""Self-paced gradient boosting of real targets, tuned by its own cross-validation,
     with a list of suspect targets.
 
     The regression counterpart of :class:`~robust_boosting.SPLBoostClassifierCV`, with
@@ -214,21 +221,7 @@ class SPLBoostRegressorCV(SearchedFinalModel, RegressorMixin, BaseEstimator):
         not depend on it.
     random_state : int, RandomState or None, default=None
         Seeds the folds and the models.
-    monotonic_cst : array-like of int of shape (n_features,), dict or None, default=None
-        Monotone constraints, scikit-learn's ``monotonic_cst``: per feature, 1 (the
-        prediction never decreases as the feature grows), -1 (it never increases) or 0
-        (no constraint); or a dict from feature names (``str``) or column indices
-        (``int``) to -1, 0 or 1, the features it leaves out unconstrained. The
-        histogram trees enforce it as LightGBM's "basic" method does: a split of a
-        constrained feature is taken only if its children's values are in that order,
-        and each node's value stays within bounds inherited from its ancestors (at a
-        constrained split, the midpoint of the children's values), so every tree is
-        monotone in the feature, and so is a booster's score (each round adds a
-        positive multiple of a monotone function of its tree's leaf values). For
-        regression and two classes; a constrained categorical feature, more than two
-        classes, symmetric trees and a weak learner other than the histogram trees
-        raise a ValueError.
-    unknown_categories : {"missing", "error"}, default="missing"
+""" + MONOTONIC_CST_DOC + """    unknown_categories : {"missing", "error"}, default="missing"
         What predict does with a category no training row had (see
         :class:`~robust_boosting.SPLBoostRegressor`).
     id_columns : {"drop", "keep"}, default="drop"
@@ -307,7 +300,7 @@ class SPLBoostRegressorCV(SearchedFinalModel, RegressorMixin, BaseEstimator):
     True
     >>> bool(np.sqrt(np.mean((reg.predict(X) - y) ** 2)) < 1.5)  # RMSE on the true targets
     True
-    """
+    """)
 
     def __init__(self, *, max_depth: int | Sequence[int] = (3, 6),
                  age: float | Sequence[float] = (4.5, np.inf), n_estimators: int = 500,

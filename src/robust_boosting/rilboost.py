@@ -28,7 +28,7 @@ from ._boosting import (
     RoundResult,
     WeightPolicy,
 )
-from ._validation import check_choice, check_number
+from ._validation import CLASS_WEIGHT_DOC, MONOTONIC_CST_DOC, check_choice, check_number
 from .imprecise import (
     SEARCHES,
     STRATEGIES,
@@ -214,7 +214,8 @@ def _mixing_value(mixing) -> float:
 
 
 class RILBoostClassifier(BaseBoostingClassifier):
-    """RILBoost: AdaBoost with a minimax weak learner over a local set of distributions.
+    # the docstring is built from shared parts, so it is assigned
+    __doc__ = ("""RILBoost: AdaBoost with a minimax weak learner over a local set of distributions.
 
     Implements RILBoost I and II of L. V. Utkin, Y. A. Zhuk, "Robust boosting
     classification models with local sets of probability distributions",
@@ -289,28 +290,7 @@ class RILBoostClassifier(BaseBoostingClassifier):
         Seeds the weak learners' ``random_state`` parameters, round by round, and
         breaks minimin ties at random (the paper leaves tie-breaking open; see
         :func:`~robust_boosting.imprecise.select_extreme_point`).
-    monotonic_cst : array-like of int of shape (n_features,), dict or None, default=None
-        Monotone constraints, scikit-learn's ``monotonic_cst``: per feature, 1 (the
-        prediction never decreases as the feature grows), -1 (it never increases) or 0
-        (no constraint); or a dict from feature names (``str``) or column indices
-        (``int``) to -1, 0 or 1, the features it leaves out unconstrained. The
-        histogram trees enforce it as LightGBM's "basic" method does: a split of a
-        constrained feature is taken only if its children's values are in that order,
-        and each node's value stays within bounds inherited from its ancestors (at a
-        constrained split, the midpoint of the children's values), so every tree is
-        monotone in the feature, and so is a booster's score (each round adds a
-        positive multiple of a monotone function of its tree's leaf values). For
-        regression and two classes; a constrained categorical feature, more than two
-        classes, symmetric trees and a weak learner other than the histogram trees
-        raise a ValueError.
-    class_weight : dict, "balanced" or None, default=None
-        Weights of the classes, as scikit-learn's classifiers take them: a dict
-        ``{label: weight}`` (classes it leaves out weigh 1), or ``"balanced"``: class
-        ``c`` weighs ``n_samples / (n_classes * count(c))``. Each row's weight is its
-        ``sample_weight`` times its class's weight, wherever the fit reads weights
-        (the cross-validated search's fits and held-out scores too). None: every class
-        weighs 1.
-    unknown_categories : {"missing", "error"}, default="missing"
+""" + MONOTONIC_CST_DOC + CLASS_WEIGHT_DOC + """    unknown_categories : {"missing", "error"}, default="missing"
         What predict does with a category of a categorical column that no training
         row had: ``"missing"`` treats it as a missing value (the trees' learned
         missing-value branch, as scikit-learn's histogram boosting and LightGBM do);
@@ -354,7 +334,7 @@ class RILBoostClassifier(BaseBoostingClassifier):
     >>> clf = RILBoostClassifier(epsilon=0.2, mixing="II", random_state=0).fit(X, y)
     >>> clf.n_svm_solves_.shape == clf.estimator_weights_.shape
     True
-    """
+    """)
 
     def __init__(self, estimator=None, *, n_estimators: int = 10, epsilon: float = 0.1,
                  mixing: float | str = 0.0, strategy: str = "minimax", C: float = 1.0,

@@ -30,7 +30,7 @@ from scipy.special import erfc, erfcinv
 from ._boosting import ERROR_FLOOR, BaseBoostingClassifier, BoostingState, RoundResult, Step
 from ._estimator_parts import ClassProbabilityBooster, GentleLossBooster
 from ._loop_kernels import fdot
-from ._validation import check_number
+from ._validation import CLASS_WEIGHT_DOC, MONOTONIC_CST_DOC, check_number
 from .steps import class_output
 
 __all__ = ["SavageBoostClassifier", "RBoostClassifier", "RobustBoostClassifier",
@@ -38,7 +38,8 @@ __all__ = ["SavageBoostClassifier", "RBoostClassifier", "RobustBoostClassifier",
 
 
 class SavageBoostClassifier(ClassProbabilityBooster):
-    """SavageBoost ([SAV]_ Algorithm 1): RealBoost-style fitting of the Savage loss.
+    # the docstring is built from shared parts, so it is assigned
+    __doc__ = ("""SavageBoost ([SAV]_ Algorithm 1): RealBoost-style fitting of the Savage loss.
 
     Loss ``phi(m) = 1 / (1 + e^{2m})²`` ([SAV]_ eq. (26)). Each round (our reading of [SAV]_ Algorithm 1, derived below):
 
@@ -88,28 +89,7 @@ class SavageBoostClassifier(ClassProbabilityBooster):
         of the training data, at most every core (design record 0022). A weak learner's
         own explicit ``n_jobs`` wins over it. The model does not depend on it.
     random_state : int, RandomState or None, default=None
-    monotonic_cst : array-like of int of shape (n_features,), dict or None, default=None
-        Monotone constraints, scikit-learn's ``monotonic_cst``: per feature, 1 (the
-        prediction never decreases as the feature grows), -1 (it never increases) or 0
-        (no constraint); or a dict from feature names (``str``) or column indices
-        (``int``) to -1, 0 or 1, the features it leaves out unconstrained. The
-        histogram trees enforce it as LightGBM's "basic" method does: a split of a
-        constrained feature is taken only if its children's values are in that order,
-        and each node's value stays within bounds inherited from its ancestors (at a
-        constrained split, the midpoint of the children's values), so every tree is
-        monotone in the feature, and so is a booster's score (each round adds a
-        positive multiple of a monotone function of its tree's leaf values). For
-        regression and two classes; a constrained categorical feature, more than two
-        classes, symmetric trees and a weak learner other than the histogram trees
-        raise a ValueError.
-    class_weight : dict, "balanced" or None, default=None
-        Weights of the classes, as scikit-learn's classifiers take them: a dict
-        ``{label: weight}`` (classes it leaves out weigh 1), or ``"balanced"``: class
-        ``c`` weighs ``n_samples / (n_classes * count(c))``. Each row's weight is its
-        ``sample_weight`` times its class's weight, wherever the fit reads weights
-        (the cross-validated search's fits and held-out scores too). None: every class
-        weighs 1.
-    unknown_categories : {"missing", "error"}, default="missing"
+""" + MONOTONIC_CST_DOC + CLASS_WEIGHT_DOC + """    unknown_categories : {"missing", "error"}, default="missing"
         What predict does with a category of a categorical column that no training
         row had: ``"missing"`` treats it as a missing value (the trees' learned
         missing-value branch, as scikit-learn's histogram boosting and LightGBM do);
@@ -140,7 +120,7 @@ class SavageBoostClassifier(ClassProbabilityBooster):
     >>> clf = SavageBoostClassifier(n_estimators=50, random_state=0).fit(X, y_noisy)
     >>> round(clf.score(X, y), 2)  # accuracy on the true labels
     0.82
-    """
+    """)
 
     _default_loss = "savage"
 
@@ -162,7 +142,8 @@ class SavageBoostClassifier(ClassProbabilityBooster):
 
 
 class RBoostClassifier(GentleLossBooster):
-    """RBoost (Miao et al. 2016), **a reconstruction**: GentleBoost's step on the Savage2 loss.
+    # the docstring is built from shared parts, so it is assigned
+    __doc__ = ("""RBoost (Miao et al. 2016), **a reconstruction**: GentleBoost's step on the Savage2 loss.
 
     The SPLBoost paper ([SPL]_ Sec. II) describes RBoost only as minimising
     the Savage2 loss ``phi(m) = 1 / (1 + e^{m})²`` with "a numerically
@@ -186,28 +167,7 @@ class RBoostClassifier(GentleLossBooster):
         of the training data, at most every core (design record 0022). A weak learner's
         own explicit ``n_jobs`` wins over it. The model does not depend on it.
     random_state : int, RandomState or None, default=None
-    monotonic_cst : array-like of int of shape (n_features,), dict or None, default=None
-        Monotone constraints, scikit-learn's ``monotonic_cst``: per feature, 1 (the
-        prediction never decreases as the feature grows), -1 (it never increases) or 0
-        (no constraint); or a dict from feature names (``str``) or column indices
-        (``int``) to -1, 0 or 1, the features it leaves out unconstrained. The
-        histogram trees enforce it as LightGBM's "basic" method does: a split of a
-        constrained feature is taken only if its children's values are in that order,
-        and each node's value stays within bounds inherited from its ancestors (at a
-        constrained split, the midpoint of the children's values), so every tree is
-        monotone in the feature, and so is a booster's score (each round adds a
-        positive multiple of a monotone function of its tree's leaf values). For
-        regression and two classes; a constrained categorical feature, more than two
-        classes, symmetric trees and a weak learner other than the histogram trees
-        raise a ValueError.
-    class_weight : dict, "balanced" or None, default=None
-        Weights of the classes, as scikit-learn's classifiers take them: a dict
-        ``{label: weight}`` (classes it leaves out weigh 1), or ``"balanced"``: class
-        ``c`` weighs ``n_samples / (n_classes * count(c))``. Each row's weight is its
-        ``sample_weight`` times its class's weight, wherever the fit reads weights
-        (the cross-validated search's fits and held-out scores too). None: every class
-        weighs 1.
-    unknown_categories : {"missing", "error"}, default="missing"
+""" + MONOTONIC_CST_DOC + CLASS_WEIGHT_DOC + """    unknown_categories : {"missing", "error"}, default="missing"
         What predict does with a category of a categorical column that no training
         row had: ``"missing"`` treats it as a missing value (the trees' learned
         missing-value branch, as scikit-learn's histogram boosting and LightGBM do);
@@ -234,13 +194,14 @@ class RBoostClassifier(GentleLossBooster):
     >>> clf = RBoostClassifier(n_estimators=50, random_state=0).fit(X, y)
     >>> clf.score(X, y) > 0.85
     True
-    """
+    """)
 
     _default_loss = "savage2"
 
 
 class RobustBoostClassifier(BaseBoostingClassifier):
-    """RobustBoost ([FR]_; MATLAB's ``fitcensemble(..., 'Method', 'RobustBoost')``).
+    # the docstring is built from shared parts, so it is assigned
+    __doc__ = ("""RobustBoost ([FR]_; MATLAB's ``fitcensemble(..., 'Method', 'RobustBoost')``).
 
     A boost-by-majority-type algorithm with a time variable ``t in [0, 1]``
     and a non-convex potential that changes with ``t`` ([FR]_; the round is
@@ -271,28 +232,7 @@ class RobustBoostClassifier(BaseBoostingClassifier):
         of the training data, at most every core (design record 0022). A weak learner's
         own explicit ``n_jobs`` wins over it. The model does not depend on it.
     random_state : int, RandomState or None, default=None
-    monotonic_cst : array-like of int of shape (n_features,), dict or None, default=None
-        Monotone constraints, scikit-learn's ``monotonic_cst``: per feature, 1 (the
-        prediction never decreases as the feature grows), -1 (it never increases) or 0
-        (no constraint); or a dict from feature names (``str``) or column indices
-        (``int``) to -1, 0 or 1, the features it leaves out unconstrained. The
-        histogram trees enforce it as LightGBM's "basic" method does: a split of a
-        constrained feature is taken only if its children's values are in that order,
-        and each node's value stays within bounds inherited from its ancestors (at a
-        constrained split, the midpoint of the children's values), so every tree is
-        monotone in the feature, and so is a booster's score (each round adds a
-        positive multiple of a monotone function of its tree's leaf values). For
-        regression and two classes; a constrained categorical feature, more than two
-        classes, symmetric trees and a weak learner other than the histogram trees
-        raise a ValueError.
-    class_weight : dict, "balanced" or None, default=None
-        Weights of the classes, as scikit-learn's classifiers take them: a dict
-        ``{label: weight}`` (classes it leaves out weigh 1), or ``"balanced"``: class
-        ``c`` weighs ``n_samples / (n_classes * count(c))``. Each row's weight is its
-        ``sample_weight`` times its class's weight, wherever the fit reads weights
-        (the cross-validated search's fits and held-out scores too). None: every class
-        weighs 1.
-    unknown_categories : {"missing", "error"}, default="missing"
+""" + MONOTONIC_CST_DOC + CLASS_WEIGHT_DOC + """    unknown_categories : {"missing", "error"}, default="missing"
         What predict does with a category of a categorical column that no training
         row had: ``"missing"`` treats it as a missing value (the trees' learned
         missing-value branch, as scikit-learn's histogram boosting and LightGBM do);
@@ -356,7 +296,7 @@ class RobustBoostClassifier(BaseBoostingClassifier):
     True
     >>> clf.score(X, y) > 0.85
     True
-    """
+    """)
 
     def __init__(self, estimator=None, *, n_estimators: int = 100, error_goal: float = 0.1,
                  max_margin: float = 0.0, margin_sigma: float = 0.1, random_state=None, unknown_categories: str = "missing",

@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 from ._boosting import BaseBoostingClassifier
 from ._estimator_parts import SelfPacedMixin
+from ._validation import CLASS_WEIGHT_DOC, MONOTONIC_CST_DOC
 from .self_paced import SPRegularizer
 from .steps import DiscreteStep
 
@@ -13,7 +14,8 @@ __all__ = ["SPLBoostClassifier", "SelfPacedMixin"]
 
 
 class SPLBoostClassifier(SelfPacedMixin, BaseBoostingClassifier):
-    """SPLBoost: discrete AdaBoost whose sample weights are multiplied by self-paced weights.
+    # the docstring is built from shared parts, so it is assigned
+    __doc__ = ("""SPLBoost: discrete AdaBoost whose sample weights are multiplied by self-paced weights.
 
     Implements Algorithm 1 of K. Wang, Y. Wang, Q. Zhao, D. Meng, Z. Xu,
     "SPLBoost: An Improved Robust Boosting Algorithm Based on Self-paced
@@ -102,28 +104,7 @@ class SPLBoostClassifier(SelfPacedMixin, BaseBoostingClassifier):
         own explicit ``n_jobs`` wins over it. The model does not depend on it.
     random_state : int, RandomState or None, default=None
         Seeds the weak learners.
-    monotonic_cst : array-like of int of shape (n_features,), dict or None, default=None
-        Monotone constraints, scikit-learn's ``monotonic_cst``: per feature, 1 (the
-        prediction never decreases as the feature grows), -1 (it never increases) or 0
-        (no constraint); or a dict from feature names (``str``) or column indices
-        (``int``) to -1, 0 or 1, the features it leaves out unconstrained. The
-        histogram trees enforce it as LightGBM's "basic" method does: a split of a
-        constrained feature is taken only if its children's values are in that order,
-        and each node's value stays within bounds inherited from its ancestors (at a
-        constrained split, the midpoint of the children's values), so every tree is
-        monotone in the feature, and so is a booster's score (each round adds a
-        positive multiple of a monotone function of its tree's leaf values). For
-        regression and two classes; a constrained categorical feature, more than two
-        classes, symmetric trees and a weak learner other than the histogram trees
-        raise a ValueError.
-    class_weight : dict, "balanced" or None, default=None
-        Weights of the classes, as scikit-learn's classifiers take them: a dict
-        ``{label: weight}`` (classes it leaves out weigh 1), or ``"balanced"``: class
-        ``c`` weighs ``n_samples / (n_classes * count(c))``. Each row's weight is its
-        ``sample_weight`` times its class's weight, wherever the fit reads weights
-        (the cross-validated search's fits and held-out scores too). None: every class
-        weighs 1.
-    unknown_categories : {"missing", "error"}, default="missing"
+""" + MONOTONIC_CST_DOC + CLASS_WEIGHT_DOC + """    unknown_categories : {"missing", "error"}, default="missing"
         What predict does with a category of a categorical column that no training
         row had: ``"missing"`` treats it as a missing value (the trees' learned
         missing-value branch, as scikit-learn's histogram boosting and LightGBM do);
@@ -175,7 +156,7 @@ class SPLBoostClassifier(SelfPacedMixin, BaseBoostingClassifier):
     >>> dropped = clf.excluded_samples_  # self-paced weight 0 in the last round
     >>> bool(flipped[dropped].mean() > 0.5)
     True
-    """
+    """)
 
     _auto_age = True
 

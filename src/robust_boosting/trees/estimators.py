@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 from sklearn.base import ClassifierMixin, RegressorMixin
 
+from .._validation import CLASS_WEIGHT_DOC, MONOTONIC_CST_DOC
 from ._base import (
     _CRITERIA_CLS,
     _CRITERIA_REG,
@@ -17,7 +18,8 @@ from ._base import (
 
 
 class HistTreeClassifier(ClassifierMixin, _BaseHistTree):
-    """Weighted decision tree on binned data, built for boosting.
+    # the docstring is built from shared parts, so it is assigned
+    __doc__ = ("""Weighted decision tree on binned data, built for boosting.
 
     The data are binned once (see :meth:`prepare_data`); each fit builds class
     weight histograms with compiled kernels (parallel over features, histogram
@@ -66,28 +68,7 @@ class HistTreeClassifier(ClassifierMixin, _BaseHistTree):
     random_state : None, int or RandomState, default=None
         Accepted for API compatibility; the algorithm is deterministic (ties go
         to the lowest feature, then the lowest bin).
-    monotonic_cst : array-like of int of shape (n_features,), dict or None, default=None
-        Monotone constraints, scikit-learn's ``monotonic_cst``: per feature, 1 (the
-        prediction never decreases as the feature grows), -1 (it never increases) or 0
-        (no constraint); or a dict from feature names (``str``) or column indices
-        (``int``) to -1, 0 or 1, the features it leaves out unconstrained. The
-        histogram trees enforce it as LightGBM's "basic" method does: a split of a
-        constrained feature is taken only if its children's values are in that order,
-        and each node's value stays within bounds inherited from its ancestors (at a
-        constrained split, the midpoint of the children's values), so every tree is
-        monotone in the feature, and so is a booster's score (each round adds a
-        positive multiple of a monotone function of its tree's leaf values). For
-        regression and two classes; a constrained categorical feature, more than two
-        classes, symmetric trees and a weak learner other than the histogram trees
-        raise a ValueError.
-    class_weight : dict, "balanced" or None, default=None
-        Weights of the classes, as scikit-learn's classifiers take them: a dict
-        ``{label: weight}`` (classes it leaves out weigh 1), or ``"balanced"``: class
-        ``c`` weighs ``n_samples / (n_classes * count(c))``. Each row's weight is its
-        ``sample_weight`` times its class's weight, wherever the fit reads weights
-        (the cross-validated search's fits and held-out scores too). None: every class
-        weighs 1.
-    unknown_categories : {"missing", "error"}, default="missing"
+""" + MONOTONIC_CST_DOC + CLASS_WEIGHT_DOC + """    unknown_categories : {"missing", "error"}, default="missing"
         What predict does with a category of a categorical column that no training
         row had: ``"missing"`` treats it as a missing value (the trees' learned
         missing-value branch, as scikit-learn's histogram boosting and LightGBM do);
@@ -132,7 +113,7 @@ class HistTreeClassifier(ClassifierMixin, _BaseHistTree):
     3
     >>> tree.score(X, y) > 0.9
     True
-    """
+    """)
 
     _criteria = _CRITERIA_CLS
     _is_reg = False
@@ -167,7 +148,8 @@ class HistTreeClassifier(ClassifierMixin, _BaseHistTree):
 
 
 class HistTreeRegressor(RegressorMixin, _BaseHistTree):
-    """Weighted least-squares decision tree on binned data, built for boosting.
+    # the docstring is built from shared parts, so it is assigned
+    __doc__ = ("""Weighted least-squares decision tree on binned data, built for boosting.
 
     Used by GentleBoost, LogitBoost and RBoost, which fit a regression tree to
     working responses each round.  Same machinery as
@@ -240,21 +222,7 @@ class HistTreeRegressor(RegressorMixin, _BaseHistTree):
     random_state : None, int or RandomState, default=None
         Seeds the random split scores (``random_strength > 0``); otherwise unused:
         the algorithm is deterministic.
-    monotonic_cst : array-like of int of shape (n_features,), dict or None, default=None
-        Monotone constraints, scikit-learn's ``monotonic_cst``: per feature, 1 (the
-        prediction never decreases as the feature grows), -1 (it never increases) or 0
-        (no constraint); or a dict from feature names (``str``) or column indices
-        (``int``) to -1, 0 or 1, the features it leaves out unconstrained. The
-        histogram trees enforce it as LightGBM's "basic" method does: a split of a
-        constrained feature is taken only if its children's values are in that order,
-        and each node's value stays within bounds inherited from its ancestors (at a
-        constrained split, the midpoint of the children's values), so every tree is
-        monotone in the feature, and so is a booster's score (each round adds a
-        positive multiple of a monotone function of its tree's leaf values). For
-        regression and two classes; a constrained categorical feature, more than two
-        classes, symmetric trees and a weak learner other than the histogram trees
-        raise a ValueError.
-    unknown_categories : {"missing", "error"}, default="missing"
+""" + MONOTONIC_CST_DOC + """    unknown_categories : {"missing", "error"}, default="missing"
         What predict does with a category of a categorical column that no training
         row had: ``"missing"`` treats it as a missing value (the trees' learned
         missing-value branch, as scikit-learn's histogram boosting and LightGBM do);
@@ -278,7 +246,7 @@ class HistTreeRegressor(RegressorMixin, _BaseHistTree):
     >>> tree = HistTreeRegressor(max_depth=4).fit(X, y)
     >>> tree.score(X, y) > 0.9
     True
-    """
+    """)
 
     _criteria = _CRITERIA_REG
     _is_reg = True

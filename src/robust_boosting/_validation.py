@@ -9,8 +9,9 @@
 * :func:`check_monotonic_cst`, :func:`check_monotonic_classes`: scikit-learn's
   ``monotonic_cst`` as one -1/0/+1 entry per feature;
 * :func:`class_weight_sample_weight`: ``class_weight`` composed with ``sample_weight``;
-* :data:`MONOTONIC_CST_DOC`, :data:`CLASS_WEIGHT_DOC`: the two parameters' docstring
-  entries, which every estimator taking them concatenates into its own.
+* :data:`MONOTONIC_CST_DOC`, :data:`CLASS_WEIGHT_DOC`, :data:`ID_COLUMNS_DOC`: those
+  parameters' docstring entries, which every estimator taking them concatenates into its
+  own.
 """
 
 from __future__ import annotations
@@ -34,7 +35,8 @@ from ._schema import (
     missing_values_error,
 )
 
-__all__ = ["CLASS_WEIGHT_DOC", "MONOTONIC_CST_DOC", "check_choice", "check_monotonic_classes", "check_monotonic_cst", "check_number",
+__all__ = ["CLASS_WEIGHT_DOC", "ID_COLUMNS_DOC", "MONOTONIC_CST_DOC", "check_choice",
+           "check_monotonic_classes", "check_monotonic_cst", "check_number",
            "check_optional_int", "class_weight_sample_weight", "id_column_policy",
            "unknown_category_policy", "validated_X"]
 
@@ -64,6 +66,18 @@ CLASS_WEIGHT_DOC = """    class_weight : dict, "balanced" or None, default=None
         ``sample_weight`` times its class's weight, wherever the fit reads weights
         (the cross-validated search's fits and held-out scores too). None: every class
         weighs 1.
+"""
+
+#: ``id_columns`` as every estimator taking a DataFrame documents it (word for word)
+ID_COLUMNS_DOC = """    id_columns : {"drop", "keep"}, default="drop"
+        What fit does with an identifier column of a DataFrame: a text or categorical
+        column of nearly all distinct values (at least 20 distinct values, more than
+        90 % of its non-missing cells: an identifier, a timestamp as text), a numeric
+        column of at least 50 rows holding each of ``0 .. n - 1`` or ``1 .. n`` once (a
+        row index), or a first column named ``""``, ``"Unnamed: 0"`` or ``"rownames"``
+        (row labels written by pandas or R). ``"drop"`` leaves it out of the model with
+        an :class:`~robust_boosting.IdentifierColumnWarning` naming it (predict takes
+        the column and ignores it); ``"keep"`` keeps it as a feature.
 """
 
 

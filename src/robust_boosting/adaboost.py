@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ._boosting import BaseBoostingClassifier
-from ._validation import CLASS_WEIGHT_DOC, MONOTONIC_CST_DOC
+from ._validation import CLASS_WEIGHT_DOC, ID_COLUMNS_DOC, MONOTONIC_CST_DOC
 from .steps import DiscreteStep
 
 __all__ = ["AdaBoostClassifier"]
@@ -42,16 +42,7 @@ class AdaBoostClassifier(BaseBoostingClassifier):
         row had: ``"missing"`` treats it as a missing value (the trees' learned
         missing-value branch, as scikit-learn's histogram boosting and LightGBM do);
         ``"error"`` raises a ValueError naming the column, the values and the rows.
-    id_columns : {"drop", "keep"}, default="drop"
-        What fit does with an identifier column of a DataFrame: a text or categorical
-        column of nearly all distinct values (at least 20 distinct values, more than
-        90 % of its non-missing cells: an identifier, a timestamp as text), a numeric
-        column of at least 50 rows holding each of ``0 .. n - 1`` or ``1 .. n`` once (a
-        row index), or a first column named ``""``, ``"Unnamed: 0"`` or ``"rownames"``
-        (row labels written by pandas or R). ``"drop"`` leaves it out of the model with
-        an :class:`~robust_boosting.IdentifierColumnWarning` naming it (predict takes
-        the column and ignores it); ``"keep"`` keeps it as a feature.
-
+""" + ID_COLUMNS_DOC + """
     Attributes
     ----------
     classes_, estimators_, estimator_weights_, estimator_errors_,

@@ -32,7 +32,13 @@ from ._estimator_parts import (
     GentleLossBooster,
     SelfPacedMixin,
 )
-from ._validation import CLASS_WEIGHT_DOC, MONOTONIC_CST_DOC, check_choice, check_number
+from ._validation import (
+    CLASS_WEIGHT_DOC,
+    ID_COLUMNS_DOC,
+    MONOTONIC_CST_DOC,
+    check_choice,
+    check_number,
+)
 from .losses import MarginLoss
 from .self_paced import SPRegularizer
 from .steps import LogitStep
@@ -85,16 +91,7 @@ class RealBoostClassifier(ClassProbabilityBooster):
         row had: ``"missing"`` treats it as a missing value (the trees' learned
         missing-value branch, as scikit-learn's histogram boosting and LightGBM do);
         ``"error"`` raises a ValueError naming the column, the values and the rows.
-    id_columns : {"drop", "keep"}, default="drop"
-        What fit does with an identifier column of a DataFrame: a text or categorical
-        column of nearly all distinct values (at least 20 distinct values, more than
-        90 % of its non-missing cells: an identifier, a timestamp as text), a numeric
-        column of at least 50 rows holding each of ``0 .. n - 1`` or ``1 .. n`` once (a
-        row index), or a first column named ``""``, ``"Unnamed: 0"`` or ``"rownames"``
-        (row labels written by pandas or R). ``"drop"`` leaves it out of the model with
-        an :class:`~robust_boosting.IdentifierColumnWarning` naming it (predict takes
-        the column and ignores it); ``"keep"`` keeps it as a feature.
-
+""" + ID_COLUMNS_DOC + """
     Attributes
     ----------
     classes_ : ndarray of shape (n_classes,)
@@ -170,16 +167,7 @@ class GentleBoostClassifier(GentleLossBooster):
         row had: ``"missing"`` treats it as a missing value (the trees' learned
         missing-value branch, as scikit-learn's histogram boosting and LightGBM do);
         ``"error"`` raises a ValueError naming the column, the values and the rows.
-    id_columns : {"drop", "keep"}, default="drop"
-        What fit does with an identifier column of a DataFrame: a text or categorical
-        column of nearly all distinct values (at least 20 distinct values, more than
-        90 % of its non-missing cells: an identifier, a timestamp as text), a numeric
-        column of at least 50 rows holding each of ``0 .. n - 1`` or ``1 .. n`` once (a
-        row index), or a first column named ``""``, ``"Unnamed: 0"`` or ``"rownames"``
-        (row labels written by pandas or R). ``"drop"`` leaves it out of the model with
-        an :class:`~robust_boosting.IdentifierColumnWarning` naming it (predict takes
-        the column and ignores it); ``"keep"`` keeps it as a feature.
-
+""" + ID_COLUMNS_DOC + """
     Attributes
     ----------
     As for :class:`RealBoostClassifier`.
@@ -262,16 +250,7 @@ class LogitBoostClassifier(BaseBoostingClassifier):
         row had: ``"missing"`` treats it as a missing value (the trees' learned
         missing-value branch, as scikit-learn's histogram boosting and LightGBM do);
         ``"error"`` raises a ValueError naming the column, the values and the rows.
-    id_columns : {"drop", "keep"}, default="drop"
-        What fit does with an identifier column of a DataFrame: a text or categorical
-        column of nearly all distinct values (at least 20 distinct values, more than
-        90 % of its non-missing cells: an identifier, a timestamp as text), a numeric
-        column of at least 50 rows holding each of ``0 .. n - 1`` or ``1 .. n`` once (a
-        row index), or a first column named ``""``, ``"Unnamed: 0"`` or ``"rownames"``
-        (row labels written by pandas or R). ``"drop"`` leaves it out of the model with
-        an :class:`~robust_boosting.IdentifierColumnWarning` naming it (predict takes
-        the column and ignores it); ``"keep"`` keeps it as a feature.
-
+""" + ID_COLUMNS_DOC + """
     Attributes
     ----------
     As for :class:`RealBoostClassifier`; ``estimator_weights_`` holds

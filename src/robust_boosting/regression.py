@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from ._boosting import BaseBoostingRegressor
 from ._estimator_parts import SelfPacedMixin
-from ._validation import MONOTONIC_CST_DOC, check_choice, check_number
+from ._validation import ID_COLUMNS_DOC, MONOTONIC_CST_DOC, check_choice, check_number
 from .self_paced import SPRegularizer
 from .steps import REGRESSION_LOSSES, RegressionStep
 from .trees import HistTreeRegressor
@@ -107,16 +107,7 @@ class SPLBoostRegressor(SelfPacedMixin, BaseBoostingRegressor):
         What predict does with a category of a categorical column that no training
         row had: ``"missing"`` treats it as a missing value; ``"error"`` raises a
         ValueError naming the column, the values and the rows.
-    id_columns : {"drop", "keep"}, default="drop"
-        What fit does with an identifier column of a DataFrame: a text or categorical
-        column of nearly all distinct values (at least 20 distinct values, more than
-        90 % of its non-missing cells: an identifier, a timestamp as text), a numeric
-        column of at least 50 rows holding each of ``0 .. n - 1`` or ``1 .. n`` once (a
-        row index), or a first column named ``""``, ``"Unnamed: 0"`` or ``"rownames"``
-        (row labels written by pandas or R). ``"drop"`` leaves it out of the model with
-        an :class:`~robust_boosting.IdentifierColumnWarning` naming it (predict takes
-        the column and ignores it); ``"keep"`` keeps it as a feature.
-
+""" + ID_COLUMNS_DOC + """
     Attributes
     ----------
     self_paced_weights_ : ndarray of shape (n_samples,)

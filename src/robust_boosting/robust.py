@@ -30,7 +30,7 @@ from scipy.special import erfc, erfcinv
 from ._boosting import ERROR_FLOOR, BaseBoostingClassifier, BoostingState, RoundResult, Step
 from ._estimator_parts import ClassProbabilityBooster, GentleLossBooster
 from ._loop_kernels import fdot
-from ._validation import CLASS_WEIGHT_DOC, MONOTONIC_CST_DOC, check_number
+from ._validation import CLASS_WEIGHT_DOC, ID_COLUMNS_DOC, MONOTONIC_CST_DOC, check_number
 from .steps import class_output
 
 __all__ = ["SavageBoostClassifier", "RBoostClassifier", "RobustBoostClassifier",
@@ -94,16 +94,7 @@ class SavageBoostClassifier(ClassProbabilityBooster):
         row had: ``"missing"`` treats it as a missing value (the trees' learned
         missing-value branch, as scikit-learn's histogram boosting and LightGBM do);
         ``"error"`` raises a ValueError naming the column, the values and the rows.
-    id_columns : {"drop", "keep"}, default="drop"
-        What fit does with an identifier column of a DataFrame: a text or categorical
-        column of nearly all distinct values (at least 20 distinct values, more than
-        90 % of its non-missing cells: an identifier, a timestamp as text), a numeric
-        column of at least 50 rows holding each of ``0 .. n - 1`` or ``1 .. n`` once (a
-        row index), or a first column named ``""``, ``"Unnamed: 0"`` or ``"rownames"``
-        (row labels written by pandas or R). ``"drop"`` leaves it out of the model with
-        an :class:`~robust_boosting.IdentifierColumnWarning` naming it (predict takes
-        the column and ignores it); ``"keep"`` keeps it as a feature.
-
+""" + ID_COLUMNS_DOC + """
     Attributes
     ----------
     classes_, estimators_, estimator_weights_, estimator_errors_,
@@ -172,16 +163,7 @@ class RBoostClassifier(GentleLossBooster):
         row had: ``"missing"`` treats it as a missing value (the trees' learned
         missing-value branch, as scikit-learn's histogram boosting and LightGBM do);
         ``"error"`` raises a ValueError naming the column, the values and the rows.
-    id_columns : {"drop", "keep"}, default="drop"
-        What fit does with an identifier column of a DataFrame: a text or categorical
-        column of nearly all distinct values (at least 20 distinct values, more than
-        90 % of its non-missing cells: an identifier, a timestamp as text), a numeric
-        column of at least 50 rows holding each of ``0 .. n - 1`` or ``1 .. n`` once (a
-        row index), or a first column named ``""``, ``"Unnamed: 0"`` or ``"rownames"``
-        (row labels written by pandas or R). ``"drop"`` leaves it out of the model with
-        an :class:`~robust_boosting.IdentifierColumnWarning` naming it (predict takes
-        the column and ignores it); ``"keep"`` keeps it as a feature.
-
+""" + ID_COLUMNS_DOC + """
     Attributes
     ----------
     As for :class:`~robust_boosting.classical.GentleBoostClassifier`.
@@ -237,16 +219,7 @@ class RobustBoostClassifier(BaseBoostingClassifier):
         row had: ``"missing"`` treats it as a missing value (the trees' learned
         missing-value branch, as scikit-learn's histogram boosting and LightGBM do);
         ``"error"`` raises a ValueError naming the column, the values and the rows.
-    id_columns : {"drop", "keep"}, default="drop"
-        What fit does with an identifier column of a DataFrame: a text or categorical
-        column of nearly all distinct values (at least 20 distinct values, more than
-        90 % of its non-missing cells: an identifier, a timestamp as text), a numeric
-        column of at least 50 rows holding each of ``0 .. n - 1`` or ``1 .. n`` once (a
-        row index), or a first column named ``""``, ``"Unnamed: 0"`` or ``"rownames"``
-        (row labels written by pandas or R). ``"drop"`` leaves it out of the model with
-        an :class:`~robust_boosting.IdentifierColumnWarning` naming it (predict takes
-        the column and ignores it); ``"keep"`` keeps it as a feature.
-
+""" + ID_COLUMNS_DOC + """
     Attributes
     ----------
     rho_ : float

@@ -45,6 +45,7 @@ from ._cv_search import (
 from ._estimator_parts import CLASS_WEIGHT_DOC, MONOTONIC_CST_DOC, SearchedFinalModel
 from ._progress import Progress, check_verbose
 from ._validation import (
+    ID_COLUMNS_DOC,
     _constrains,
     candidate_values,
     check_choice,
@@ -286,16 +287,7 @@ class SPLBoostClassifierCV(SearchedFinalModel, ClassifierMixin, BaseEstimator):
         row had: ``"missing"`` treats it as a missing value (the trees' learned
         missing-value branch, as scikit-learn's histogram boosting and LightGBM do);
         ``"error"`` raises a ValueError naming the column, the values and the rows.
-    id_columns : {"drop", "keep"}, default="drop"
-        What fit does with an identifier column of a DataFrame: a text or categorical
-        column of nearly all distinct values (at least 20 distinct values, more than
-        90 % of its non-missing cells: an identifier, a timestamp as text), a numeric
-        column of at least 50 rows holding each of ``0 .. n - 1`` or ``1 .. n`` once (a
-        row index), or a first column named ``""``, ``"Unnamed: 0"`` or ``"rownames"``
-        (row labels written by pandas or R). ``"drop"`` leaves it out of the model with
-        an :class:`~robust_boosting.IdentifierColumnWarning` naming it (predict takes
-        the column and ignores it); ``"keep"`` keeps it as a feature.
-    verbose : int, default=0
+""" + ID_COLUMNS_DOC + """    verbose : int, default=0
         Progress of the fit as :mod:`logging` records of the logger
         ``"robust_boosting.progress"``: 0 none; 1 ``INFO`` records, a line as each
         stage (search, label issues, final fit) starts and ends, and every few

@@ -70,3 +70,25 @@ def data():
     X = rng.normal(size=(60, 3))
     y = np.where(X[:, 0] + 0.5 * rng.normal(size=60) > 0, 1, -1)
     return X, y
+
+
+@pytest.fixture(scope="module")
+def bench(request):
+    """The benchmark script named by the test module's ``BENCHMARK`` (``benchmarks/NAME.py``),
+    imported as the module ``NAME`` (dataclasses look it up in ``sys.modules``), with its
+    folder on ``sys.path`` for the scripts it imports; both are undone afterwards."""
+    import importlib.util
+    from pathlib import Path
+
+    name = request.module.BENCHMARK
+    folder = Path(__file__).resolve().parents[1] / "benchmarks"
+    sys.path.insert(0, str(folder))
+    spec = importlib.util.spec_from_file_location(name, folder / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+        yield module
+    finally:
+        sys.modules.pop(name, None)
+        sys.path.remove(str(folder))

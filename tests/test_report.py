@@ -112,6 +112,30 @@ def test_detectable_difference_is_found_with_80_percent_power():
     assert np.isnan(detectable_difference(0.1, 1))
 
 
+def test_units_to_decide_is_the_smallest_n_with_80_percent_power():
+    """At the returned n the measured effect is the detectable one; one unit fewer is not
+    enough; and a simulated test at that n finds the effect about 80 % of the time."""
+    from robust_boosting.experiments.analysis import detectable_difference, units_to_decide
+
+    sd, n, m = 1.0, 10, 0.35
+    se = sd / np.sqrt(n)
+    need = units_to_decide(m, se, n)
+    assert detectable_difference(sd / np.sqrt(need), need) <= m
+    assert detectable_difference(sd / np.sqrt(need - 1), need - 1) > m
+    # normal approximation: ((1.96 + 0.84) sd / m)^2 = 64, t adds about two units
+    assert 64 <= need <= 68
+    assert units_to_decide(-m, se, n) == need  # the sign does not matter
+    rng = np.random.default_rng(1)
+    hits = [two_sided_t(*mean_se(rng.normal(m, sd, need)))[1] < 0.05 for _ in range(3000)]
+    assert np.mean(hits) == pytest.approx(0.8, abs=0.04)
+    # a larger effect needs fewer units; nothing to say without an effect or a spread
+    assert units_to_decide(2 * m, se, n) < need
+    assert units_to_decide(0.0, se, n) is None
+    assert units_to_decide(m, 0.0, n) is None
+    assert units_to_decide(m, se, 1) is None
+    assert units_to_decide(1e-9, se, n) is None  # beyond the limit
+
+
 def test_two_sided_t_sees_significance_in_both_directions():
     t_up, p_up = two_sided_t(*mean_se([0.03, 0.031, 0.029, 0.03]))
     t_dn, p_dn = two_sided_t(*mean_se([-0.03, -0.031, -0.029, -0.03]))
@@ -261,11 +285,16 @@ def test_readonly_store_reads_rows_still_in_the_write_ahead_log(tmp_path):
 def test_inconclusive_rows_print_the_detectable_difference():
     from robust_boosting.experiments.claims import _row
 
-    row = _row("P", "L", "c", "1.00", [0.01, -0.02, 0.015, -0.01], sign=+1)
+    row = _row("P", "L", "c", "1.00", [0.01, -0.02, 0.015, -0.01], sign=+1,
+               design="4 of the paper's 17 sets", reason="Why.")
     assert row["verdict"] == "inconclusive"
     assert "detectable at 80 % power: ±" in row["test"]
-    row = _row("P", "L", "c", "1.00", [0.03, 0.031, 0.029, 0.03], sign=+1)
+    assert "units would decide it" in row["test"]
+    assert row["reason"] == "n: 4 of the paper's 17 sets. Why."
+    row = _row("P", "L", "c", "1.00", [0.03, 0.031, 0.029, 0.03], sign=+1,
+               design="4 of the paper's 17 sets", reason="Why.")
     assert row["verdict"] == "reproduced" and "detectable" not in row["test"]
+    assert "decide" not in row["test"] and row["reason"] == "Why."
 
 
 def test_summary_counts_every_verdict_and_names_the_contradicted():

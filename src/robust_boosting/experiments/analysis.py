@@ -29,8 +29,8 @@ from .store import ResultStore
 
 __all__ = ["ALPHA", "POWER", "VERDICTS", "VERDICT_RULE", "detectable_difference", "fmt_mse",
            "fmt_test", "load_results", "mean_se", "rilboost_deltas", "sensitivity_rows",
-           "sensitivity_summary", "t_test", "two_sided_t", "verdict", "weak_learner_text",
-           "worst"]
+           "sensitivity_summary", "t_test", "two_sided_t", "units_to_decide", "verdict",
+           "weak_learner_text", "worst"]
 
 #: Significance level of every comparison with a paper.
 ALPHA = 0.05
@@ -60,7 +60,11 @@ VERDICT_RULE = (
     "(t(0.975; n - 1) + t(0.80; n - 1)) x se, the difference a two-sided 5 % test of n "
     "units with this standard error finds with 80 % power. Had the true difference been "
     "as large as a paper's number above it, our test would most likely have found it; "
-    "a smaller difference needs more units to settle.\n"
+    "a smaller difference needs more units to settle. It also gives the units that would "
+    "decide it: the smallest n' for which (t(0.975; n' - 1) + t(0.80; n' - 1)) x sd / "
+    "sqrt(n') <= |d| (sd = se x sqrt(n), the spread of our units), i.e. how many units of "
+    "the same spread a test at our measured effect needs for 80 % power; and whether our "
+    "n is the paper's own.\n"
     "- An ordering (A < B < C) is the worst verdict of its consecutive pairs (contradicted, "
     "then inconclusive, then partly, then reproduced).\n"
     "- With fewer than two units no test is possible: **inconclusive**.\n"
@@ -132,6 +136,35 @@ def detectable_difference(se: float, n: int, power: float = POWER) -> float:
     if n < 2 or not np.isfinite(se):
         return float("nan")
     return float((stats.t.ppf(1 - ALPHA / 2, n - 1) + stats.t.ppf(power, n - 1)) * se)
+
+
+def units_to_decide(mean: float, se: float, n: int, power: float = POWER,
+                    limit: int = 10**7) -> int | None:
+    """How many units a two-sided level-:data:`ALPHA` t-test needs to find a true
+    difference of ``|mean|`` with probability ``power``, for units as spread as ours
+    (``sd = se * sqrt(n)``): the smallest ``m >= 2`` with ``(t(1 - alpha/2; m - 1) +
+    t(power; m - 1)) * sd / sqrt(m) <= |mean|``.
+
+    None when it cannot be said (``n < 2``, no spread or no effect measured) or needs
+    more than ``limit`` units.
+    """
+    if n < 2 or not (np.isfinite(se) and np.isfinite(mean)) or se <= 0 or mean == 0:
+        return None
+    sd = se * math.sqrt(n)
+
+    def enough(m: int) -> bool:
+        return detectable_difference(sd / math.sqrt(m), m, power) <= abs(mean)
+
+    if not enough(limit):
+        return None
+    hi = 2
+    while not enough(hi):
+        hi *= 2
+    lo = hi // 2 if hi > 2 else 1  # enough(lo) is False (or lo = 1 < 2)
+    while hi - lo > 1:  # detectable_difference falls as m grows
+        mid = (lo + hi) // 2
+        lo, hi = (lo, mid) if enough(mid) else (mid, hi)
+    return hi
 
 
 def worst(verdicts) -> str:

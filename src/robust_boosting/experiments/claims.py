@@ -32,6 +32,7 @@ from .analysis import (
     rilboost_deltas,
     sensitivity_summary,
     two_sided_t,
+    units_to_decide,
     verdict,
     weak_learner_text,
     worst,
@@ -48,9 +49,10 @@ RIL = "RILBoost (Utkin & Zhuk)"
 
 
 def _row(paper, location, claim, paper_value, diff_values=None, *, sign, difference=True,
-         scale=100.0, digits=2, unit="", reason="", stats=None, effect=None):
+         scale=100.0, digits=2, unit="", reason="", stats=None, effect=None, design=""):
     """One claim row from the per-unit differences (or precomputed ``stats``); ``effect``
-    is the size of the paper's difference on the scale of the differences."""
+    is the size of the paper's difference on the scale of the differences; ``design``
+    says how our n compares with the paper's own (printed on inconclusive rows)."""
     m, se, n = stats if stats is not None else mean_se(diff_values)
     v = verdict(sign, difference, m, se, n, paper_effect=effect)
     ours = fmt_mse(m, se, n, scale=scale, digits=digits) + (f" [{unit}]" if unit else "")
@@ -60,6 +62,13 @@ def _row(paper, location, claim, paper_value, diff_values=None, *, sign, differe
         # on the scale of "ours" (``unit`` names the units counted by n, not a scale)
         test += (f"; detectable at 80 % power: ±{scale * mdd:.{digits}f}" if np.isfinite(mdd)
                  else "; no test possible (n < 2)")
+        need = units_to_decide(m, se, n)
+        if need is not None:
+            test += f"; at this effect about {need:,} units would decide it"
+        elif n >= 2:
+            test += "; no feasible number of units decides it at this effect"
+        if design:
+            reason = f"n: {design}. {reason}".strip()
     return {"paper": paper, "location": location, "claim": claim, "paper_value": paper_value,
             "ours": ours, "test": test, "verdict": v, "reason": reason}
 
@@ -77,6 +86,8 @@ def synthetic_claims(df: pd.DataFrame, reason: str = "") -> list[dict]:
     if "adaboost" not in set(df["variant"]):
         return []
     err = df.pivot_table(index="repetition", columns="variant", values="test_error")
+    design = (f"{len(err)} draws; the paper's own design is one draw, shown in a figure "
+              "without error numbers, so ours is the larger n")
     rows = []
     for v in err.columns:
         if v == "adaboost" or v == "logitboost":
@@ -86,7 +97,7 @@ def synthetic_claims(df: pd.DataFrame, reason: str = "") -> list[dict]:
                          "AdaBoost on the synthetic set (error difference, points)",
                          "no number (figure of sample weights)",
                          (err[v] - err["adaboost"]).dropna(), sign=-1,
-                         unit="draws", reason=reason))
+                         unit="draws", reason=reason, design=design))
     return rows
 
 
@@ -103,10 +114,18 @@ def noise_grid_claims(df: pd.DataFrame, reason: str = "") -> list[dict]:
     spl = [a for a in algs if a.startswith("splboost")]
     non_spl = [a for a in algs if not a.startswith("splboost")]
     noisy = per[per.index.get_level_values("rate") > 0]
+    reps = _reps(df)
+    of = "the paper's own 50" if reps == "50" else f"{reps} of the paper's 50"
+    sets = (f"{df['dataset'].nunique()} of the paper's 17 data sets (the others are not "
+            "bundled)")
+    n_rates = df["rate"].nunique()
+    rate_note = "" if n_rates == 5 else f", {n_rates} of its 5 noise rates"
+    design = f"{sets}{rate_note}; each case the mean of {of} repetitions"
     rows = [_row(SPL, "Sec. IV-B, Fig. 4", "With label noise, AdaBoost's test error is "
                  "higher than the other boosters' (AdaBoost minus their mean, points)",
                  "no number (plots)", noisy["adaboost"] - noisy[others].mean(axis=1),
-                 sign=+1, unit="(data set, rate > 0) cases", reason=reason)]
+                 sign=+1, unit="(data set, rate > 0) cases", reason=reason,
+                 design=design)]
     rates = sorted(per.index.get_level_values("rate").unique())
     if len(rates) >= 2:
         lo = per.xs(rates[0], level="rate")
@@ -116,7 +135,7 @@ def noise_grid_claims(df: pd.DataFrame, reason: str = "") -> list[dict]:
                          f"{100 * rates[0]:g} % to {100 * rates[-1]:g} % noise than the "
                          "other boosters' (difference of the rises, points)",
                          "no number (plots)", rise["adaboost"] - rise[others].mean(axis=1),
-                         sign=+1, unit="data sets", reason=reason))
+                         sign=+1, unit="data sets", reason=reason, design=design))
     if spl and len(non_spl) >= 1:
         best_other = per[non_spl].min(axis=1)
         top1 = (per.rank(axis=1, method="min") == 1)
@@ -125,7 +144,7 @@ def noise_grid_claims(df: pd.DataFrame, reason: str = "") -> list[dict]:
                          "the other boosters (mean of its regularizers minus the best other "
                          "booster per case, points)", "no number (plots); Fig. 5: SPLBoost "
                          "ranks first most often", per[spl].mean(axis=1) - best_other,
-                         sign=-1, unit="(data set, rate) cases",
+                         sign=-1, unit="(data set, rate) cases", design=design,
                          reason=(reason + f" Our top-1 share of the SPLBoost variants: "
                                  f"{frac_spl:.0%} of the cases.").strip()))
     if len(spl) >= 2:
@@ -160,6 +179,10 @@ def savage_claims(df: pd.DataFrame, reason: str = "") -> list[dict]:
     name = {"savageboost": "SavageBoost", "logitboost": "LogitBoost",
             "realboost": "RealBoost", "adaboost": "AdaBoost"}
     rows = []
+    reps = _reps(df)
+    design = (f"{df['dataset'].nunique()} of the paper's 10 data sets (the others are not "
+              f"bundled); each set's error is the mean of {reps} repetition(s) of the 5-fold "
+              "CV, where the paper ran one")
 
     def pair(rate, a, b, difference=True):
         pub = published.SAVAGEBOOST_TABLE4[rate]
@@ -170,7 +193,7 @@ def savage_claims(df: pd.DataFrame, reason: str = "") -> list[dict]:
                     f"error is {verb} {name[b]}'s ({name[a]} minus {name[b]}, points)",
                     f"{pub[a][1]:.2f} vs {pub[b][1]:.2f} % (wins {pub[a][0]} vs {pub[b][0]})",
                     sub[a] - sub[b], sign=sign, difference=difference, unit="data sets",
-                    reason=reason, effect=(pub[a][1] - pub[b][1]) / 100)
+                    reason=reason, effect=(pub[a][1] - pub[b][1]) / 100, design=design)
 
     rates = set(np.round(per.index.get_level_values("rate").unique(), 2))
     for rate in (0.0, 0.05):
@@ -227,6 +250,12 @@ def mixing_deltas(df: pd.DataFrame, gamma: str, n_train: int = 20,
     return out
 
 
+#: The RILBoost paper repeats its draws "many times" without giving the number.
+_DRAWS = "each set's Delta from our draws, where the paper's number of draws is not given"
+_DRAWS_N = ("our draws; the paper repeats its draws 'many times' without a number, so no "
+            "n of its own is known")
+
+
 def rilboost_claims(df: pd.DataFrame, reason: str = "") -> list[dict]:
     """Tables 5, 7, 8 and Figs. 10, 11, 13, per kernel reading."""
     from ..plotting.results import _rilboost_frame
@@ -253,7 +282,9 @@ def rilboost_claims(df: pd.DataFrame, reason: str = "") -> list[dict]:
                                  d_n[v], sign=np.sign(t), difference=lo > 0 or hi < 0,
                                  scale=1.0, digits=4, unit="data sets", effect=(lo + hi) / 2,
                                  reason=(why + f" {len(d_n)} bundled data sets of the "
-                                         "paper's 22.").strip()))
+                                         "paper's 22.").strip(),
+                                 design=f"{len(d_n)} of the paper's 22 data sets (the "
+                                 f"others are not bundled); {_DRAWS}"))
         mm = rilboost_deltas(sub, strategy="minimin")
         if len(mm):
             both = uci.merge(mm, on=["dataset", "n_train"], suffixes=("_max", "_min"))
@@ -270,7 +301,9 @@ def rilboost_claims(df: pd.DataFrame, reason: str = "") -> list[dict]:
                                      b[f"{v}_min"] - b[f"{v}_max"], sign=np.sign(t),
                                      difference=lo > 0 or hi < 0, scale=1.0, digits=4,
                                      unit="data sets", effect=(lo + hi) / 2,
-                                     reason=(why + f" {len(b)} of the paper's 7 sets.").strip()))
+                                     reason=(why + f" {len(b)} of the paper's 7 sets.").strip(),
+                                     design=f"{len(b)} of the paper's 7 data sets (the "
+                                     f"others are not bundled); {_DRAWS}"))
         rows += _single_set_claims(deltas, tag, why)
         mix = mixing_deltas(sub, gm)
         if {0.0, 1.0} <= set(mix) and len(mix) > 2:
@@ -290,7 +323,7 @@ def rilboost_claims(df: pd.DataFrame, reason: str = "") -> list[dict]:
                                  f"(Delta(alpha=0) - Delta(alpha=1)){tag}",
                                  f"{pub[0.0]} at alpha = 0, {pub[1.0]} at alpha = 1",
                                  d, sign=+1, scale=1.0, digits=4, unit="draws",
-                                 effect=pub[0.0] - pub[1.0],
+                                 effect=pub[0.0] - pub[1.0], design=_DRAWS_N,
                                  reason=(why + f" {support}.").strip()))
     return rows
 
@@ -313,7 +346,7 @@ def _single_set_claims(deltas: pd.DataFrame, tag: str, why: str) -> list[dict]:
                          f"over AdaBoost has vanished (Delta_II about 0){tag}",
                          f"Delta_II = {ecoli[100]} (n = 20: {ecoli[20]}; 40: {ecoli[40]})",
                          sign=+1, difference=False, stats=s[:3], scale=1.0, digits=4,
-                         unit=f"draws; eps* = {s[3]:g}",
+                         unit=f"draws; eps* = {s[3]:g}", design=_DRAWS_N,
                          reason=(why + " Yeast, QSAR and Blood transfusion are not bundled."
                                  ).strip()))
     for n, val in published.RILBOOST_FIG11_IONOSPHERE.items():
@@ -324,7 +357,7 @@ def _single_set_claims(deltas: pd.DataFrame, tag: str, why: str) -> list[dict]:
             rows.append(_row(RIL, "Sec. 5, Fig. 11", f"Ionosphere, n = {n}: RILBoost II is "
                              f"worse than AdaBoost (Delta_II < 0){tag}", f"Delta_II = {val}",
                              sign=np.sign(val), stats=s[:3], scale=1.0, digits=4,
-                             effect=val,
+                             effect=val, design=_DRAWS_N,
                              unit=f"draws; eps* = {s[3]:g}", reason=why))
     for n in (20, 40):
         s = get("rilboost-gaussian", n)
@@ -332,7 +365,7 @@ def _single_set_claims(deltas: pd.DataFrame, tag: str, why: str) -> list[dict]:
             rows.append(_row(RIL, "Sec. 5, Fig. 13", f"Two Gaussians, n = {n}: RILBoost II "
                              f"beats AdaBoost (Delta_II > 0){tag}", "no number (figure)",
                              sign=+1, stats=s[:3], scale=1.0, digits=4,
-                             unit=f"draws; eps* = {s[3]:g}",
+                             unit=f"draws; eps* = {s[3]:g}", design=_DRAWS_N,
                              reason=(why + " A fresh 100 + 100 set per draw.").strip()))
     return rows
 

@@ -147,6 +147,30 @@ def test_staged_cv_selection_matches_refitting_each_round_count():
     assert (chosen["age"], rounds) == (best[1], best[2])
 
 
+@pytest.mark.parametrize("algorithm,tune,learner", [
+    ("splboost-linear", {"age": [1.0, 2.5, 6.0]}, "hist-3"),
+    ("robustboost", {"error_goal": [0.05, 0.2]}, "hist-stump"),
+    ("logitboost", {"learning_rate": [1.0, 0.1]}, "hist-3"),
+])
+def test_the_grid_fitted_in_one_batched_pass_is_every_point_fitted_alone(
+        algorithm, tune, learner):
+    """select_model fits a fold's grid in one batched pass: each model must decide exactly
+    as the same point fitted on its own (every round, every row)."""
+    from robust_boosting.experiments.runner import _fit_grid
+
+    X, y = load_data("savageboost-haberman")
+    task = Task(experiment="noise-grid", dataset="x", algorithm=algorithm, tune=tune,
+                rounds=12, seed=2, weak_learner=learner)
+    points = [{k: v} for k, vals in tune.items() for v in vals]
+    batched = _fit_grid(task, points, 12, X[:200], y[:200])
+    for point, model in zip(points, batched, strict=True):
+        alone = make_estimator(algorithm, {**point, "n_estimators": 12}, random_state=2,
+                               weak_learner=learner).fit(X[:200], y[:200])
+        got = np.array(list(model.staged_decision_function(X[200:])))
+        want = np.array(list(alone.staged_decision_function(X[200:])))
+        assert got.shape == want.shape and np.array_equal(got, want), point
+
+
 def test_run_task_is_deterministic_and_pairs_noise():
     tasks = _small_tasks()
     noisy = [t for t in tasks if t.rate == 0.2 and t.repetition == 0]

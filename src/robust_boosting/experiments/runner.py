@@ -144,11 +144,45 @@ def _staged_errors(est, X, y, rounds: int) -> np.ndarray:
     return out
 
 
+def _fit_grid(task: Task, grid: list[dict], rounds: int | None, X, y) -> list:
+    """The models of every grid point on one fold's training rows.
+
+    Boosters of this library are fitted in one batched pass
+    (:func:`robust_boosting._batched.fit_batched`: binned once, the trees of a round grown
+    together), which gives each model bit for bit as its own ``fit`` would; anything else
+    is fitted point by point. ``rounds``: each booster's ``n_estimators`` (None: not a
+    booster)."""
+    from .._batched import fit_batched
+    from .._boosting import BaseBoosting
+
+    models = []
+    for point in grid:
+        params = {**task.params, **point}
+        if rounds is not None:
+            params["n_estimators"] = rounds
+        models.append(make_estimator(task.algorithm, params, random_state=task.seed,
+                                     weak_learner=task.weak_learner))
+    first = models[0]
+    if (len(models) > 1 and isinstance(first, BaseBoosting)
+            and all(type(m) is type(first) for m in models)):
+        base = first.get_params(deep=False)
+        overrides = [{k: v for k, v in m.get_params(deep=False).items()
+                      if k != "estimator" and repr(v) != repr(base[k])} for m in models]
+        same_learner = all(repr(m.get_params(deep=False).get("estimator"))
+                           == repr(base.get("estimator")) for m in models)
+        if same_learner:
+            n = len(y)
+            return fit_batched(first, X, y, np.ones((len(models), n)), overrides)
+    for m in models:
+        m.fit(X, y)
+    return models
+
+
 def select_model(task: Task, X, y) -> tuple[dict, int | None, float | None]:
     """Choose the tuned parameters (and rounds) by ``task.cv_folds``-fold CV on ``(X, y)``.
 
     For a boosting algorithm each fold fits once per grid point with ``task.rounds``
-    rounds and reads every round's validation error from ``staged_predict``; the
+    rounds (all grid points in one batched pass, the same models as one fit each) and reads every round's validation error from ``staged_predict``; the
     number of rounds and the grid point minimising the mean CV error win (ties: the
     first grid point, then the fewest rounds).
 
@@ -177,13 +211,8 @@ def select_model(task: Task, X, y) -> tuple[dict, int | None, float | None]:
     errors = np.zeros((len(grid), T))
     cv = StratifiedKFold(n_splits, shuffle=True, random_state=task.seed)
     for tr, va in cv.split(X, y):
-        for g, point in enumerate(grid):
-            params = {**task.params, **point}
-            if boosting:
-                params["n_estimators"] = T
-            est = make_estimator(task.algorithm, params, random_state=task.seed,
-                                 weak_learner=task.weak_learner)
-            est.fit(X[tr], y[tr])
+        models = _fit_grid(task, grid, T if boosting else None, X[tr], y[tr])
+        for g, est in enumerate(models):
             if tune_rounds:
                 errors[g] += _staged_errors(est, X[va], y[va], T)
             else:

@@ -165,14 +165,13 @@ def _fit_grid(task: Task, grid: list[dict], rounds: int | None, X, y) -> list:
     first = models[0]
     if (len(models) > 1 and isinstance(first, BaseBoosting)
             and all(type(m) is type(first) for m in models)):
-        base = first.get_params(deep=False)
-        overrides = [{k: v for k, v in m.get_params(deep=False).items()
-                      if k != "estimator" and repr(v) != repr(base[k])} for m in models]
-        same_learner = all(repr(m.get_params(deep=False).get("estimator"))
-                           == repr(base.get("estimator")) for m in models)
-        if same_learner:
-            n = len(y)
-            return fit_batched(first, X, y, np.ones((len(models), n)), overrides)
+        params = [m.get_params(deep=False) for m in models]
+        base = params[0]
+        # one batch shares one weak learner; the points differ in the other parameters
+        if all(repr(p.get("estimator")) == repr(base.get("estimator")) for p in params):
+            overrides = [{k: v for k, v in p.items() if repr(v) != repr(base[k])}
+                         for p in params]
+            return fit_batched(first, X, y, np.ones((len(models), len(y))), overrides)
     for m in models:
         m.fit(X, y)
     return models
@@ -182,9 +181,10 @@ def select_model(task: Task, X, y) -> tuple[dict, int | None, float | None]:
     """Choose the tuned parameters (and rounds) by ``task.cv_folds``-fold CV on ``(X, y)``.
 
     For a boosting algorithm each fold fits once per grid point with ``task.rounds``
-    rounds (all grid points in one batched pass, the same models as one fit each) and reads every round's validation error from ``staged_predict``; the
-    number of rounds and the grid point minimising the mean CV error win (ties: the
-    first grid point, then the fewest rounds).
+    rounds (all grid points in one batched pass, the same models as one fit each) and
+    reads every round's validation error from ``staged_predict``; the number of rounds
+    and the grid point minimising the mean CV error win (ties: the first grid point,
+    then the fewest rounds).
 
     Returns
     -------

@@ -631,8 +631,8 @@ def main(argv=None):
     if a.table_from:
         df = pd.concat([_read_rows(f) for f in a.table_from], ignore_index=True)
         for j, col in enumerate(("kind", "rate")):  # compact files keep the noise name only
-            if col not in df:
-                df[col] = df["noise"].map(lambda n, j=j: NOISE[n][j])
+            named = df["noise"].map(lambda n, j=j: NOISE[n][j])
+            df[col] = named if col not in df else df[col].fillna(named)
         df["task"] = df["task"].replace({"c": "classification", "r": "regression"})
         if "true_rate" not in df:  # the flips are round(rate * n) rows
             df["true_rate"] = df["rate"].where(df["noise_rate"].notna())

@@ -58,6 +58,14 @@ CLEAN_SHARE = 0.02
 #: (docs/design/0026-regression-cost.md)
 REFIT_ONE_FOLD_ROWS = 20_000
 
+#: ``remove_label_issues="auto"`` keeps the suspects when their targets follow the
+#: features: when the out-of-fold predictions of the best plain candidate (``age=inf``,
+#: the squared loss) explain at least this share of their spread
+#: (:attr:`SPLBoostRegressorCV.suspects_r2_`). A long tail of true targets (prices, sales,
+#: incomes) scored 0.39-1.00 on real tables, replaced, shifted and unit-error targets at
+#: most 0.12 (docs/design/0029-long-tails.md)
+TAIL_R2 = 0.25
+
 
 def held_out_loss(pred, y, w) -> float:
     """The search's held-out loss of the predictions ``pred`` of targets ``y`` (weights ``w``):
@@ -71,6 +79,32 @@ def held_out_loss(pred, y, w) -> float:
     total = float(w.sum())
     # fdot: BLAS's dot is slow on a busy machine and may depend on its threads
     return fdot(w, np.minimum(r * r, cap)) / total if total > 0 else np.inf
+
+
+def mean_squared_error(pred, y, w) -> float:
+    """The weighted mean squared residual of the predictions ``pred`` of targets ``y``: the
+    held-out loss of the tail search (:data:`TAIL_R2`), where the suspects are true."""
+    r = np.asarray(y, dtype=np.float64) - pred
+    w = np.asarray(w, dtype=np.float64)
+    total = float(w.sum())
+    return fdot(w, r * r) / total if total > 0 else np.inf
+
+
+def explained_share(y, pred, w) -> float:
+    """``1 - sum w (y - pred)² / sum w (y - ȳ)²`` (``ȳ`` the weighted mean of ``y``): the
+    share of the spread of the targets ``y`` that the predictions ``pred`` explain; NaN
+    with fewer than two rows or targets that do not vary."""
+    y = np.asarray(y, dtype=np.float64)
+    w = np.asarray(w, dtype=np.float64)
+    total = float(w.sum())
+    if y.shape[0] < 2 or not total > 0:
+        return float("nan")
+    centred = y - fdot(w, y) / total
+    spread = fdot(w, centred * centred)
+    if not spread > 0:
+        return float("nan")
+    r = y - np.asarray(pred, dtype=np.float64)
+    return 1.0 - fdot(w, r * r) / spread
 
 
 def scaled_residuals(y, pred, sample_weight=None) -> tuple[NDArray[np.float64], float]:
@@ -120,7 +154,20 @@ class RegressionSearch:
         return np.array([held_out_loss(p, y, w) for p in staged_raw_binned_once(model, X)])
 
 
+class TailSearch(RegressionSearch):
+    """:class:`RegressionSearch` scored by the untruncated :func:`mean_squared_error`: the
+    search of the final model when the suspects' targets are a true long tail
+    (:data:`TAIL_R2`), whose large errors the truncated loss would not count."""
+
+    loss = staticmethod(mean_squared_error)
+
+    @staticmethod
+    def curve(model, X, y, w, trim) -> NDArray[np.float64]:
+        return np.array([mean_squared_error(p, y, w) for p in staged_raw_binned_once(model, X)])
+
+
 REGRESSION_SEARCH = RegressionSearch()
+TAIL_SEARCH = TailSearch()
 
 
 def make_regressor(candidate: dict, n_estimators: int, random_state: int) -> SPLBoostRegressor:
@@ -134,6 +181,12 @@ def make_regressor(candidate: dict, n_estimators: int, random_state: int) -> SPL
     return SPLBoostRegressor(tree, n_estimators=n_estimators, age=candidate["age"],
                              loss=candidate["loss"], learning_rate=candidate["learning_rate"],
                              random_state=random_state, id_columns="keep")
+
+
+def _plain(candidates) -> list[int]:
+    """The indices of the plain candidates: ``age=inf`` with the squared loss."""
+    return [c for c, p in enumerate(candidates)
+            if not np.isfinite(p["age"]) and p["loss"] == "squared_error"]
 
 
 def _check_loss(loss) -> None:
@@ -175,7 +228,8 @@ class SPLBoostRegressorCV(SearchedFinalModel, RegressorMixin, BaseEstimator):
        ``label_issue_threshold`` (``docs/design/0025-regression-suspects.md``);
     3. **final fit**: the winner's setting on all the rows, the suspects' weights
        multiplied by ``label_issue_weight`` (0: left out) when ``remove_label_issues``
-       (``"auto"``: when they are more than 2 % of the rows).
+       (``"auto"``: when they are more than 2 % of the rows, unless their targets are a
+       long tail that the features predict: see ``remove_label_issues``).
        With suspects, its age (the winner's, or ``inf``: nothing left to leave out) and
        its number of rounds are first cross-validated again on those weights, on the same
        folds (:attr:`refit_params_`): the search's rounds on the wrong targets stop too
@@ -213,7 +267,14 @@ class SPLBoostRegressorCV(SearchedFinalModel, RegressorMixin, BaseEstimator):
         Whether the final fit multiplies the suspects' weights by ``label_issue_weight``.
         ``"auto"``: when the suspects hold more than 2 % of the weight (normal errors put
         0.27 % of the rows beyond 3 standard deviations; on clean targets the suspects are
-        rows of large but true error, which the model should fit).
+        rows of large but true error, which the model should fit), unless the
+        out-of-fold predictions of the best plain candidate (``age=inf``, the squared
+        loss) explain at least a quarter of the spread of the suspects' targets
+        (:attr:`suspects_r2_` >= 0.25). Such suspects are a long tail of true targets
+        (prices, sales, incomes): a wrong target is not predicted by its row's features.
+        The final model is then the plain candidate, and its rounds, of least held-out
+        mean squared error (untruncated: the tail's errors count in full), searched
+        again on every row on the same folds.
     label_issue_weight : float in [0, 1], default=0.0
         The suspects' weight factor in the final fit (0: left out).
     n_jobs : int or None, default=None
@@ -246,7 +307,8 @@ class SPLBoostRegressorCV(SearchedFinalModel, RegressorMixin, BaseEstimator):
         with ``refit_params_``.
     refit_params_ : dict
         The final model's setting: ``best_params_``, or, when suspects were removed or
-        down-weighted, the age and rounds searched again on the final weights.
+        down-weighted, the age and rounds searched again on the final weights, or, when
+        ``"auto"`` kept a long tail of suspects, the plain candidate searched again.
     cv_results_ : dict of ndarrays
         One entry per candidate, as in ``GridSearchCV``: ``params``, ``param_<name>``,
         ``n_estimators`` (best round), ``split{k}_test_score``, ``mean_test_score``,
@@ -263,6 +325,12 @@ class SPLBoostRegressorCV(SearchedFinalModel, RegressorMixin, BaseEstimator):
     label_issues_ : ndarray of int
         The suspects, sorted row indices: the rows of score above
         ``label_issue_threshold``.
+    suspects_r2_ : float
+        The share of the spread of the suspects' targets that the best plain candidate's
+        out-of-fold predictions explain (``1 - Σ (y - oof)² / Σ (y - ȳ)²`` over the
+        suspects, by weight; NaN with fewer than two suspects or no plain candidate).
+        Near 0 or below when the suspects' targets are wrong; high when they are a long
+        tail that the features predict.
     remove_label_issues_ : bool
         Whether the final fit removed (or down-weighted) the suspects:
         ``remove_label_issues`` with ``"auto"`` resolved.
@@ -413,7 +481,8 @@ class SPLBoostRegressorCV(SearchedFinalModel, RegressorMixin, BaseEstimator):
             progress.stage("search", f"{len(candidates)} candidate(s) x {len(folds)} folds "
                            f"on {X.shape[0]:,} rows x {X.shape[1]} features, {threads} "
                            f"thread(s)")
-            winner = self._search((X_fit, X), y, sw, candidates, folds, fit_seed, progress)
+            winner, plain_oof = self._search((X_fit, X), y, sw, candidates, folds, fit_seed,
+                                             progress)
             progress.done(f"best candidate {self.best_index_ + 1}: held-out loss "
                           f"{-self.best_score_:.4g}, lowest after "
                           f"{self.best_params_['n_estimators']} rounds")
@@ -422,14 +491,20 @@ class SPLBoostRegressorCV(SearchedFinalModel, RegressorMixin, BaseEstimator):
             self.label_issues_ = np.flatnonzero(
                 self.label_issue_scores_ > self.label_issue_threshold).astype(np.intp)
             self.suggested_targets_ = self.oof_predictions_.copy()
-            progress.stage("suspects", f"{self.label_issues_.size:,} suspect(s)")
+            s = self.label_issues_
+            self.suspects_r2_ = (float("nan") if plain_oof is None
+                                 else explained_share(y[s], plain_oof[s], sw[s]))
+            progress.stage("suspects", f"{s.size:,} suspect(s), their targets "
+                           f"{self.suspects_r2_:.2f} explained by the plain model")
             progress.done()
-            self._final_fit((X_fit, X), y, sw, winner, folds, fit_seed, progress)
+            self._final_fit((X_fit, X), y, sw, winner, folds, fit_seed, progress, candidates)
             progress.finished("search, suspects and final fit done")
         return self
 
-    def _search(self, X, y, sw, candidates, folds, fit_seed, progress) -> dict:
-        """Step 1; sets the search's attributes and the out-of-fold predictions."""
+    def _search(self, X, y, sw, candidates, folds, fit_seed, progress):
+        """Step 1; sets the search's attributes and the out-of-fold predictions. Returns
+        the winner's parameters and the out-of-fold predictions of the best plain
+        candidate (``age=inf``, the squared loss; None without one)."""
         X_num = X[1]
         models, curves = fit_candidates(X, y, sw, folds, candidates, fit_seed, self.n_jobs,
                                         0.0, patience=PATIENCE, progress=progress,
@@ -437,15 +512,22 @@ class SPLBoostRegressorCV(SearchedFinalModel, RegressorMixin, BaseEstimator):
         best_round = np.argmin(curves.mean(axis=1), axis=1)  # first minimum: fewest rounds
         scores = -curves[np.arange(len(candidates)), :, best_round]  # (C, F)
         best = int(np.argmax(scores.mean(axis=1)))
-        oof = np.zeros(y.shape[0])
-        for f, (_, te) in enumerate(folds):
-            oof[te] = raw_at(models[best][f], X_num[te], int(best_round[best]))
-        self.oof_predictions_ = oof
+
+        def oof_of(c):
+            oof = np.zeros(y.shape[0])
+            for f, (_, te) in enumerate(folds):
+                oof[te] = raw_at(models[c][f], X_num[te], int(best_round[c]))
+            return oof
+
+        self.oof_predictions_ = oof_of(best)
+        plain = _plain(candidates)
+        plain_oof = (None if not plain else self.oof_predictions_ if best in plain
+                     else oof_of(max(plain, key=lambda c: scores[c].mean())))
         self.cv_results_ = self._results_table(candidates, scores, best_round)
         self.best_index_ = best
         self.best_score_ = float(scores[best].mean())
         self.best_params_ = dict(candidates[best], n_estimators=int(best_round[best]) + 1)
-        return self.best_params_
+        return self.best_params_, plain_oof
 
     @staticmethod
     def _results_table(candidates, scores, best_round) -> dict:
@@ -453,15 +535,20 @@ class SPLBoostRegressorCV(SearchedFinalModel, RegressorMixin, BaseEstimator):
         return results_table(candidates, scores, best_round,
                              tuple(k for k in candidates[0] if k != "monotonic_cst"))
 
-    def _final_fit(self, X, y, sw, p, folds, fit_seed, progress) -> None:
+    def _final_fit(self, X, y, sw, p, folds, fit_seed, progress, candidates) -> None:
         """Step 3: the winner on all the rows, the suspects' weights multiplied by
         ``label_issue_weight`` when ``remove_label_issues``; then its age and rounds are
-        searched again on those weights (:meth:`_refit_search`)."""
+        searched again on those weights (:meth:`_refit_search`). With ``"auto"`` and
+        suspects whose targets are a long tail (:data:`TAIL_R2`), the plain candidates
+        are searched again on every row under the mean squared error instead."""
         X_fit = X[0]
         weight, removed = sw, np.empty(0, np.intp)
         remove = self.remove_label_issues
+        tail = False
         if isinstance(remove, str):  # "auto": when more suspects than clean targets give
             remove = float(sw[self.label_issues_].sum()) > CLEAN_SHARE * float(sw.sum())
+            tail = bool(remove and self.suspects_r2_ >= TAIL_R2)
+            remove = remove and not tail
         self.remove_label_issues_ = bool(remove)
         if self.remove_label_issues_ and self.label_issues_.size:
             weight = sw.copy()
@@ -471,8 +558,20 @@ class SPLBoostRegressorCV(SearchedFinalModel, RegressorMixin, BaseEstimator):
                 weight, removed = sw, np.empty(0, np.intp)
         kept = np.flatnonzero(weight > 0)
         why = "the winner's best round in the search"
-        if removed.size:
-            p = self._refit_search(X, y, weight, p, folds, kept, fit_seed, progress)
+        if tail:
+            plain = [dict(candidates[c], n_estimators=int(self.n_estimators))
+                     for c in _plain(candidates)]
+            p = self._refit_search(X, y, weight, plain, folds, kept, fit_seed, progress,
+                                   TAIL_SEARCH)
+            why = (f"the plain candidates' search under the mean squared error: the "
+                   f"suspects' targets are {self.suspects_r2_:.2f} explained by the "
+                   f"features, a long tail rather than wrong targets")
+        elif removed.size:
+            base = dict(p, n_estimators=int(self.n_estimators))
+            p = self._refit_search(
+                X, y, weight,
+                [base] + ([dict(base, age=np.inf)] if np.isfinite(p["age"]) else []),
+                folds, kept, fit_seed, progress)
             why = (f"the refit search's best round on the rows without the suspects, not "
                    f"the search's ({self.best_params_['n_estimators']}), which stops too "
                    f"early for a model that no longer sees their wrong targets")
@@ -482,28 +581,28 @@ class SPLBoostRegressorCV(SearchedFinalModel, RegressorMixin, BaseEstimator):
         dropped = kept[self.best_estimator_.excluded_samples_]
         self.excluded_samples_ = np.union1d(removed, dropped).astype(np.intp)
 
-    def _refit_search(self, X, y, weight, p, folds, kept, fit_seed, progress) -> dict:
-        """The final fit's age and rounds, cross-validated on the rows it keeps at their
-        final weights (the same folds, the suspects' rows out of them): the winner's age
-        and ``inf`` (once the suspects are out, the self-paced weights may have nothing
-        left to leave out), each with early stopping; the search's rounds on the noisy
-        targets stop where the held-out loss has stopped improving on the rows the final
-        model no longer sees (``docs/design/0025-regression-suspects.md``); on the first
-        fold only from ``REFIT_ONE_FOLD_ROWS`` kept rows."""
+    def _refit_search(self, X, y, weight, candidates, folds, kept, fit_seed, progress,
+                      search=REGRESSION_SEARCH) -> dict:
+        """The final fit's setting and rounds, cross-validated on the rows it keeps at
+        their final weights (the same folds, the suspects' rows out of them), each
+        candidate with early stopping; on the first fold only from
+        ``REFIT_ONE_FOLD_ROWS`` kept rows. Without the suspects the candidates are the
+        winner's age and ``inf`` (once the suspects are out, the self-paced weights may
+        have nothing left to leave out): the search's rounds on the noisy targets stop
+        where the held-out loss has stopped improving on the rows the final model no
+        longer sees (``docs/design/0025-regression-suspects.md``)."""
         X_fit, X_num = X
         where = np.full(y.shape[0], -1)
         where[kept] = np.arange(kept.size)
         folds = [(where[tr][where[tr] >= 0], where[te][where[te] >= 0]) for tr, te in folds]
         if kept.size >= REFIT_ONE_FOLD_ROWS:
             folds = folds[:1]
-        base = dict(p, n_estimators=int(self.n_estimators))
-        candidates = [base] + ([dict(base, age=np.inf)] if np.isfinite(p["age"]) else [])
         progress.stage("refit search", f"{len(candidates)} candidate(s) x {len(folds)} fold(s) "
                        f"on {kept.size:,} rows")
         _, curves = fit_candidates((_safe_indexing(X_fit, kept), X_num[kept]), y[kept],
                                    weight[kept], folds, candidates, fit_seed, self.n_jobs,
                                    0.0, patience=PATIENCE, progress=progress,
-                                   search=REGRESSION_SEARCH)
+                                   search=search)
         best_round = np.argmin(curves.mean(axis=1), axis=1)
         losses = curves[np.arange(len(candidates)), :, best_round].mean(axis=1)
         best = int(np.argmin(losses))

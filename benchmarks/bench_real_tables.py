@@ -593,7 +593,30 @@ def report(df: pd.DataFrame, candidates=("splcv", "splcv_keep")) -> str:
                     out.append(f"\nClean labels, {candidate} minus LightGBM per table "
                                f"(mean over splits): {len(gap)} tables, "
                                f"{int((gap > lim).sum())} above {unit}; largest: {worst}\n")
+                if not cls:
+                    out.append(_best_peer_ratio(d, candidate, models, noises))
     return "\n".join(out)
+
+
+def _best_peer_ratio(d: pd.DataFrame, candidate: str, models, noises) -> str:
+    """Issue 68's regression criterion: per task, ``candidate``'s RMSE over the smallest
+    of the peers' (every other model of ``models`` with a row for the task), averaged
+    over the splits of each table; then the mean, the median and the counts at or below
+    1.0 and 0.9 over the tables, and the largest."""
+    peers = [m for m in models if m != candidate]
+    lines = [f"\n{candidate}'s RMSE over the best peer's ({', '.join(peers)}) per table, "
+             f"mean over splits:\n"]
+    for n in noises:
+        w = d[d.noise == n].pivot_table(index=TASK, columns="model", values="error")
+        if candidate not in w or not set(peers) & set(w):
+            continue
+        ratio = (w[candidate] / w[[p for p in peers if p in w]].min(axis=1)).dropna()
+        per = ratio.groupby(level="dataset").mean().sort_values()
+        worst = ", ".join(f"{k} {v:.3f}" for k, v in per.tail(4)[::-1].items())
+        lines.append(f"- {n}: mean {per.mean():.3f}, median {per.median():.3f}; at or below "
+                     f"1.0 on {int((per <= 1.0).sum())} of {len(per)} tables, at or below "
+                     f"0.9 on {int((per <= 0.9).sum())}; largest: {worst}")
+    return "\n".join(lines) + "\n"
 
 
 def list_tables(tables: list[Table]) -> str:

@@ -83,3 +83,23 @@ def test_runs_end_to_end_on_a_small_table(bench, tmp_path):
     text = bench.main(["--table-from", str(rows)])
     assert "classification: 1 tables" in text and "| splcv |" in text
     assert "splcv minus each peer" in text
+
+
+def test_table_from_merges_compact_and_full_rows_and_gives_the_best_peer_ratio(bench, tmp_path):
+    # a compact file (noise name only, task "r") and a later full file that replaces the
+    # candidate's rows: the full rows win, and the best-peer ratio is per table
+    compact = pd.DataFrame({
+        "run": "old", "task": "r", "dataset": ["p/a"] * 4 + ["p/b"] * 4, "split": 0,
+        "noise": "clean", "model": ["splcv", "lgbm", "catboost", "hgb"] * 2,
+        "error": [9.0, 2.0, 1.0, 4.0, 3.0, 3.0, 6.0, 3.0], "time": 1.0, "noise_rate": np.nan})
+    full = pd.DataFrame({
+        "run": "new", "task": "regression", "dataset": ["p/a", "p/a"], "split": 0,
+        "kind": "clean", "rate": 0.0, "noise": "clean", "model": ["splcv", "lgbm"],
+        "error": [0.5, 2.0], "time": [4.0, 1.0], "noise_rate": np.nan})
+    compact.to_csv(tmp_path / "old.csv", index=False)
+    full.to_csv(tmp_path / "new.csv", index=False)
+    text = bench.main(["--table-from", str(tmp_path / "old.csv"), str(tmp_path / "new.csv")])
+    # p/a: 0.5 / min(2, 1, 4) = 0.5; p/b: 3 / 3 = 1.0
+    assert "- clean: mean 0.750, median 0.750; at or below 1.0 on 2 of 2 tables, at or " \
+           "below 0.9 on 1; largest: p/b 1.000, p/a 0.500" in text
+    assert "n=2" in text  # one row per model and task: the compact splcv row was replaced

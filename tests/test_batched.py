@@ -7,6 +7,7 @@ and tree depths.
 
 from __future__ import annotations
 
+import pickle
 import warnings
 
 import numpy as np
@@ -499,3 +500,33 @@ def test_batched_dataframe_with_categorical_column_bit_identical():
                                        random_state=0)
     batched = _batched_equal_to_separate(template, frame, y, weights, overrides)
     assert any(t.tree_.has_categorical for m in batched for t in m.estimators_)
+
+
+def test_batched_models_encode_a_frame_once(monkeypatch):
+    # every model of a batch validates the same frame; its schema is built and its
+    # categorical columns encoded once, and each model still gets what its own fit gives
+    pd = pytest.importorskip("pandas")
+    from robust_boosting import _validation
+    from robust_boosting._schema import FeatureSchema
+
+    X, y = _data(n=120, p=2)
+    frame = pd.DataFrame(X, columns=["a", "b"]).assign(
+        colour=pd.Categorical(np.random.RandomState(2).choice(["r", "g", "b"], len(y))),
+        flag=np.arange(len(y)) % 3 == 0)
+    calls = []
+    encode = FeatureSchema.encode
+    monkeypatch.setattr(FeatureSchema, "encode",
+                        lambda self, *a, **k: calls.append(1) or encode(self, *a, **k))
+    overrides = [dict(age=a) for a in (1.0, 2.0, np.inf, 3.0)]
+    weights = _fold_weights(len(y), len(overrides))
+    template = SPLLogitBoostClassifier(HistTreeRegressor(max_depth=2), n_estimators=8,
+                                       random_state=0)
+    batched = _batched(template, frame, y, weights, overrides)
+    assert len(calls) == 1
+    assert _validation._ENCODED.get() is None  # the memo lives only inside the batch
+    separate = _separate(template, frame, y, weights, overrides)
+    assert len(calls) == 1 + len(overrides)  # one fit: one encoding each
+    _assert_same_models(batched, separate, frame)
+    for a, b in zip(batched, separate, strict=True):
+        assert pickle.dumps(a.feature_schema_) == pickle.dumps(b.feature_schema_)
+        assert list(a.feature_names_in_) == list(b.feature_names_in_)

@@ -32,6 +32,7 @@ from sklearn.base import clone
 from sklearn.utils.parallel import Parallel, delayed
 
 from ._boosting import STOP_BOOSTING, BaseBoosting, BaseBoostingClassifier, FitRequest
+from ._validation import frames_encoded_once
 from .trees import BinnedData
 from .trees.batched import fit_trees_batched
 
@@ -139,9 +140,10 @@ def fit_batched(
     cache: dict = {} if binned_cache is None else binned_cache
     runs: dict[int, Iterator[FitRequest]] = {}
     pending: dict[int, FitRequest] = {}
-    for j, model in enumerate(models):
-        runs[j] = model._fit_requests(X, y, sample_weight=weights[j], binned_cache=cache)
-        _advance(j, runs, pending)
+    with frames_encoded_once():  # each model validates X as it starts: a frame once
+        for j, model in enumerate(models):
+            runs[j] = model._fit_requests(X, y, sample_weight=weights[j], binned_cache=cache)
+            _advance(j, runs, pending)
     while pending:
         if monitor is not None:
             for j in list(pending):

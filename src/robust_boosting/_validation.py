@@ -3,6 +3,7 @@
 * :func:`validated_X`: the one entry point that turns a user's ``X`` (and ``y``)
   into the numeric array a model fits or predicts on, with scikit-learn's
   ``validate_data`` bookkeeping (``n_features_in_``, ``feature_names_in_``);
+  :func:`frames_encoded_once`: within it, the fits of one batch encode a DataFrame once;
 * :func:`check_number`, :func:`check_optional_int`, :func:`check_choice`:
   parameter checks raising a TypeError (wrong type) or a ValueError (wrong
   value) that names the parameter;
@@ -17,7 +18,9 @@
 from __future__ import annotations
 
 import numbers
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 import numpy as np
@@ -106,6 +109,45 @@ def unknown_category_policy(estimator) -> str:
     return policy
 
 
+#: the DataFrames encoded at fit inside :func:`frames_encoded_once`, by the frame's id and
+#: the options of the encoding: ``(frame, schema, encoded array)``
+_ENCODED: ContextVar[dict | None] = ContextVar("robust_boosting_encoded_frames", default=None)
+
+
+@contextmanager
+def frames_encoded_once() -> Iterator[None]:
+    """Within this block, fitting on the same DataFrame object builds its schema and
+    encodes it once for each set of encoding options (identifier-column and
+    unknown-category policies, missing and infinite values allowed), not once per model:
+    :func:`~robust_boosting._batched.fit_batched` fits a search's models on one frame, and
+    its categorical columns cost a fifth of a regression search to encode 24 times. The
+    models are unchanged: each gets the same schema and array its own encoding gives.
+    The frame must not change inside the block."""
+    token = _ENCODED.set({})
+    try:
+        yield
+    finally:
+        _ENCODED.reset(token)
+
+
+def _fit_schema_and_array(estimator, X, policy: str, allow_nan: bool, allow_inf: bool):
+    """``X``'s schema at fit and, for a frame with non-numeric columns, its encoded and
+    checked array (else None); once per frame and options inside :func:`frames_encoded_once`."""
+    memo = _ENCODED.get()
+    key = (id(X), id_column_policy(estimator), policy, allow_nan, allow_inf)
+    if memo is not None and key in memo and memo[key][0] is X:
+        return memo[key][1], memo[key][2]
+    schema = FeatureSchema.from_frame(X, id_column_policy(estimator))
+    X_num = None
+    if not schema.all_numeric:
+        X_num = schema.encode(X, check_columns=False, allow_missing=allow_nan,
+                              unknown_categories=policy)
+        _check_finite(estimator, X_num, allow_nan, allow_inf, schema.names, X.index)
+    if memo is not None:
+        memo[key] = (X, schema, X_num)  # the frame itself: its id stays its own
+    return schema, X_num
+
+
 def validated_X(estimator, X, y="no_validation", *, reset: bool, allow_nan: bool,
                 allow_inf: bool | None = None, y_numeric: bool = False):
     """``X`` (and ``y``, unless left out) as the model's numeric array (float64 or float32).
@@ -129,16 +171,20 @@ def validated_X(estimator, X, y="no_validation", *, reset: bool, allow_nan: bool
         _check_y_missing(y, "target" if is_regressor(estimator) else "label")
     policy = unknown_category_policy(estimator)
     frame = is_frame(X)
-    schema = FeatureSchema.from_frame(X, id_column_policy(estimator)) if (reset and frame) else (
-        None if reset else getattr(estimator, "feature_schema_", None))
+    X_num = None
+    if reset and frame:
+        schema, X_num = _fit_schema_and_array(estimator, X, policy, allow_nan, allow_inf)
+    else:
+        schema = None if reset else getattr(estimator, "feature_schema_", None)
     if schema is not None and not schema.all_numeric:
         if not frame:
             raise ValueError(
                 f"{type(estimator).__name__} was fitted on a DataFrame with boolean or "
                 f"categorical columns ({schema!r}); pass a DataFrame with those columns.")
-        X_num = schema.encode(X, check_columns=not reset, allow_missing=allow_nan,
-                              unknown_categories=policy)
-        _check_finite(estimator, X_num, allow_nan, allow_inf, schema.names, X.index)
+        if X_num is None:
+            X_num = schema.encode(X, check_columns=not reset, allow_missing=allow_nan,
+                                  unknown_categories=policy)
+            _check_finite(estimator, X_num, allow_nan, allow_inf, schema.names, X.index)
         if not reset:
             return X_num
         out = _validate(estimator, X_num, y, reset=True, y_numeric=y_numeric)

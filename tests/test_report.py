@@ -78,6 +78,19 @@ def test_verdict_partly_when_the_papers_size_is_outside_our_interval():
     assert verdict(-1, True, *stats, paper_effect=-0.12) == "contradicted"
 
 
+def test_no_difference_among_several_pairs_is_bonferroni_corrected():
+    # the most different of 6 pairs at p = 0.045: one pair alone would contradict a
+    # claim of no difference; chosen from 6, p x 6 = 0.27 does not
+    values = [0.3, -0.2, 0.5, 0.1, 0.45, -0.15, 0.6, 0.0, 0.35, -0.1, 0.4, -0.05]
+    m, se, n = mean_se(values)
+    p = two_sided_t(m, se, n)[1]
+    assert 0.05 / 6 < p < 0.05
+    assert verdict(+1, False, m, se, n) == "contradicted"
+    assert verdict(+1, False, m, se, n, comparisons=6) == "reproduced"
+    from robust_boosting.experiments.analysis import VERDICT_RULE
+    assert "Bonferroni" in VERDICT_RULE
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.floats(-1, 1), min_size=2, max_size=30), st.sampled_from([-1, 1]),
        st.booleans())

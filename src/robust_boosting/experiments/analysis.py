@@ -55,7 +55,10 @@ VERDICT_RULE = (
     "interval; **contradicted** = the opposite sign and p < 0.05; **inconclusive** = "
     "p >= 0.05, whatever the sign.\n"
     "- Claim of no difference: **reproduced** = p >= 0.05; **contradicted** = p < 0.05 "
-    "(a significant difference where the paper claims none), whatever the sign.\n"
+    "(a significant difference where the paper claims none), whatever the sign. A claim "
+    "of no difference among several algorithms is tested on its most different pair, "
+    "with p multiplied by the number of pairs (Bonferroni), so that k pairs do not give "
+    "k chances of a contradiction.\n"
     "- Every inconclusive row gives the smallest difference our n could detect: "
     "(t(0.975; n - 1) + t(0.80; n - 1)) x se, the difference a two-sided 5 % test of n "
     "units with this standard error finds with 80 % power. Had the true difference been "
@@ -98,11 +101,12 @@ def two_sided_t(mean: float, se: float, n: int) -> tuple[float, float]:
 
 
 def verdict(paper_sign: float, paper_claims_difference: bool, mean: float, se: float,
-            n: int, paper_effect: float | None = None) -> str:
+            n: int, paper_effect: float | None = None, comparisons: int = 1) -> str:
     """The verdict of :data:`VERDICT_RULE` for our ``mean ± se`` over ``n`` units.
 
     ``paper_effect``: the size of the paper's difference on our scale, if it gives one.
-    One of :data:`VERDICTS`.
+    ``comparisons``: the number of pairs the difference was chosen from (the most
+    different of them); its p is multiplied by it (Bonferroni). One of :data:`VERDICTS`.
     """
     from scipy import stats
 
@@ -113,7 +117,7 @@ def verdict(paper_sign: float, paper_claims_difference: bool, mean: float, se: f
     t, p = two_sided_t(mean, se, n)
     if not np.isfinite(p):
         return "inconclusive"
-    significant = p < ALPHA
+    significant = min(1.0, p * comparisons) < ALPHA
     if not paper_claims_difference:
         return "contradicted" if significant else "reproduced"
     if not significant:

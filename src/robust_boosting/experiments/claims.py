@@ -49,12 +49,14 @@ RIL = "RILBoost (Utkin & Zhuk)"
 
 
 def _row(paper, location, claim, paper_value, diff_values=None, *, sign, difference=True,
-         scale=100.0, digits=2, unit="", reason="", stats=None, effect=None, design=""):
+         scale=100.0, digits=2, unit="", reason="", stats=None, effect=None, design="",
+         comparisons=1):
     """One claim row from the per-unit differences (or precomputed ``stats``); ``effect``
     is the size of the paper's difference on the scale of the differences; ``design``
-    says how our n compares with the paper's own (printed on inconclusive rows)."""
+    says how our n compares with the paper's own (printed on inconclusive rows);
+    ``comparisons``: the pairs the difference is the most different of (Bonferroni)."""
     m, se, n = stats if stats is not None else mean_se(diff_values)
-    v = verdict(sign, difference, m, se, n, paper_effect=effect)
+    v = verdict(sign, difference, m, se, n, paper_effect=effect, comparisons=comparisons)
     ours = fmt_mse(m, se, n, scale=scale, digits=digits) + (f" [{unit}]" if unit else "")
     test = fmt_test(m, se, n) if n else "-"
     if v == "inconclusive":
@@ -160,9 +162,9 @@ def noise_grid_claims(df: pd.DataFrame, reason: str = "") -> list[dict]:
         row = _row(SPL, "Sec. IV-B, Fig. 4", f"No significant difference between the SPLBoost "
                    f"regularizers (the most different pair of {k}: {a} minus {b}, points)",
                    "no number (text)", sign=0, difference=False, stats=stats,
-                   unit="(data set, rate) cases",
-                   reason=(reason + f" Unadjusted for the {k} pairs; with a Bonferroni "
-                           f"correction p x {k} = {min(1.0, p * k):.3g}.").strip())
+                   unit="(data set, rate) cases", comparisons=k,
+                   reason=(reason + f" t and p are this pair's; the verdict takes p x {k} "
+                           f"= {min(1.0, p * k):.3g} (Bonferroni over the {k} pairs).").strip())
         rows.append(row)
     return rows
 

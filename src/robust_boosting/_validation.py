@@ -134,10 +134,11 @@ def _fit_schema_and_array(estimator, X, policy: str, allow_nan: bool, allow_inf:
     """``X``'s schema at fit and, for a frame with non-numeric columns, its encoded and
     checked array (else None); once per frame and options inside :func:`frames_encoded_once`."""
     memo = _ENCODED.get()
-    key = (id(X), id_column_policy(estimator), policy, allow_nan, allow_inf)
+    ids = id_column_policy(estimator)
+    key = (id(X), ids, policy, allow_nan, allow_inf)
     if memo is not None and key in memo and memo[key][0] is X:
         return memo[key][1], memo[key][2]
-    schema = FeatureSchema.from_frame(X, id_column_policy(estimator))
+    schema = FeatureSchema.from_frame(X, ids)
     X_num = None
     if not schema.all_numeric:
         X_num = schema.encode(X, check_columns=False, allow_missing=allow_nan,

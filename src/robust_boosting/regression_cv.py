@@ -149,9 +149,8 @@ class RegressionSearch:
                 **({} if candidate.get("monotonic_cst") is None
                    else {"estimator__monotonic_cst": candidate["monotonic_cst"]})}
 
-    @staticmethod
-    def curve(model, X, y, w, trim) -> NDArray[np.float64]:
-        return np.array([held_out_loss(p, y, w) for p in staged_raw_binned_once(model, X)])
+    def curve(self, model, X, y, w, trim) -> NDArray[np.float64]:
+        return np.array([self.loss(p, y, w) for p in staged_raw_binned_once(model, X)])
 
 
 class TailSearch(RegressionSearch):
@@ -160,10 +159,6 @@ class TailSearch(RegressionSearch):
     (:data:`TAIL_R2`), whose large errors the truncated loss would not count."""
 
     loss = staticmethod(mean_squared_error)
-
-    @staticmethod
-    def curve(model, X, y, w, trim) -> NDArray[np.float64]:
-        return np.array([mean_squared_error(p, y, w) for p in staged_raw_binned_once(model, X)])
 
 
 REGRESSION_SEARCH = RegressionSearch()

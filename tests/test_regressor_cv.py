@@ -15,12 +15,15 @@ import pandas as pd
 import pytest
 from sklearn.datasets import make_friedman1
 from sklearn.metrics import roc_auc_score
+from sklearn.model_selection import KFold
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import robust_boosting as rb
-from robust_boosting import SPLBoostRegressor, SPLBoostRegressorCV
+from robust_boosting import SPLBoostRegressor, SPLBoostRegressorCV, regression_cv
+from robust_boosting._cv_search import fit_candidates
 from robust_boosting.noise import corrupt_targets
 from robust_boosting.regression_cv import (
+    RACE_KEEP,
     TAIL_R2,
     explained_share,
     held_out_loss,
@@ -95,6 +98,86 @@ def test_suspects_are_the_wrong_targets(corrupted):
     assert np.all(np.isin(model.label_issues_, model.excluded_samples_))
 
 
+def _plain_index(res) -> list[int]:
+    return [c for c, p in enumerate(res["params"])
+            if not np.isfinite(p["age"]) and p["loss"] == "squared_error"]
+
+
+def test_race_fits_the_first_folds_best_on_every_fold():
+    """raced_candidates: every candidate on the first fold; on the others only the
+    RACE_KEEP of least first-fold loss and the plain candidate of least loss, with the
+    models and curves of the search without a race."""
+    X, y = _friedman(600)
+    y_noisy, _ = _shifted(y, 0.2, 0)
+    sw = np.ones_like(y_noisy)
+    folds = [(tr, te) for tr, te in KFold(3, shuffle=True, random_state=0).split(X)]
+    candidates = SPLBoostRegressorCV()._search_space()
+    models, curves = regression_cv.raced_candidates((X, X), y_noisy, sw, folds, candidates,
+                                                    7, 1)
+    full_models, full = fit_candidates((X, X), y_noisy, sw, folds, candidates, 7, 1, 0.0,
+                                       search=regression_cv.REGRESSION_SEARCH)
+    n = max(curves.shape[2], full.shape[2])
+    curves, full = regression_cv._padded_to(curves, n), regression_cv._padded_to(full, n)
+    least = full[:, 0].min(axis=1)
+    expected = set(np.argsort(least, kind="stable")[:RACE_KEEP].tolist())
+    expected.add(min(_plain_index({"params": candidates}), key=lambda c: least[c]))
+    alive = ~np.isnan(curves).any(axis=(1, 2))
+    assert set(np.flatnonzero(alive).tolist()) == expected and 0 < alive.sum() < 8
+    np.testing.assert_array_equal(curves[:, 0], full[:, 0])
+    np.testing.assert_array_equal(curves[alive], full[alive])
+    assert np.isnan(curves[~alive, 1:]).all()
+    for c in range(len(candidates)):
+        assert all((models[c][f] is None) == (f > 0 and not alive[c]) for f in range(3))
+    c = int(np.flatnonzero(alive)[0])
+    np.testing.assert_array_equal(models[c][2].predict(X[:50]),
+                                  full_models[c][2].predict(X[:50]))
+
+
+@pytest.mark.parametrize("rows, seed", [(600, 0), (900, 3)])
+def test_raced_search_equals_the_full_search(rows, seed, monkeypatch):
+    """The candidates that run every fold have the full search's scores and rounds; the
+    others NaN after the first fold and rank last; the model is the full search's
+    whenever its winner survives the race (here it does)."""
+    X, y = _friedman(rows, seed=seed)
+    y_noisy, _ = _shifted(y, 0.2, seed)
+    raced = SPLBoostRegressorCV(random_state=seed).fit(X, y_noisy)
+    monkeypatch.setattr(regression_cv, "RACE_KEEP", 100)  # every candidate on every fold
+    full = SPLBoostRegressorCV(random_state=seed).fit(X, y_noisy)
+    res, ref = raced.cv_results_, full.cv_results_
+    alive = ~np.isnan(res["mean_test_score"])
+    assert 0 < alive.sum() <= RACE_KEEP + 1 and not np.isnan(ref["mean_test_score"]).any()
+    for key in ("split0_test_score", "split1_test_score", "split2_test_score",
+                "mean_test_score", "std_test_score", "n_estimators"):
+        np.testing.assert_array_equal(res[key][alive], ref[key][alive])
+    assert np.isnan(res["split1_test_score"][~alive]).all()
+    assert np.isnan(res["std_test_score"][~alive]).all()
+    # the survivors rank first, in the full search's order; the others by first fold
+    assert sorted(res["rank_test_score"][alive]) == list(range(1, alive.sum() + 1))
+    order = np.argsort(ref["rank_test_score"][alive])
+    assert np.all(np.diff(res["rank_test_score"][alive][order]) > 0)
+    order = np.argsort(res["rank_test_score"][~alive])
+    assert np.all(np.diff(res["split0_test_score"][~alive][order]) <= 0)
+    assert raced.best_index_ == full.best_index_ and alive[raced.best_index_]
+    assert raced.best_score_ == full.best_score_
+    assert raced.refit_params_ == full.refit_params_
+    np.testing.assert_array_equal(raced.label_issue_scores_, full.label_issue_scores_)
+    np.testing.assert_array_equal(raced.predict(X[:100]), full.predict(X[:100]))
+    np.testing.assert_equal(raced.suspects_r2_, full.suspects_r2_)
+
+
+def test_race_with_few_candidates_is_the_full_search(monkeypatch):
+    """With no more candidates than RACE_KEEP every candidate runs every fold."""
+    X, y = _friedman(500)
+    kw = dict(max_depth=3, loss="squared_error", random_state=0)
+    raced = SPLBoostRegressorCV(**kw).fit(X, y)
+    assert not np.isnan(raced.cv_results_["mean_test_score"]).any()
+    monkeypatch.setattr(regression_cv, "RACE_KEEP", 0)  # the plain candidate alone survives
+    one = SPLBoostRegressorCV(**kw).fit(X, y)
+    alive = ~np.isnan(one.cv_results_["mean_test_score"])
+    assert alive.sum() == 1 and alive[_plain_index(one.cv_results_)].all()
+    assert one.best_index_ == int(np.flatnonzero(alive)[0])
+
+
 def test_final_fit_beats_self_paced_and_plain_boosting(corrupted):
     X, y_noisy, _, X_test, y_test, model = corrupted
     cv = _rmse(model, X_test, y_test)
@@ -111,6 +194,9 @@ def test_search_attributes(corrupted):
     X, _, _, _, _, model = corrupted
     res = model.cv_results_
     assert len(res["params"]) == 8 == res["mean_test_score"].shape[0]
+    # raced: at most RACE_KEEP + 1 candidates ran every fold, the winner among them
+    alive = ~np.isnan(res["mean_test_score"])
+    assert 1 <= alive.sum() <= RACE_KEEP + 1 and alive[model.best_index_]
     assert set(res["param_max_depth"]) == {3, 6}
     assert set(res["param_loss"]) == {"squared_error", "huber"}
     assert set(res["param_age"]) == {4.5, np.inf}

@@ -506,9 +506,13 @@ RESULT_KEYS = (*TREE_KEYS, "learning_rate", "drop_fraction", "multiclass_trees",
 def results_table(candidates, scores, best_round, keys=RESULT_KEYS) -> dict:
     """``cv_results_`` of the search, as scikit-learn's ``GridSearchCV`` lays it out:
     ``scores`` (candidates x folds) at each candidate's ``best_round``; a ``param_<key>``
-    column for each of ``keys``."""
+    column for each of ``keys``. A candidate with a NaN score (not fitted on that fold)
+    has NaN mean and spread and ranks after the others, by its first fold's score."""
     mean = scores.mean(axis=1)
-    order = np.argsort(-mean, kind="stable")
+    missing = np.isnan(mean)
+    # stable: ties keep the candidates' order; the missing ones last, by first-fold score
+    order = np.lexsort((np.where(missing, -scores[:, 0], 0.0),
+                        np.where(missing, np.inf, -mean)))
     rank = np.empty(len(candidates), dtype=np.int32)
     rank[order] = np.arange(1, len(candidates) + 1)
     res: dict = {"params": [dict(c) for c in candidates]}

@@ -208,7 +208,7 @@ def test_search_attributes(corrupted):
     refit = model.refit_params_
     assert {k: v for k, v in refit.items() if k not in ("age", "n_estimators")} == {
         k: v for k, v in model.best_params_.items() if k not in ("age", "n_estimators")}
-    assert refit["age"] in (model.best_params_["age"], np.inf)
+    assert refit["age"] == np.inf  # the suspects left out: plain boosting
     assert model.best_estimator_.n_estimators == refit["n_estimators"]
     assert model.best_estimator_.age == refit["age"]
     staged = list(model.staged_predict(X[:50]))
@@ -243,6 +243,9 @@ def test_kept_suspects_and_weights():
                                label_issue_weight=0.5).fit(X, y_noisy)
     assert np.isin(half.label_issues_, half.excluded_samples_).all()
     assert wrong[removed.label_issues_].mean() > 0.9
+    # left out: the refit is plain boosting; down-weighted: the winner's age or inf
+    assert removed.refit_params_["age"] == np.inf
+    assert half.refit_params_["age"] in (half.best_params_["age"], np.inf)
 
 
 def test_held_out_loss_bounds_each_wrong_target():

@@ -278,11 +278,14 @@ class SPLBoostRegressorCV(SearchedFinalModel, RegressorMixin, BaseEstimator):
        multiplied by ``label_issue_weight`` (0: left out) when ``remove_label_issues``
        (``"auto"``: when they are more than 2 % of the rows, unless their targets are a
        long tail that the features predict: see ``remove_label_issues``).
-       With suspects, its age (the winner's, or ``inf``: nothing left to leave out) and
-       its number of rounds are first cross-validated again on those weights, on the same
-       folds (:attr:`refit_params_`): the search's rounds on the wrong targets stop too
-       early for a model that no longer sees them. Without suspects the final model is
-       the winner with its cross-validated number of rounds.
+       With suspects, its number of rounds is first cross-validated again on those
+       weights, on the same folds (:attr:`refit_params_`): the search's rounds on the
+       wrong targets stop too early for a model that no longer sees them. Its age is
+       then ``inf`` (plain gradient boosting: the suspects are out, and the self-paced
+       weights would leave out more true targets), or, when the suspects are
+       down-weighted (``label_issue_weight > 0``), the better of the winner's and ``inf``
+       (``docs/design/0032-plain-refit.md``). Without suspects the final model is the
+       winner with its cross-validated number of rounds.
 
     Parameters
     ----------
@@ -355,8 +358,9 @@ class SPLBoostRegressorCV(SearchedFinalModel, RegressorMixin, BaseEstimator):
         with ``refit_params_``.
     refit_params_ : dict
         The final model's setting: ``best_params_``, or, when suspects were removed or
-        down-weighted, the age and rounds searched again on the final weights, or, when
-        ``"auto"`` kept a long tail of suspects, the plain candidate searched again.
+        down-weighted, its rounds (at age ``inf``; down-weighted: and its age) searched
+        again on the final weights, or, when ``"auto"`` kept a long tail of suspects,
+        the plain candidate searched again.
     cv_results_ : dict of ndarrays
         One entry per candidate, as in ``GridSearchCV``: ``params``, ``param_<name>``,
         ``n_estimators`` (best round), ``split{k}_test_score``, ``mean_test_score``,
@@ -592,8 +596,9 @@ class SPLBoostRegressorCV(SearchedFinalModel, RegressorMixin, BaseEstimator):
 
     def _final_fit(self, X, y, sw, p, folds, fit_seed, progress, candidates) -> None:
         """Step 3: the winner on all the rows, the suspects' weights multiplied by
-        ``label_issue_weight`` when ``remove_label_issues``; then its age and rounds are
-        searched again on those weights (:meth:`_refit_search`). With ``"auto"`` and
+        ``label_issue_weight`` when ``remove_label_issues``; then its rounds are searched
+        again on those weights at age ``inf`` (and the winner's age, the suspects
+        down-weighted) (:meth:`_refit_search`). With ``"auto"`` and
         suspects whose targets are a long tail (:data:`TAIL_R2`), the plain candidates
         are searched again on every row under the mean squared error instead."""
         X_fit = X[0]
@@ -622,10 +627,13 @@ class SPLBoostRegressorCV(SearchedFinalModel, RegressorMixin, BaseEstimator):
                    f"suspects' targets are {self.suspects_r2_:.2f} explained by the "
                    f"features, a long tail rather than wrong targets")
         elif removed.size:
+            # plain boosting once the suspects are out: the winner's finite age chose
+            # worse on both real and synthetic tables (docs/design/0032-plain-refit.md)
             base = dict(p, n_estimators=int(self.n_estimators))
+            plain = dict(base, age=np.inf)
             p = self._refit_search(
                 X, y, weight,
-                [base] + ([dict(base, age=np.inf)] if np.isfinite(p["age"]) else []),
+                [plain] if self.label_issue_weight == 0 or base == plain else [base, plain],
                 folds, kept, fit_seed, progress)
             why = (f"the refit search's best round on the rows without the suspects, not "
                    f"the search's ({self.best_params_['n_estimators']}), which stops too "
@@ -641,11 +649,11 @@ class SPLBoostRegressorCV(SearchedFinalModel, RegressorMixin, BaseEstimator):
         """The final fit's setting and rounds, cross-validated on the rows it keeps at
         their final weights (the same folds, the suspects' rows out of them), each
         candidate with early stopping; on the first fold only from
-        ``REFIT_ONE_FOLD_ROWS`` kept rows. Without the suspects the candidates are the
-        winner's age and ``inf`` (once the suspects are out, the self-paced weights may
-        have nothing left to leave out): the search's rounds on the noisy targets stop
-        where the held-out loss has stopped improving on the rows the final model no
-        longer sees (``docs/design/0025-regression-suspects.md``)."""
+        ``REFIT_ONE_FOLD_ROWS`` kept rows. Without the suspects the candidate is the
+        winner at age ``inf`` (down-weighted suspects: also at its own age): the search's
+        rounds on the noisy targets stop where the held-out loss has stopped improving on
+        the rows the final model no longer sees
+        (``docs/design/0025-regression-suspects.md``)."""
         X_fit, X_num = X
         where = np.full(y.shape[0], -1)
         where[kept] = np.arange(kept.size)

@@ -139,6 +139,7 @@ def client():
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   dashboard_address=None) as cluster, \
             distributed.Client(cluster) as c:
+        c.wait_for_workers(2, timeout=120)
         yield c
 
 
@@ -351,6 +352,8 @@ def test_a_fit_is_quiet_unless_verbose(capfd):
 
 def _placed(client, a, where):
     """``a`` persisted with its partition ``i`` of ``P`` on worker ``where(i, P)``."""
+    # both workers (a busy machine may have had one restarted by its nanny meanwhile)
+    client.wait_for_workers(2, timeout=120)
     order = sorted(client.scheduler_info()["workers"])
     n_parts = len(a.chunks[0])
     blocks = [client.compute(a.blocks[i], workers=[order[where(i, n_parts)]],

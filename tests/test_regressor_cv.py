@@ -20,7 +20,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import robust_boosting as rb
 from robust_boosting import SPLBoostRegressor, SPLBoostRegressorCV, regression_cv
-from robust_boosting._cv_search import fit_candidates
+from robust_boosting._cv_search import fit_candidates, padded
 from robust_boosting.noise import corrupt_targets
 from robust_boosting.regression_cv import (
     RACE_KEEP,
@@ -117,7 +117,7 @@ def test_race_fits_the_first_folds_best_on_every_fold():
     full_models, full = fit_candidates((X, X), y_noisy, sw, folds, candidates, 7, 1, 0.0,
                                        search=regression_cv.REGRESSION_SEARCH)
     n = max(curves.shape[2], full.shape[2])
-    curves, full = regression_cv._padded_to(curves, n), regression_cv._padded_to(full, n)
+    curves, full = padded(curves, n), padded(full, n)
     least = full[:, 0].min(axis=1)
     expected = set(np.argsort(least, kind="stable")[:RACE_KEEP].tolist())
     expected.add(min(_plain_index({"params": candidates}), key=lambda c: least[c]))

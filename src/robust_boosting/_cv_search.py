@@ -192,11 +192,13 @@ def _fit_one(X, y, sample_weight, train, test, params, n_estimators, seed, trim)
     return est, held_out_curve(est, X_num[test], y[test], sample_weight[test], trim)
 
 
-def _padded(curve, n_rounds):
-    """``curve`` extended to ``n_rounds`` stages by repeating its last value (a stopped model)."""
-    if curve.shape[0] >= n_rounds:
-        return curve
-    return np.concatenate([curve, np.repeat(curve[-1:], n_rounds - curve.shape[0])])
+def padded(curves, n_rounds):
+    """Curves ``(..., T)`` extended to ``n_rounds`` stages along their last axis by
+    repeating their last value (a stopped model's)."""
+    extra = n_rounds - curves.shape[-1]
+    if extra <= 0:
+        return curves
+    return np.concatenate([curves, np.repeat(curves[..., -1:], extra, axis=-1)], axis=-1)
 
 
 class _PatienceMonitor:
@@ -429,7 +431,7 @@ def fit_candidates(X, y, sample_weight, folds, candidates, seed, n_jobs, trim,
         out[c][f] = pair
     longest = max(curve.shape[0] for row in out for _, curve in row)
     models = [[model for model, _ in row] for row in out]
-    curves = np.array([[_padded(curve, longest) for _, curve in row] for row in out])
+    curves = np.array([[padded(curve, longest) for _, curve in row] for row in out])
     return models, curves
 
 

@@ -23,7 +23,7 @@ from sklearn.utils import _safe_indexing
 from ._auto_rules import PATIENCE, SAMPLE_COUNT
 from ._batched import staged_raw_binned_once
 from ._boosting import checked_monotonic_cst, checked_sample_weight, numeric_targets
-from ._cv_search import constrained, fit_candidates, raw_at, results_table
+from ._cv_search import constrained, fit_candidates, padded, raw_at, results_table
 from ._estimator_parts import SearchedFinalModel
 from ._progress import Progress, check_verbose
 from ._validation import (
@@ -197,14 +197,6 @@ def _check_loss(loss) -> None:
         raise ValueError(f"loss must be one of {list(REGRESSION_LOSSES)}, got {loss!r}.")
 
 
-def _padded_to(curves, n_rounds) -> NDArray[np.float64]:
-    """Curves ``(..., T)`` extended to ``n_rounds`` stages by repeating their last value,
-    as :func:`~robust_boosting._cv_search.fit_candidates` pads a stopped model's."""
-    extra = n_rounds - curves.shape[-1]
-    return curves if extra <= 0 else np.concatenate(
-        [curves, np.repeat(curves[..., -1:], extra, axis=-1)], axis=-1)
-
-
 def raced_candidates(X, y, sw, folds, candidates, seed, n_jobs, progress=None,
                      search=REGRESSION_SEARCH):
     """:func:`~robust_boosting._cv_search.fit_candidates` as a race: every candidate on
@@ -232,8 +224,8 @@ def raced_candidates(X, y, sw, folds, candidates, seed, n_jobs, progress=None,
     rest_models, rest = fit(folds[1:], [candidates[c] for c in alive])
     n_rounds = max(first.shape[2], rest.shape[2])
     curves = np.full((len(candidates), len(folds), n_rounds), np.nan)
-    curves[:, :1] = _padded_to(first, n_rounds)
-    curves[alive, 1:] = _padded_to(rest, n_rounds)
+    curves[:, :1] = padded(first, n_rounds)
+    curves[alive, 1:] = padded(rest, n_rounds)
     for c, row in zip(alive, rest_models, strict=True):
         models[c][1:] = row
     return models, curves

@@ -130,6 +130,16 @@ def frames_encoded_once() -> Iterator[None]:
         _ENCODED.reset(token)
 
 
+def _encoded(estimator, schema, X, check_columns: bool, policy: str, allow_nan: bool,
+             allow_inf: bool):
+    """The frame ``X`` encoded by ``schema`` (its columns checked against it when
+    ``check_columns``), its missing and infinite values refused unless allowed."""
+    X_num = schema.encode(X, check_columns=check_columns, allow_missing=allow_nan,
+                          unknown_categories=policy)
+    _check_finite(estimator, X_num, allow_nan, allow_inf, schema.names, X.index)
+    return X_num
+
+
 def _fit_schema_and_array(estimator, X, policy: str, allow_nan: bool, allow_inf: bool):
     """``X``'s schema at fit and, for a frame with non-numeric columns, its encoded and
     checked array (else None); once per frame and options inside :func:`frames_encoded_once`."""
@@ -139,11 +149,8 @@ def _fit_schema_and_array(estimator, X, policy: str, allow_nan: bool, allow_inf:
     if memo is not None and key in memo and memo[key][0] is X:
         return memo[key][1], memo[key][2]
     schema = FeatureSchema.from_frame(X, ids)
-    X_num = None
-    if not schema.all_numeric:
-        X_num = schema.encode(X, check_columns=False, allow_missing=allow_nan,
-                              unknown_categories=policy)
-        _check_finite(estimator, X_num, allow_nan, allow_inf, schema.names, X.index)
+    X_num = None if schema.all_numeric else _encoded(
+        estimator, schema, X, False, policy, allow_nan, allow_inf)
     if memo is not None:
         memo[key] = (X, schema, X_num)  # the frame itself: its id stays its own
     return schema, X_num
@@ -182,12 +189,8 @@ def validated_X(estimator, X, y="no_validation", *, reset: bool, allow_nan: bool
             raise ValueError(
                 f"{type(estimator).__name__} was fitted on a DataFrame with boolean or "
                 f"categorical columns ({schema!r}); pass a DataFrame with those columns.")
-        if X_num is None:
-            X_num = schema.encode(X, check_columns=not reset, allow_missing=allow_nan,
-                                  unknown_categories=policy)
-            _check_finite(estimator, X_num, allow_nan, allow_inf, schema.names, X.index)
-        if not reset:
-            return X_num
+        if not reset:  # at fit, _fit_schema_and_array has encoded X
+            return _encoded(estimator, schema, X, True, policy, allow_nan, allow_inf)
         out = _validate(estimator, X_num, y, reset=True, y_numeric=y_numeric)
         estimator.feature_names_in_ = np.asarray(schema.names, dtype=object)
         estimator.feature_schema_ = schema

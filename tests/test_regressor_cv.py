@@ -206,15 +206,39 @@ def test_search_attributes(corrupted):
     assert model.best_params_["n_estimators"] == res["n_estimators"][model.best_index_]
     # suspects were removed: the final age and rounds were searched again
     refit = model.refit_params_
-    assert {k: v for k, v in refit.items() if k not in ("age", "n_estimators")} == {
-        k: v for k, v in model.best_params_.items() if k not in ("age", "n_estimators")}
+    same = ("age", "n_estimators", "learning_rate")
+    assert {k: v for k, v in refit.items() if k not in same} == {
+        k: v for k, v in model.best_params_.items() if k not in same}
     assert refit["age"] == np.inf  # the suspects left out: plain boosting
+    # the searches ran at twice the rate; the final model runs twice their rounds
+    assert model.best_params_["learning_rate"] == 2 * model.learning_rate
+    assert refit["learning_rate"] == model.learning_rate
+    assert refit["n_estimators"] % 2 == 0
     assert model.best_estimator_.n_estimators == refit["n_estimators"]
     assert model.best_estimator_.age == refit["age"]
     staged = list(model.staged_predict(X[:50]))
     assert len(staged) == refit["n_estimators"]
     np.testing.assert_array_equal(staged[-1], model.predict(X[:50]))
     assert model.feature_importances_.shape == (10,)
+
+
+def _final(searched: dict) -> dict:
+    """The final model's setting from the search's (SEARCH_RATE = 2): half the rate, twice
+    the rounds."""
+    return dict(searched, learning_rate=searched["learning_rate"] / 2,
+                n_estimators=2 * searched["n_estimators"])
+
+
+def test_the_final_model_halves_the_searched_rate_over_twice_the_rounds():
+    X, y = _friedman(500, seed=6)
+    model = SPLBoostRegressorCV(n_estimators=60, learning_rate=0.05, max_depth=3,
+                                remove_label_issues=False, random_state=0).fit(X, y)
+    assert set(model.cv_results_["param_learning_rate"]) == {0.1}
+    assert model.refit_params_ == _final(model.best_params_)
+    final = model.best_estimator_
+    assert final.learning_rate == 0.05
+    assert final.n_estimators == 2 * model.best_params_["n_estimators"] <= 120
+    assert len(list(model.staged_predict(X[:20]))) == final.n_estimators_
 
 
 def test_on_clean_targets_it_stays_close_to_plain_boosting():
@@ -226,7 +250,7 @@ def test_on_clean_targets_it_stays_close_to_plain_boosting():
     assert _rmse(model, X_test, y_test) < 1.03 * _rmse(plain, X_test, y_test)
     assert model.label_issues_.size < 0.02 * X.shape[0]
     assert not model.remove_label_issues_  # "auto": too few suspects for wrong targets
-    assert model.refit_params_ == model.best_params_
+    assert model.refit_params_ == _final(model.best_params_)
 
 
 def test_kept_suspects_and_weights():
@@ -236,7 +260,7 @@ def test_kept_suspects_and_weights():
                                remove_label_issues=False).fit(X, y_noisy)
     removed = SPLBoostRegressorCV(n_estimators=100, random_state=0).fit(X, y_noisy)
     np.testing.assert_array_equal(kept.label_issues_, removed.label_issues_)
-    assert kept.refit_params_ == kept.best_params_  # no second search
+    assert kept.refit_params_ == _final(kept.best_params_)  # no second search
     assert kept.best_estimator_.sample_weights_.shape == (600,)
     assert removed.best_estimator_.sample_weights_.shape == (600 - removed.label_issues_.size,)
     half = SPLBoostRegressorCV(n_estimators=100, random_state=0,

@@ -1,8 +1,9 @@
 """The refit without the suspects as plain boosting (docs/design/0032-plain-refit.md).
 
 ``--out F``: synthetic cells, each a data set (Friedman #1 with noise 1, #2, #3 at 2,000
-rows; scikit-learn's diabetes), a 70/30 split (seeds 0 and 1), its training targets clean
-or 20 % / 35 % corrupted by ``corrupt_targets`` (replace, shift, unit). It fits
+rows; scikit-learn's diabetes), a 70/30 split (seeds 0 and 1, or ``--seeds``), its
+training targets clean or 20 % / 35 % corrupted by ``corrupt_targets`` (replace, shift,
+unit). It fits
 ``SPLBoostRegressorCV(n_jobs=1)`` and records the clean-test RMSE and the final model's
 age (``refit_params_["age"]``). One JSON line per cell, written to ``F``.
 
@@ -45,10 +46,10 @@ def _data(name: str, seed: int):
     return make(n_samples=2000, random_state=seed, **extra)
 
 
-def record(out: str) -> None:
+def record(out: str, seeds=(0, 1)) -> None:
     with open(out, "w") as f:
         for name in DATASETS:
-            for seed in (0, 1):
+            for seed in seeds:
                 X, y = _data(name, seed)
                 Xtr, Xte, ytr, yte = train_test_split(X, y, test_size=0.3, random_state=seed)
                 for kind, rate in CELLS:
@@ -83,11 +84,13 @@ def main(argv=None) -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--out")
     p.add_argument("--compare", nargs=2, metavar=("OLD", "NEW"))
+    p.add_argument("--seeds", type=int, nargs="+", default=[0, 1],
+                   help="the split and corruption seeds (default: 0 1)")
     a = p.parse_args(argv)
     if a.compare:
         compare(*a.compare)
     elif a.out:
-        record(a.out)
+        record(a.out, a.seeds)
     else:
         p.error("give --out or --compare")
 

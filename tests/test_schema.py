@@ -398,3 +398,30 @@ def test_cross_validation_with_a_rare_category_gives_finite_scores():
                           {"age": [1.5, 3.0]}, cv=cv).fit(df, y)
     assert np.all(np.isfinite(search.cv_results_["mean_test_score"]))
     assert search.best_params_["age"] in (1.5, 3.0)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(fit_cats=st.lists(st.sampled_from(SHAPES), min_size=1, max_size=12),
+       cats=st.lists(st.sampled_from(SHAPES + ["cloud", "rain"]), unique=True, max_size=8),
+       rows=st.lists(st.integers(-1, 7), min_size=1, max_size=30),
+       policy=st.sampled_from(["missing", "error"]))
+def test_a_categorical_column_encodes_as_its_values_do(fit_cats, cats, rows, policy):
+    # a pandas categorical is encoded through its categories and codes; the same values
+    # as text are looked up row by row: the same array, or the same error
+    schema = FeatureSchema.from_frame(
+        pd.DataFrame({"c": pd.Categorical(fit_cats), "x": np.arange(len(fit_cats))}), "keep")
+    codes = [r if r < len(cats) else -1 for r in rows]
+    col = pd.Categorical.from_codes(codes, categories=cats)
+    as_cat = pd.DataFrame({"c": col, "x": np.arange(len(rows))})
+    as_text = pd.DataFrame({"c": pd.Series(np.asarray(col, dtype=object)),
+                            "x": np.arange(len(rows))})
+    results = []
+    for frame in (as_cat, as_text):
+        try:
+            results.append(schema.encode(frame, unknown_categories=policy))
+        except ValueError as e:
+            results.append(str(e))
+    if isinstance(results[0], str):
+        assert results[0] == results[1]
+    else:
+        np.testing.assert_array_equal(results[0], results[1])

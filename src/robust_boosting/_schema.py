@@ -451,9 +451,19 @@ class FeatureSchema:
             raise wrong_kind()
         if _is_bool_dtype(dtype) and not is_cat:
             raise wrong_kind()
-        present = col.notna().to_numpy()
-        values = col.to_numpy(dtype=object)
-        codes = pd.Index(self.categories[j], dtype=object).get_indexer(values)
+        known = pd.Index(self.categories[j], dtype=object)
+        if is_cat:
+            # each of the column's categories looked up once and its rows taken by their
+            # codes: the codes of looking up every row's value, without an object array
+            own = col.cat.codes.to_numpy()
+            present = own >= 0
+            lookup = known.get_indexer(col.cat.categories.to_numpy(dtype=object))
+            codes = (lookup[np.where(present, own, 0)] if lookup.size
+                     else np.zeros(len(own), dtype=np.intp))
+            codes[~present] = -1
+        else:
+            present = col.notna().to_numpy()
+            codes = known.get_indexer(col.to_numpy(dtype=object))
         observed = getattr(self, "observed", None)  # None: a schema of an older version
         seen = (np.asarray(observed[j], dtype=bool) if observed and observed[j] is not None
                 else np.ones(len(self.categories[j]), dtype=bool))
@@ -461,7 +471,7 @@ class FeatureSchema:
         out = codes.astype(np.float64)
         out[(codes < 0) | unknown] = np.nan
         if unknown.any() and (unknown_categories == "error" or not allow_missing):
-            new = sorted({repr(_plain(v)) for v in values[unknown]})
+            new = sorted({repr(_plain(v)) for v in col.to_numpy(dtype=object)[unknown]})
             why = ("unknown_categories='error'" if allow_missing
                    else "this model's weak learner does not handle missing values")
             raise ValueError(

@@ -455,11 +455,12 @@ def test_unfitted_and_constant_targets():
         assert model.label_issues_.size == 0
 
 
-@pytest.mark.parametrize("threshold,folds", [(10**9, "3 fold(s)"), (100, "1 fold(s)")])
+@pytest.mark.parametrize("threshold,folds", [(10**9, "2 fold(s)"), (100, "1 fold(s)")])
 def test_refit_search_on_one_fold_from_many_kept_rows(caplog, monkeypatch, threshold, folds):
-    """The refit search scores its candidates on every fold below ``REFIT_ONE_FOLD_ROWS``
-    kept rows and on the first fold from there (docs/design/0026-regression-cost.md); either
-    way the final model leaves out every wrong target."""
+    """The refit search scores its candidates on the first ``REFIT_FOLDS`` (2) folds below
+    ``REFIT_ONE_FOLD_ROWS`` kept rows and on the first fold from there
+    (docs/design/0026-regression-cost.md, 0034-refit-folds.md); either way the final model
+    leaves out every wrong target."""
     import robust_boosting.regression_cv as rcv
 
     monkeypatch.setattr(rcv, "REFIT_ONE_FOLD_ROWS", threshold)
@@ -472,3 +473,23 @@ def test_refit_search_on_one_fold_from_many_kept_rows(caplog, monkeypatch, thres
     refit = [r.getMessage() for r in caplog.records if "refit search" in r.getMessage()]
     assert refit and folds in refit[0]
     assert np.isin(np.arange(60), model.excluded_samples_).all()
+
+
+def test_refit_search_stops_its_models_twenty_rounds_past_their_best(caplog):
+    import re
+
+    import robust_boosting.regression_cv as rcv
+
+    X, y = _friedman(600, seed=3)
+    y = y.copy()
+    y[:60] += 25.0
+    with caplog.at_level(logging.DEBUG, logger="robust_boosting.progress"):
+        model = SPLBoostRegressorCV(n_estimators=300, random_state=0, verbose=2).fit(X, y)
+    assert model.remove_label_issues_
+    stops = [re.search(r"fold (\d) stopped after (\d+) rounds \(best (\d+)", r.getMessage())
+             for r in caplog.records if r.getMessage().startswith("refit search: candidate")]
+    assert {int(m[1]) for m in stops} == {1, 2}  # the first two folds
+    assert all(int(m[2]) - int(m[3]) == rcv.REFIT_PATIENCE for m in stops)
+    search = [re.search(r"stopped after (\d+) rounds \(best (\d+)", r.getMessage())
+              for r in caplog.records if r.getMessage().startswith("search: candidate")]
+    assert search and all(int(m[1]) - int(m[2]) == 10 for m in search)  # the search's

@@ -455,6 +455,18 @@ def test_unfitted_and_constant_targets():
         assert model.label_issues_.size == 0
 
 
+def _logged_fit_with_60_shifted(caplog, **params):
+    """``SPLBoostRegressorCV(random_state=0, **params)`` on 600 Friedman #1 rows whose first
+    60 targets are shifted by 25, its progress records kept by ``caplog``; it removes them."""
+    X, y = _friedman(600, seed=3)
+    y = y.copy()
+    y[:60] += 25.0
+    with caplog.at_level(logging.DEBUG, logger="robust_boosting.progress"):
+        model = SPLBoostRegressorCV(random_state=0, **params).fit(X, y)
+    assert model.remove_label_issues_
+    return model
+
+
 @pytest.mark.parametrize("threshold,folds", [(10**9, "2 fold(s)"), (100, "1 fold(s)")])
 def test_refit_search_on_one_fold_from_many_kept_rows(caplog, monkeypatch, threshold, folds):
     """The refit search scores its candidates on the first ``REFIT_FOLDS`` (2) folds below
@@ -464,12 +476,7 @@ def test_refit_search_on_one_fold_from_many_kept_rows(caplog, monkeypatch, thres
     import robust_boosting.regression_cv as rcv
 
     monkeypatch.setattr(rcv, "REFIT_ONE_FOLD_ROWS", threshold)
-    X, y = _friedman(600, seed=3)
-    y = y.copy()
-    y[:60] += 25.0
-    with caplog.at_level(logging.INFO, logger="robust_boosting.progress"):
-        model = SPLBoostRegressorCV(n_estimators=60, random_state=0, verbose=1).fit(X, y)
-    assert model.remove_label_issues_
+    model = _logged_fit_with_60_shifted(caplog, n_estimators=60, verbose=1)
     refit = [r.getMessage() for r in caplog.records if "refit search" in r.getMessage()]
     assert refit and folds in refit[0]
     assert np.isin(np.arange(60), model.excluded_samples_).all()
@@ -480,12 +487,7 @@ def test_refit_search_stops_its_models_twenty_rounds_past_their_best(caplog):
 
     import robust_boosting.regression_cv as rcv
 
-    X, y = _friedman(600, seed=3)
-    y = y.copy()
-    y[:60] += 25.0
-    with caplog.at_level(logging.DEBUG, logger="robust_boosting.progress"):
-        model = SPLBoostRegressorCV(n_estimators=300, random_state=0, verbose=2).fit(X, y)
-    assert model.remove_label_issues_
+    _logged_fit_with_60_shifted(caplog, n_estimators=300, verbose=2)
     stops = [re.search(r"fold (\d) stopped after (\d+) rounds \(best (\d+)", r.getMessage())
              for r in caplog.records if r.getMessage().startswith("refit search: candidate")]
     assert {int(m[1]) for m in stops} == {1, 2}  # the first two folds

@@ -454,13 +454,12 @@ class FeatureSchema:
         known = pd.Index(self.categories[j], dtype=object)
         if is_cat:
             # each of the column's categories looked up once and its rows taken by their
-            # codes: the codes of looking up every row's value, without an object array
+            # codes (a missing cell's -1 takes the appended -1): the codes of looking up
+            # every row's value, without an object array
             own = col.cat.codes.to_numpy()
             present = own >= 0
             lookup = known.get_indexer(col.cat.categories.to_numpy(dtype=object))
-            codes = (lookup[np.where(present, own, 0)] if lookup.size
-                     else np.zeros(len(own), dtype=np.intp))
-            codes[~present] = -1
+            codes = np.append(lookup, -1)[own]
         else:
             present = col.notna().to_numpy()
             codes = known.get_indexer(col.to_numpy(dtype=object))

@@ -674,11 +674,11 @@ class SPLBoostRegressorCV(SearchedFinalModel, RegressorMixin, BaseEstimator):
         """The final fit's setting and rounds, cross-validated on the rows it keeps at
         their final weights (the first ``REFIT_FOLDS`` of the same folds, the suspects'
         rows out of them; the first fold only from ``REFIT_ONE_FOLD_ROWS`` kept rows),
-        each candidate stopping after ``REFIT_PATIENCE`` rounds without improvement. Without the suspects the candidate is the
-        winner at age ``inf`` (down-weighted suspects: also at its own age): the search's
-        rounds on the noisy targets stop where the held-out loss has stopped improving on
-        the rows the final model no longer sees
-        (``docs/design/0025-regression-suspects.md``)."""
+        each candidate stopping after ``REFIT_PATIENCE`` rounds without improvement.
+        Without the suspects the candidate is the winner at age ``inf`` (down-weighted
+        suspects: also at its own age): the search's rounds on the noisy targets stop
+        where the held-out loss has stopped improving on the rows the final model no
+        longer sees (``docs/design/0025-regression-suspects.md``)."""
         X_fit, X_num = X
         where = np.full(y.shape[0], -1)
         where[kept] = np.arange(kept.size)

@@ -64,15 +64,22 @@ BUNDLED = ["bupa", "german", "heart", "ionosphere", "mammographic", "pima", "tic
            "titanic", "wdbc", "wisconsin", "yeast"]
 
 
-def bundled_tasks(datasets, seed: int, splits) -> Iterator[tuple]:
+#: ``bench_noisy_default.py``'s flips: symmetric and class-conditional, the clean task once
+BUNDLED_CELLS = [("sym", 0.0)] + [(kind, rate) for kind in ("sym", "cc")
+                                  for rate in (0.1, 0.2, 0.3, 0.35, 0.4)]
+
+
+def bundled_tasks(datasets, seed: int, splits, cells=BUNDLED_CELLS) -> Iterator[tuple]:
     """``(dataset, split, kind, rate, X, y_fit, X_test, y_test, flipped)`` for
     ``bench_noisy_default.py``'s tasks: its 70/30 split ``seed + s`` for each ``s`` of
-    ``splits`` (also the model's seed there), its symmetric and class-conditional flips
-    (``flipped``: a boolean mask), the clean task once."""
+    ``splits`` (also the model's seed there), and for each ``(kind, rate)`` of ``cells``
+    its flips (``flipped``: a boolean mask); the annotator-like kinds (``hardest``,
+    ``pmd``) read the split's reference probabilities."""
     from sklearn.model_selection import train_test_split
     from sklearn.preprocessing import LabelEncoder
 
     from robust_boosting.datasets import load_dataset
+    from robust_boosting.noise import reference_proba
 
     for ds in datasets:
         X, y = load_dataset(ds, return_X_y=True)
@@ -80,12 +87,32 @@ def bundled_tasks(datasets, seed: int, splits) -> Iterator[tuple]:
         for s in splits:
             Xtr, Xte, ytr, yte = train_test_split(X, y, test_size=0.3, stratify=y,
                                                   random_state=seed + s)
-            for kind in ("sym", "cc"):
-                for rate in (0.0, 0.1, 0.2, 0.3, 0.35, 0.4):
-                    if rate == 0 and kind != "sym":
-                        continue
-                    y_fit, flipped = add_noise(ytr, kind, rate, seed + 1000 * s + 7)
-                    yield ds, seed + s, kind, rate, Xtr, y_fit, Xte, yte, flipped
+            ref = (reference_proba(Xtr, ytr, random_state=seed + s)
+                   if {"hardest", "pmd"} & {kind for kind, _ in cells} else None)
+            for kind, rate in cells:
+                y_fit, flipped = add_noise(ytr, kind, rate, seed + 1000 * s + 7, proba=ref)
+                yield ds, seed + s, kind, rate, Xtr, y_fit, Xte, yte, flipped
+
+
+def real_tasks(splits, acceptance: bool = False) -> Iterator[tuple]:
+    """``(table, split, noise, X, y_fit, X_test, y_test)`` for ``bench_real_tables.py``'s
+    classification tasks (the held-out packages' with ``acceptance``): each table's
+    stratified 70/30 split seeded ``s`` for each ``s`` of ``splits``, its clean labels and
+    20 % symmetric and annotator-like flips, made as that script makes them."""
+    import bench_real_tables as B
+    from sklearn.model_selection import train_test_split
+
+    from robust_boosting.noise import reference_proba
+
+    for spec in B.select_tables("classification", acceptance=acceptance):
+        X, y = B.load(spec)
+        for s in splits:
+            Xtr, Xte, ytr, yte = train_test_split(X, y, test_size=0.3, random_state=s,
+                                                  stratify=y)
+            proba = reference_proba(Xtr, ytr, random_state=s)
+            for noise in ("clean", "sym20", "hardest20"):
+                y_fit, _ = B._noisy("classification", ytr, noise, s + 7, proba, "replace")
+                yield spec.name, s, noise, Xtr, y_fit, Xte, yte
 
 
 def scores(est, X_test, y_test, flipped) -> tuple[float, float]:

@@ -73,38 +73,20 @@ def _one(X_tr, y_tr, X_te, y_te, seed, row) -> None:
 
 
 def real() -> None:
-    import bench_real_tables as B
-    from sklearn.model_selection import train_test_split
+    from _noisy_tasks import real_tasks
 
-    from robust_boosting.noise import reference_proba
-
-    for spec in B.select_tables("classification"):
-        X, y = B.load(spec)
-        Xtr, Xte, ytr, yte = train_test_split(X, y, test_size=0.3, random_state=0, stratify=y)
-        proba = reference_proba(Xtr, ytr, random_state=0)
-        for noise in ("clean", "sym20", "hardest20"):
-            yn, _ = B._noisy("classification", ytr, noise, 7, proba, "replace")
-            _one(Xtr, yn, Xte, yte, 0, dict(task="real", dataset=spec.name, noise=noise))
+    for name, s, noise, Xtr, yn, Xte, yte in real_tasks([0]):
+        _one(Xtr, yn, Xte, yte, s, dict(task="real", dataset=name, noise=noise))
 
 
 def bundled() -> None:
-    import bench_noisy_default as N
-    from sklearn.model_selection import train_test_split
-    from sklearn.preprocessing import LabelEncoder
-
-    from robust_boosting.datasets import load_dataset
+    from _noisy_tasks import BUNDLED, bundled_tasks
 
     cells = [("sym", 0.0), ("sym", 0.2), ("sym", 0.4), ("cc", 0.1), ("cc", 0.3), ("cc", 0.4)]
-    for ds in N.BINARY_FULL:
-        X, y = load_dataset(ds, return_X_y=True)
-        X, y = np.asarray(X, float), LabelEncoder().fit_transform(y)
-        for split in range(2):
-            Xtr, Xte, ytr, yte = train_test_split(X, y, test_size=0.3, stratify=y,
-                                                  random_state=split)
-            for kind, rate in cells:
-                yn, _ = N.add_noise(ytr, kind, rate, 1000 * split + 7)
-                _one(Xtr, yn, Xte, yte, split,
-                     dict(task="bundled", dataset=ds, split=split, noise=f"{kind}{rate:g}"))
+    for ds, split, kind, rate, Xtr, yn, Xte, yte, _ in bundled_tasks(BUNDLED, 0, range(2),
+                                                                     cells):
+        _one(Xtr, yn, Xte, yte, split,
+             dict(task="bundled", dataset=ds, split=split, noise=f"{kind}{rate:g}"))
 
 
 def analyse(files) -> None:

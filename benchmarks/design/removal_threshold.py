@@ -61,49 +61,24 @@ def _pair(X_tr, y_tr, X_te, y_te, seed):
 
 
 def real(acceptance: bool) -> None:
-    import bench_real_tables as B
-    from sklearn.model_selection import train_test_split
+    from _noisy_tasks import real_tasks
 
-    from robust_boosting.noise import reference_proba
-
-    for spec in B.select_tables("classification", acceptance=acceptance):
-        X, y = B.load(spec)
-        for s in range(3):
-            Xtr, Xte, ytr, yte = train_test_split(X, y, test_size=0.3, random_state=s,
-                                                  stratify=y)
-            proba = reference_proba(Xtr, ytr, random_state=s)
-            for noise in ("clean", "sym20", "hardest20"):
-                yn, _ = B._noisy("classification", ytr, noise, s + 7, proba, "replace")
-                row = dict(task="real", dataset=spec.name, split=s, noise=noise)
-                row.update(_pair(Xtr, yn, Xte, yte, s))
-                print(json.dumps(row), flush=True)
+    for name, s, noise, Xtr, yn, Xte, yte in real_tasks(range(3), acceptance):
+        row = dict(task="real", dataset=name, split=s, noise=noise)
+        row.update(_pair(Xtr, yn, Xte, yte, s))
+        print(json.dumps(row), flush=True)
 
 
 def bundled(kinds, rates, extra) -> None:
-    import bench_noisy_default as N
-    from sklearn.model_selection import train_test_split
-    from sklearn.preprocessing import LabelEncoder
+    from _noisy_tasks import BUNDLED, bundled_tasks
 
-    from robust_boosting.datasets import load_dataset
-    from robust_boosting.noise import reference_proba
-
-    for ds in N.BINARY_FULL + list(extra):
-        X, y = load_dataset(ds, return_X_y=True)
-        X, y = np.asarray(X, float), LabelEncoder().fit_transform(y)
-        for split in range(2):
-            Xtr, Xte, ytr, yte = train_test_split(X, y, test_size=0.3, stratify=y,
-                                                  random_state=split)
-            ref = (reference_proba(Xtr, ytr, random_state=split)
-                   if {"hardest", "pmd"} & set(kinds) else None)
-            for kind in kinds:
-                for rate in rates:
-                    if rate == 0 and kind != kinds[0]:
-                        continue
-                    yn, _ = N.add_noise(ytr, kind, rate, 1000 * split + 7, proba=ref)
-                    row = dict(task="bundled", dataset=ds, split=split,
-                               noise=f"{kind}{rate:g}")
-                    row.update(_pair(Xtr, yn, Xte, yte, split))
-                    print(json.dumps(row), flush=True)
+    # the clean task once, with the first kind
+    cells = [(kind, rate) for kind in kinds for rate in rates if rate or kind == kinds[0]]
+    for ds, split, kind, rate, Xtr, yn, Xte, yte, _ in bundled_tasks(
+            BUNDLED + list(extra), 0, range(2), cells):
+        row = dict(task="bundled", dataset=ds, split=split, noise=f"{kind}{rate:g}")
+        row.update(_pair(Xtr, yn, Xte, yte, split))
+        print(json.dumps(row), flush=True)
 
 
 def analyse(files) -> None:

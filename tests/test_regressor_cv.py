@@ -206,10 +206,11 @@ def test_search_attributes(corrupted):
     assert model.best_params_["n_estimators"] == res["n_estimators"][model.best_index_]
     # suspects were removed: the final age and rounds were searched again
     refit = model.refit_params_
-    same = ("age", "n_estimators", "learning_rate")
+    same = ("age", "loss", "n_estimators", "learning_rate")
     assert {k: v for k, v in refit.items() if k not in same} == {
         k: v for k, v in model.best_params_.items() if k not in same}
-    assert refit["age"] == np.inf  # the suspects left out: plain boosting
+    # the suspects left out: plain boosting
+    assert (refit["age"], refit["loss"]) == (np.inf, "squared_error")
     # the searches ran at twice the rate; the final model runs twice their rounds
     assert model.best_params_["learning_rate"] == 2 * model.learning_rate
     assert refit["learning_rate"] == model.learning_rate
@@ -267,10 +268,24 @@ def test_kept_suspects_and_weights():
                                label_issue_weight=0.5).fit(X, y_noisy)
     assert np.isin(half.label_issues_, half.excluded_samples_).all()
     assert wrong[removed.label_issues_].mean() > 0.9
-    # left out: the refit is plain boosting; down-weighted: the winner's age or inf
-    assert removed.refit_params_["age"] == np.inf
-    assert half.refit_params_["age"] in (half.best_params_["age"], np.inf)
+    # left out: the refit is plain boosting; down-weighted: the winner or plain boosting
+    assert (removed.refit_params_["age"], removed.refit_params_["loss"]) == (
+        np.inf, "squared_error")
+    winner = (half.best_params_["age"], half.best_params_["loss"])
+    assert (half.refit_params_["age"], half.refit_params_["loss"]) in (
+        winner, (np.inf, "squared_error"))
 
+
+
+def test_without_the_suspects_a_huber_winner_is_refitted_with_the_squared_loss():
+    X, y = _friedman(600, seed=4)
+    y_noisy, _ = _shifted(y, 0.2, seed=4)
+    model = SPLBoostRegressorCV(loss="huber", n_estimators=100, random_state=0).fit(X, y_noisy)
+    assert model.remove_label_issues_ and model.best_params_["loss"] == "huber"
+    # the suspects are out: plain boosting, whose gradients Huber's loss would clip
+    assert (model.refit_params_["age"], model.refit_params_["loss"]) == (
+        np.inf, "squared_error")
+    assert model.best_estimator_.loss == "squared_error"
 
 def test_held_out_loss_bounds_each_wrong_target():
     rng = np.random.default_rng(0)

@@ -293,11 +293,13 @@ class SPLBoostRegressorCV(SearchedFinalModel, RegressorMixin, BaseEstimator):
        weights, on the first two of the same folds, each model stopping after 20 rounds
        without improvement (:attr:`refit_params_`;
        ``docs/design/0034-refit-folds.md``): the search's rounds on the
-       wrong targets stop too early for a model that no longer sees them. Its age is
-       then ``inf`` (plain gradient boosting: the suspects are out, and the self-paced
-       weights would leave out more true targets), or, when the suspects are
-       down-weighted (``label_issue_weight > 0``), the better of the winner's and ``inf``
-       (``docs/design/0032-plain-refit.md``). Without suspects the final model is the
+       wrong targets stop too early for a model that no longer sees them. It is then
+       plain gradient boosting, age ``inf`` with the squared loss (the suspects are out:
+       the self-paced weights would leave out more true targets, and Huber's clipped
+       gradients barely move the fit of a group of true targets far from the rest), or,
+       when the suspects are down-weighted (``label_issue_weight > 0``), the better of
+       the winner and plain boosting (``docs/design/0032-plain-refit.md``,
+       ``docs/design/0035-squared-refit.md``). Without suspects the final model is the
        winner with its cross-validated number of rounds. The final model boosts at
        ``learning_rate``, half the searches' rate, for twice the rounds they chose.
 
@@ -375,8 +377,8 @@ class SPLBoostRegressorCV(SearchedFinalModel, RegressorMixin, BaseEstimator):
         with ``refit_params_``.
     refit_params_ : dict
         The final model's setting: ``best_params_``, or, when suspects were removed or
-        down-weighted, its rounds (at age ``inf``; down-weighted: and its age) searched
-        again on the final weights, or, when ``"auto"`` kept a long tail of suspects,
+        down-weighted, its rounds as plain boosting (age ``inf``, the squared loss;
+        down-weighted: or the winner's age and loss) searched again on the final weights, or, when ``"auto"`` kept a long tail of suspects,
         the plain candidate searched again; then at ``learning_rate`` (half the
         search's) with twice those rounds.
     cv_results_ : dict of ndarrays
@@ -616,7 +618,7 @@ class SPLBoostRegressorCV(SearchedFinalModel, RegressorMixin, BaseEstimator):
     def _final_fit(self, X, y, sw, p, folds, fit_seed, progress, candidates) -> None:
         """Step 3: the winner on all the rows, the suspects' weights multiplied by
         ``label_issue_weight`` when ``remove_label_issues``; then its rounds are searched
-        again on those weights at age ``inf`` (and the winner's age, the suspects
+        again on those weights as plain boosting (and as the winner, the suspects
         down-weighted) (:meth:`_refit_search`). With ``"auto"`` and
         suspects whose targets are a long tail (:data:`TAIL_R2`), the plain candidates
         are searched again on every row under the mean squared error instead."""
@@ -647,9 +649,11 @@ class SPLBoostRegressorCV(SearchedFinalModel, RegressorMixin, BaseEstimator):
                    f"features, a long tail rather than wrong targets")
         elif removed.size:
             # plain boosting once the suspects are out: the winner's finite age chose
-            # worse on both real and synthetic tables (docs/design/0032-plain-refit.md)
+            # worse on both real and synthetic tables (docs/design/0032-plain-refit.md),
+            # and Huber's clipped gradients left groups of true targets far from the rest
+            # unfitted (docs/design/0035-squared-refit.md)
             base = dict(p, n_estimators=int(self.n_estimators))
-            plain = dict(base, age=np.inf)
+            plain = dict(base, age=np.inf, loss="squared_error")
             p = self._refit_search(
                 X, y, weight,
                 [plain] if self.label_issue_weight == 0 or base == plain else [base, plain],
@@ -675,8 +679,8 @@ class SPLBoostRegressorCV(SearchedFinalModel, RegressorMixin, BaseEstimator):
         their final weights (the first ``REFIT_FOLDS`` of the same folds, the suspects'
         rows out of them; the first fold only from ``REFIT_ONE_FOLD_ROWS`` kept rows),
         each candidate stopping after ``REFIT_PATIENCE`` rounds without improvement.
-        Without the suspects the candidate is the winner at age ``inf`` (down-weighted
-        suspects: also at its own age): the search's rounds on the noisy targets stop
+        Without the suspects the candidate is the winner as plain boosting, age ``inf``
+        with the squared loss (down-weighted suspects: also the winner itself): the search's rounds on the noisy targets stop
         where the held-out loss has stopped improving on the rows the final model no
         longer sees (``docs/design/0025-regression-suspects.md``)."""
         X_fit, X_num = X

@@ -137,12 +137,14 @@ def test_race_fits_the_first_folds_best_on_every_fold():
 def test_raced_search_equals_the_full_search(rows, seed, monkeypatch):
     """The candidates that run every fold have the full search's scores and rounds; the
     others NaN after the first fold and rank last; the model is the full search's
-    whenever its winner survives the race (here it does)."""
+    whenever its winner survives the race (here it does), and so is its plain candidate
+    (here with depth-wise trees only)."""
     X, y = _friedman(rows, seed=seed)
     y_noisy, _ = _shifted(y, 0.2, seed)
-    raced = SPLBoostRegressorCV(random_state=seed).fit(X, y_noisy)
+    kw = dict(random_state=seed, grow_policy="depthwise")
+    raced = SPLBoostRegressorCV(**kw).fit(X, y_noisy)
     monkeypatch.setattr(regression_cv, "RACE_KEEP", 100)  # every candidate on every fold
-    full = SPLBoostRegressorCV(random_state=seed).fit(X, y_noisy)
+    full = SPLBoostRegressorCV(**kw).fit(X, y_noisy)
     res, ref = raced.cv_results_, full.cv_results_
     alive = ~np.isnan(res["mean_test_score"])
     assert 0 < alive.sum() <= RACE_KEEP + 1 and not np.isnan(ref["mean_test_score"]).any()
@@ -198,9 +200,16 @@ def test_search_attributes(corrupted):
     alive = ~np.isnan(res["mean_test_score"])
     assert 1 <= alive.sum() <= RACE_KEEP + 1 and alive[model.best_index_]
     assert set(res["param_max_depth"]) == {3, 6}
-    # leaves of at least 10 rows (docs/design/0036-regression-leaves.md), in every model
-    assert set(res["param_min_samples_leaf"]) == {10}
-    assert all(t.min_samples_leaf == 10 for t in model.best_estimator_.estimators_)
+    # numeric data: the plain depth-6 candidate grows symmetric trees with leaves of any
+    # size, the others depth-wise trees with leaves of at least 10 rows
+    # (docs/design/0036-regression-leaves.md, 0037-symmetric-regression-trees.md)
+    for p in res["params"]:
+        plain = p["loss"] == "squared_error" and p["age"] == np.inf
+        expected = ("symmetric", 1) if p["max_depth"] == 6 and plain else ("depthwise", 10)
+        assert (p["grow_policy"], p["min_samples_leaf"]) == expected
+    final = (model.refit_params_["grow_policy"], model.refit_params_["min_samples_leaf"])
+    assert all((t.grow_policy, t.min_samples_leaf) == final
+               for t in model.best_estimator_.estimators_)
     assert set(res["param_loss"]) == {"squared_error", "huber"}
     assert set(res["param_age"]) == {4.5, np.inf}
     assert res["rank_test_score"][model.best_index_] == 1
@@ -289,6 +298,31 @@ def test_without_the_suspects_a_huber_winner_is_refitted_with_the_squared_loss()
     assert (model.refit_params_["age"], model.refit_params_["loss"]) == (
         np.inf, "squared_error")
     assert model.best_estimator_.loss == "squared_error"
+
+
+def test_symmetric_trees_only_on_numeric_data_without_constraints():
+    """grow_policy="auto": the plain depth-6 candidate grows symmetric trees on numeric
+    data; on a frame with a categorical column, under monotone constraints, or with
+    grow_policy="depthwise", every candidate grows depth-wise."""
+    X, y = _friedman(400, seed=5)
+    kw = dict(n_estimators=20, random_state=0)
+
+    def policies(model):
+        return [p["grow_policy"] for p in model.cv_results_["params"]]
+
+    auto = SPLBoostRegressorCV(**kw).fit(X, y)
+    symmetric = [p for p in auto.cv_results_["params"] if p["grow_policy"] == "symmetric"]
+    assert [(p["max_depth"], p["loss"], p["age"]) for p in symmetric] == [
+        (6, "squared_error", np.inf)]
+    assert set(policies(SPLBoostRegressorCV(grow_policy="depthwise", **kw).fit(X, y))) == {
+        "depthwise"}
+    up = SPLBoostRegressorCV(monotonic_cst=[1] + [0] * 9, **kw).fit(X, y)
+    assert set(policies(up)) == {"depthwise"}
+    frame = pd.DataFrame(X, columns=[f"x{i}" for i in range(10)])
+    frame["group"] = pd.Categorical(np.where(X[:, 0] > 0.5, "a", "b"))
+    assert set(policies(SPLBoostRegressorCV(**kw).fit(frame, y))) == {"depthwise"}
+    with pytest.raises(ValueError, match="grow_policy"):
+        SPLBoostRegressorCV(grow_policy="symmetric").fit(X, y)
 
 def test_held_out_loss_bounds_each_wrong_target():
     rng = np.random.default_rng(0)

@@ -288,7 +288,6 @@ def test_kept_suspects_and_weights():
         winner, (np.inf, "squared_error"))
 
 
-
 def test_without_the_suspects_a_huber_winner_is_refitted_with_the_squared_loss():
     X, y = _friedman(600, seed=4)
     y_noisy, _ = _shifted(y, 0.2, seed=4)

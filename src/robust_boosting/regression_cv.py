@@ -174,7 +174,8 @@ class RegressionSearch:
     @staticmethod
     def template(seed) -> SPLBoostRegressor:
         return make_regressor(dict(max_depth=3, min_samples_leaf=1, l2_regularization=0.0,
-                                   learning_rate=0.1, age=np.inf, loss="squared_error"),
+                                   learning_rate=0.1, age=np.inf, loss="squared_error",
+                                   grow_policy="depthwise"),
                               1, seed)
 
     @staticmethod
@@ -184,7 +185,7 @@ class RegressionSearch:
                 "estimator__l2_regularization": candidate["l2_regularization"],
                 "learning_rate": candidate["learning_rate"], "age": candidate["age"],
                 "loss": candidate["loss"], "n_estimators": rounds,
-                "estimator__grow_policy": candidate.get("grow_policy", "depthwise"),
+                "estimator__grow_policy": candidate["grow_policy"],
                 **({} if candidate.get("monotonic_cst") is None
                    else {"estimator__monotonic_cst": candidate["monotonic_cst"]})}
 
@@ -212,7 +213,7 @@ def make_regressor(candidate: dict, n_estimators: int, random_state: int) -> SPL
                              l2_regularization=candidate["l2_regularization"],
                              sample_count=SAMPLE_COUNT,
                              monotonic_cst=candidate.get("monotonic_cst"),
-                             grow_policy=candidate.get("grow_policy", "depthwise"))
+                             grow_policy=candidate["grow_policy"])
     return SPLBoostRegressor(tree, n_estimators=n_estimators, age=candidate["age"],
                              loss=candidate["loss"], learning_rate=candidate["learning_rate"],
                              random_state=random_state, id_columns="keep")
@@ -404,9 +405,10 @@ class SPLBoostRegressorCV(SearchedFinalModel, RegressorMixin, BaseEstimator):
     refit_params_ : dict
         The final model's setting: ``best_params_``, or, when suspects were removed or
         down-weighted, its rounds as plain boosting (age ``inf``, the squared loss;
-        down-weighted: or the winner's age and loss) searched again on the final weights, or, when ``"auto"`` kept a long tail of suspects,
-        the plain candidate searched again; then at ``learning_rate`` (half the
-        search's) with twice those rounds.
+        down-weighted: or the winner's age and loss) searched again on the final
+        weights, or, when ``"auto"`` kept a long tail of suspects, the plain candidate
+        searched again; then at ``learning_rate`` (half the search's) with twice those
+        rounds.
     cv_results_ : dict of ndarrays
         One entry per candidate, as in ``GridSearchCV``: ``params``, ``param_<name>``,
         ``n_estimators`` (best round), ``split{k}_test_score``, ``mean_test_score``,
@@ -725,9 +727,10 @@ class SPLBoostRegressorCV(SearchedFinalModel, RegressorMixin, BaseEstimator):
         rows out of them; the first fold only from ``REFIT_ONE_FOLD_ROWS`` kept rows),
         each candidate stopping after ``REFIT_PATIENCE`` rounds without improvement.
         Without the suspects the candidate is the winner as plain boosting, age ``inf``
-        with the squared loss (down-weighted suspects: also the winner itself): the search's rounds on the noisy targets stop
-        where the held-out loss has stopped improving on the rows the final model no
-        longer sees (``docs/design/0025-regression-suspects.md``)."""
+        with the squared loss (down-weighted suspects: also the winner itself): the
+        search's rounds on the noisy targets stop where the held-out loss has stopped
+        improving on the rows the final model no longer sees
+        (``docs/design/0025-regression-suspects.md``)."""
         X_fit, X_num = X
         where = np.full(y.shape[0], -1)
         where[kept] = np.arange(kept.size)

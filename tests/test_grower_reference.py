@@ -234,17 +234,21 @@ def test_histogram_cache_policy_equals_the_reference(monkeypatch, n, categorical
     strength=st.sampled_from([0.0, 1.0]),
     n_threads=st.sampled_from([1, 2]),
     seed=st.integers(0, 2**16),
+    n_cat=st.sampled_from([0, 0, 1, 2]),
+    min_cat=st.sampled_from([1, 4]),
 )
 def test_symmetric_trees_of_any_depth_equal_the_reference(all_threaded, n, depth, strength,
-                                                          n_threads, seed):
+                                                          n_threads, seed, n_cat, min_cat):
     """Symmetric trees to any depth (the old compiled limit was 10), on few rows too (their
-    nodes bounded by ``2 n - 1``, the pool by the nodes), are the reference's."""
+    nodes bounded by ``2 n - 1``, the pool by the nodes), with categorical features (ranked
+    at the root, rare ones unranked) or none, are the reference's."""
     rng = np.random.RandomState(seed)
-    X, _ = _mixed(rng, n, 4, 0, 2)
+    X, n_categories = _mixed(rng, n, 4, n_cat, 12)
     y = _target(rng, X, "regression")
     proto = HistTreeRegressor(max_depth=depth, grow_policy="symmetric",
-                              random_strength=strength, random_state=seed)
-    Xb = proto.prepare_data(X)
+                              random_strength=strength, random_state=seed,
+                              min_category_count=min_cat)
+    Xb = proto.prepare_data(X, n_categories=n_categories)
     ref, got = _pair(proto, Xb, y, rng.uniform(0.0, 2.0, n) + (np.arange(n) == 0), n_threads)
     _assert_same_growth(ref, got)
 

@@ -27,6 +27,7 @@ from robust_boosting.regression_cv import (
     TAIL_R2,
     explained_share,
     held_out_loss,
+    make_regressor,
     scaled_residuals,
 )
 
@@ -299,10 +300,11 @@ def test_without_the_suspects_a_huber_winner_is_refitted_with_the_squared_loss()
     assert model.best_estimator_.loss == "squared_error"
 
 
-def test_symmetric_trees_only_on_numeric_data_without_constraints():
-    """grow_policy="auto": the plain depth-6 candidate grows symmetric trees on numeric
-    data; on a frame with a categorical column, under monotone constraints, or with
-    grow_policy="depthwise", every candidate grows depth-wise."""
+def test_symmetric_trees_only_for_the_plain_deep_candidate_without_constraints():
+    """grow_policy="auto": the plain depth-6 candidate grows symmetric trees, on numeric
+    data and on a frame with a categorical column (its final trees then split that column
+    into sets); under monotone constraints, or with grow_policy="depthwise", every
+    candidate grows depth-wise."""
     X, y = _friedman(400, seed=5)
     kw = dict(n_estimators=20, random_state=0)
 
@@ -318,8 +320,15 @@ def test_symmetric_trees_only_on_numeric_data_without_constraints():
     up = SPLBoostRegressorCV(monotonic_cst=[1] + [0] * 9, **kw).fit(X, y)
     assert set(policies(up)) == {"depthwise"}
     frame = pd.DataFrame(X, columns=[f"x{i}" for i in range(10)])
-    frame["group"] = pd.Categorical(np.where(X[:, 0] > 0.5, "a", "b"))
-    assert set(policies(SPLBoostRegressorCV(**kw).fit(frame, y))) == {"depthwise"}
+    group = np.random.default_rng(0).choice(list("abc"), size=400)
+    frame["group"] = pd.Categorical(group)
+    mixed = SPLBoostRegressorCV(**kw).fit(frame, y + 20 * (group == "b"))
+    assert policies(mixed) == policies(auto)
+    # the group is the target's largest part: the symmetric candidate splits it first
+    sym = next(p for p in mixed.cv_results_["params"] if p["grow_policy"] == "symmetric")
+    one = make_regressor(sym, 1, 0).fit(frame, y + 20 * (group == "b"))
+    tree = one.estimators_[0].tree_
+    assert tree.is_categorical[0] and tree.feature[0] == 10
     with pytest.raises(ValueError, match="grow_policy"):
         SPLBoostRegressorCV(grow_policy="symmetric").fit(X, y)
 

@@ -711,9 +711,8 @@ def test_symmetric_tree_levels_match_brute_force(problem, min_leaf, max_depth, s
 
 
 def test_symmetric_tree_parameters_and_paths():
-    """grow_policy='symmetric' needs an integer depth and no leaf limit, refuses
-    categorical features, and its trees go through the batched growth with other trees."""
-    import pandas as pd
+    """grow_policy='symmetric' needs an integer depth and no leaf limit, and its trees go
+    through the batched growth with other trees."""
 
     from robust_boosting.trees.batched import fit_trees_batched
     X, y = make_regression(400, 5, noise=5.0, random_state=0)
@@ -723,9 +722,6 @@ def test_symmetric_tree_parameters_and_paths():
         HistTreeRegressor(grow_policy="symmetric", max_depth=3, max_leaf_nodes=4).fit(X, y)
     with pytest.raises(ValueError, match="grow_policy"):
         HistTreeRegressor(grow_policy="oblivious").fit(X, y)
-    frame = pd.DataFrame({"a": X[:, 0], "c": pd.Categorical(np.arange(400) % 3)})
-    with pytest.raises(ValueError, match=r"categorical feature\(s\) 'c'\. Use"):
-        HistTreeRegressor(grow_policy="symmetric").fit(frame, y)
     sym = HistTreeRegressor(grow_policy="symmetric", max_depth=4, l2_regularization=1.0)
     Xp = sym.prepare_data(X)
     sym.fit(Xp, y)
@@ -741,6 +737,32 @@ def test_symmetric_tree_parameters_and_paths():
     for tree, wt, target in zip(together, weights, [y, y, -y], strict=True):
         alone = clone(tree).fit(Xp, target, sample_weight=wt)
         np.testing.assert_array_equal(tree.predict(X), alone.predict(X))
+
+
+def test_symmetric_tree_splits_categories_at_their_root_ranks():
+    """A symmetric tree splits a categorical feature at a rank of its categories' mean
+    targets at the root: the tree of the same data with the column replaced by those
+    ranks (as numbers), leaf for leaf; a rare category (fewer than min_category_count
+    rows) is unranked and always goes right."""
+    pd = pytest.importorskip("pandas")
+    rng = np.random.RandomState(0)
+    n = 3000
+    cat = rng.randint(0, 20, n)
+    cat[:5] = 20  # a rare category, 5 rows
+    x = rng.randn(n)
+    y = 3 * rng.randn(21)[cat] + x + 0.3 * rng.randn(n)
+    frame = pd.DataFrame({"x": x, "c": pd.Categorical(cat)})
+    tree = HistTreeRegressor(grow_policy="symmetric", max_depth=5, min_category_count=10)
+    tree.fit(frame, y)
+    t = tree.tree_
+    inner = t.children_left >= 0
+    assert t.is_categorical[inner].any()  # the categories were split as sets
+    rank = np.full(21, 20.0)  # the rare category: ranked past every other
+    means = np.array([y[cat == c].mean() for c in range(20)])
+    rank[:20] = np.argsort(np.argsort(means, kind="stable"), kind="stable")
+    numeric = pd.DataFrame({"x": x, "c": rank[cat]})
+    ranked = HistTreeRegressor(grow_policy="symmetric", max_depth=5).fit(numeric, y)
+    np.testing.assert_array_equal(tree.predict(frame), ranked.predict(numeric))
 
 
 def test_symmetric_tree_threads_and_reference_agree():

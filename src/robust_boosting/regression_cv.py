@@ -96,12 +96,14 @@ SEARCH_RATE = 2
 
 #: with ``grow_policy="auto"``, the plain candidates (``age=inf``, the squared loss) of
 #: at least this depth grow symmetric trees (CatBoost's oblivious trees: one split per
-#: level, leaves of any size) on numeric data without monotone constraints. On the real
+#: level, leaves of any size) on data without monotone constraints. On numeric real
 #: tables the clean-test RMSE moved by -1.9 % and -1.1 % (geometric means), the ratio to
 #: the best peer from 1.035 to 1.003 and from 1.034 to 1.022, corrupted targets unchanged
 #: (+0.07 % and 0.00 %); the robust candidates' trees stay depth-wise: symmetric ones won
 #: the search on corrupted synthetic targets and lost up to 2.3x after the refit
-#: (docs/design/0037-symmetric-regression-trees.md)
+#: (docs/design/0037-symmetric-regression-trees.md). With categorical columns too (their
+#: categories split at their ranks): -2.1 % and -1.2 %, the ratio to 0.978 and 1.010
+#: (docs/design/0038-symmetric-categorical-splits.md)
 SYMMETRIC_DEPTH = 6
 
 
@@ -345,13 +347,14 @@ class SPLBoostRegressorCV(SearchedFinalModel, RegressorMixin, BaseEstimator):
         ``docs/design/0036-regression-leaves.md``).
     grow_policy : {"auto", "depthwise"}, default="auto"
         How the trees grow. ``"depthwise"``: every candidate's trees split each node on
-        its own best split. ``"auto"``: on data without categorical columns and without
-        monotone constraints, the plain candidates (``age=inf``, the squared loss) of
-        depth 6 or more grow symmetric trees instead (CatBoost's oblivious trees [CB]_:
-        one split for a whole level, leaves of any size), which fit targets close to a
-        smooth function of a few columns better
-        (``docs/design/0037-symmetric-regression-trees.md``); every other candidate grows
-        depth-wise. ``cv_results_`` and ``best_params_`` show each candidate's
+        its own best split. ``"auto"``: without monotone constraints, the plain
+        candidates (``age=inf``, the squared loss) of depth 6 or more grow symmetric trees
+        instead (CatBoost's oblivious trees [CB]_: one split for a whole level, leaves of
+        any size), which fit targets close to a smooth function of a few columns better
+        (``docs/design/0037-symmetric-regression-trees.md``); a categorical column's
+        categories are ranked once per tree by their mean residual and split at a rank
+        (``docs/design/0038-symmetric-categorical-splits.md``). Every other candidate
+        grows depth-wise. ``cv_results_`` and ``best_params_`` show each candidate's
         ``grow_policy``.
     l2_regularization : float, default=0.0
         L2 penalty on the leaf values, in rows (:class:`~robust_boosting.trees.HistTreeRegressor`).
@@ -542,11 +545,11 @@ class SPLBoostRegressorCV(SearchedFinalModel, RegressorMixin, BaseEstimator):
     def _shaped(self, candidates: list[dict], mono) -> list[dict]:
         """``candidates`` with ``grow_policy`` resolved: with ``"auto"``, the plain ones
         (:func:`_plain`) of depth :data:`SYMMETRIC_DEPTH` or more grow symmetric trees with
-        leaves of any size, on data without categorical columns and without monotone
-        constraints ``mono``."""
+        leaves of any size, on data without monotone constraints ``mono``
+        (docs/design/0037-symmetric-regression-trees.md,
+        docs/design/0038-symmetric-categorical-splits.md)."""
         check_choice("grow_policy", self.grow_policy, ["auto", "depthwise"])
-        if (self.grow_policy == "depthwise" or self._has_categorical()
-                or _constrains(mono)):
+        if self.grow_policy == "depthwise" or _constrains(mono):
             return candidates
         plain = _plain(candidates)
         return [dict(c, grow_policy="symmetric", min_samples_leaf=1)

@@ -404,14 +404,6 @@ class _BaseHistTree(BaseEstimator):
             root_tot[-1] = n_active
         grower_cls = _SymmetricGrower if self._grow_policy() == "symmetric" else _Grower
         mono = self._monotone_constraints(mapper, grower_cls)
-        if grower_cls is _SymmetricGrower and mapper.categorical_features_.size:
-            cats = mapper.categorical_features_.tolist()
-            names = getattr(self, "feature_names_in_", None)
-            which = (", ".join(repr(str(names[f])) for f in cats) if names is not None
-                     else f"{cats} (by position)")
-            raise ValueError(
-                "grow_policy='symmetric' splits numeric features only; the data have "
-                f"the categorical feature(s) {which}. Use grow_policy='depthwise'.")
         strength = self._strength()
         grower = grower_cls(
             binned.codes_t, mapper.n_bins_, mapper.missing_bin_, idx, ow, oc, owy,

@@ -40,6 +40,9 @@ cdef enum:
     MO_SLOT_BYTES = 64 * 1024 * 1024
     # bytes of a categorical node's left set (a bit per bin code, HistTree.categories_left)
     CAT_SET_BYTES = 32
+    # doubles of one feature's histogram with its bins in rank order (256 bins of at most
+    # 3 statistics; _splitting._ranked_hist)
+    SYM_RANKED_HIST = 768
 
 
 cdef extern from "_kernels.h":
@@ -129,6 +132,13 @@ cdef struct NodeArgs:
     double small_hi
     double large_lo
     double large_hi
+
+
+cdef struct SymOrder:
+    # a symmetric tree's categorical features, each split as a threshold on its
+    # categories ranked once at the root (_growing._sym_orders)
+    uint8_t* order       # (n_features, missing_bin + 1): feature f's categories by rank
+    int32_t* n_ordered   # per feature: how many are ranked (-1: a numeric feature)
 
 
 cdef inline void _subtract_bins(const double* ph, const double* sh, double* lh, Py_ssize_t nb,

@@ -19,7 +19,7 @@ from robust_boosting.trees._histogram cimport _build_hist_group
 from robust_boosting.trees._partition cimport _partition, _partition_table
 from robust_boosting.trees._splitting cimport (
     _child_bounds, _node_score, _run_groups, _sym_choice, _sym_feature_best, _sym_features_add, _sym_level,
-    _sym_no_split, _sym_noisy_choice, _sym_noisy_level, _tree_args)
+    _sym_no_split, _sym_noisy_choice, _sym_noisy_level, _sym_orders, _tree_args)
 
 
 cdef bint _can_split(const double* tot, int64_t depth, int64_t max_depth, int n_stat,
@@ -584,20 +584,31 @@ cdef void _sym_divide(const NodeArgs* a0, Tree* t, Py_ssize_t node, Py_ssize_t l
                       double* buf_y, double* tots, int n_stat, bint last, double** pool,
                       int32_t* slot_of, int32_t slot_s, int32_t slot_l,
                       int n_threads, int64_t total_bins, int64_t min_work,
-                      int64_t scan_work) noexcept nogil:
+                      int64_t scan_work, const SymOrder* so) noexcept nogil:
     """Divide ``node`` of a symmetric level at the level's split ``(f, b)``: partition its
     rows, make its children ``lnode`` and ``lnode + 1`` (:func:`_divide`) and, unless the
     level is the ``last``, histogram the smaller child into the pool's slot ``slot_s`` and
     subtract the larger one into slot ``slot_l`` (the parent's own: in place), on
     ``n_threads`` threads when the node's work is large enough. Touches only the node's
     rows (of the row arrays and of the ``buf_*`` scratch), its children's records and
-    ``tots`` (``2 n_stat``), so the nodes of a level can be divided side by side."""
+    ``tots`` (``2 n_stat``), so the nodes of a level can be divided side by side. A
+    categorical feature ``f`` of ``so`` sends its categories of rank up to ``b`` left
+    (the node's set split, ``t.cats``)."""
     cdef NodeArgs a = a0[0]
     cdef int64_t s0 = t.start[node]
     cdef int64_t e0 = t.end[node]
     cdef int32_t slot_p = slot_of[node]
     cdef Py_ssize_t small, large
-    cdef int64_t mid = _divide(&a, t, node, lnode, f, b, ml, gain, d, idx, ow, NULL, owy,
+    cdef int64_t mid
+    cdef uint8_t* bits
+    cdef int r, c
+    if so != NULL and so.n_ordered[f] >= 0:
+        bits = t.cats + node * CAT_SET_BYTES
+        memset(bits, 0, CAT_SET_BYTES)
+        for r in range(b + 1 if b < so.n_ordered[f] else so.n_ordered[f]):
+            c = so.order[f * (a.missing_bin + 1) + r]
+            bits[c >> 3] |= <uint8_t>(1 << (c & 7))
+    mid = _divide(&a, t, node, lnode, f, b, ml, gain, d, idx, ow, NULL, owy,
                                buf_i + s0, buf_w + s0, buf_c + s0, buf_y + s0, tots,
                                tots + n_stat, n_stat)
     if last:
@@ -632,7 +643,7 @@ cdef void _sym_divide_nodes(const NodeArgs* a, Tree* t, const int64_t* lvl,
                             int n_stat, bint last, double** pool,
                             int32_t* slot_of, const int32_t* pair_slots, int n_threads,
                             int64_t total_bins, int64_t min_work,
-                            int64_t scan_work) noexcept nogil:
+                            int64_t scan_work, const SymOrder* so) noexcept nogil:
     """:func:`_sym_divide` of a level's divided nodes ``div[q0:q1]`` (node ``lvl[div[q]]``,
     children ``n_nodes + 2q`` and ``+ 1``): its smaller child's histogram into slot
     ``pair_slots[2 (q - q0)]``, its larger one's into ``pair_slots[2 (q - q0) + 1]``, its
@@ -650,14 +661,14 @@ cdef void _sym_divide_nodes(const NodeArgs* a, Tree* t, const int64_t* lvl,
                         <int32_t>d, idx, ow, owy, buf_i, buf_w, buf_c, buf_y,
                         tots + 2 * (q - q0) * n_stat, n_stat, last, pool, slot_of,
                         pair_slots[2 * (q - q0)], pair_slots[2 * (q - q0) + 1], 1, total_bins,
-                        min_work, scan_work)
+                        min_work, scan_work, so)
     else:
         for q in range(q0, q1):
             _sym_divide(a, t, lvl[div[q]], n_nodes + 2 * q, f, b, mlv[div[q]], gains[div[q]],
                         <int32_t>d, idx, ow, owy, buf_i, buf_w, buf_c, buf_y,
                         tots + 2 * (q - q0) * n_stat, n_stat, last, pool, slot_of,
                         pair_slots[2 * (q - q0)], pair_slots[2 * (q - q0) + 1], n_threads,
-                        total_bins, min_work, scan_work)
+                        total_bins, min_work, scan_work, so)
 
 
 cdef Py_ssize_t _sym_pool_slots(int64_t max_depth, int n_threads) noexcept nogil:
@@ -684,7 +695,7 @@ cdef Py_ssize_t _sym_stream(NodeArgs* a, Tree* t, int n_stat, int32_t* idx, doub
                             const double** tp, double* tol, int64_t* par, int64_t* small_of,
                             double* acc, int* used, double* scan, double* fscore,
                             int32_t* fbin, int n_threads, int64_t total_bins, int64_t min_work,
-                            int64_t scan_work) noexcept nogil:
+                            int64_t scan_work, const SymOrder* so) noexcept nogil:
     """Divide the level before a symmetric tree's last (its ``m`` nodes ``lvl``, the
     divided ones ``div``) and score the last level's split, without keeping the last
     level's histograms: returns the last level's node count (its nodes into ``lvl``, their
@@ -733,7 +744,7 @@ cdef Py_ssize_t _sym_stream(NodeArgs* a, Tree* t, int n_stat, int32_t* idx, doub
         q1 = q0 + chunk if q0 + chunk < n_div else n_div
         _sym_divide_nodes(a, t, lvl, div, mlv, gains, q0, q1, n_nodes, f, b, d, idx, ow, owy,
                           buf_i, buf_w, buf_c, buf_y, tots, n_stat, False, pool.ptr,
-                          slot_of, sc, n_threads, total_bins, min_work, scan_work)
+                          slot_of, sc, n_threads, total_bins, min_work, scan_work, so)
         # the last level's nodes up to the chunk's last divided node (the last chunk: to
         # the level's end), in order: an undivided node with its own histogram, a divided
         # one's children with theirs in the scratch slots
@@ -767,7 +778,7 @@ cdef Py_ssize_t _sym_stream(NodeArgs* a, Tree* t, int n_stat, int32_t* idx, doub
             tol[k] = reg_rtol * tol_scale * tp[k][0]
         if nm > m0:
             _sym_features_add(hp + m0, tp + m0, tol + m0, nm - m0, nf, a.n_bins, mb, ns,
-                              a.min_cnt, a.min_w, a.lam, acc, used, scan, lvl_threads)
+                              a.min_cnt, a.min_w, a.lam, acc, used, scan, lvl_threads, so)
         for c in range(n_nodes + 2 * q0, n_nodes + 2 * q1):  # the scratch is reused
             slot_of[c] = -1
         q0 = q1
@@ -821,9 +832,13 @@ cdef Py_ssize_t _grow_sym(NodeArgs* a, int n_stat, int32_t* idx, double* ow, dou
                           double reg_rtol, Pool* pool, Py_ssize_t n_slots, int32_t* buf_i,
                           double* buf_w, int32_t* buf_c, double* buf_y, Tree* t,
                           Py_ssize_t max_nodes, int n_threads, int64_t total_bins,
-                          int64_t min_work, int64_t scan_work) noexcept nogil:
+                          int64_t min_work, int64_t scan_work, SymOrder* so) noexcept nogil:
     """Grow one symmetric regression tree as :meth:`_SymmetricGrower.grow` does; returns
     its node count (0 when out of memory).
+
+    Categorical features (``so``, NULL: none) are ranked once from the root's histogram
+    (:func:`_sym_orders`); a level's split of one is a threshold on the ranks, stored as
+    each divided node's set split.
 
     Level by level: the level's split from :func:`_sym_level`, each node's choice from
     :func:`_sym_choice`; each divided node's rows are partitioned, its smaller child is
@@ -889,6 +904,8 @@ cdef Py_ssize_t _grow_sym(NodeArgs* a, int n_stat, int32_t* idx, double* ow, dou
             _root_hist(a, idx, ow, NULL, owy, n_act, dense, d_ow, NULL, d_owy, root_tot,
                        pool.ptr[slot_of[0]], False, n_threads, total_bins, min_work,
                        scan_work)
+            if so != NULL:  # (before the root's slot is reused)
+                _sym_orders(a, pool.ptr[slot_of[0]], root_tot, so)
             lvl[0] = 0
             m = 1
             d = 1
@@ -902,10 +919,10 @@ cdef Py_ssize_t _grow_sym(NodeArgs* a, int n_stat, int32_t* idx, double* ow, dou
                     if a.rs > 0.0:
                         _sym_noisy_level(hp, tp, tol, m, nf, a.n_bins, a.missing_bin, ns,
                                          a.min_cnt, a.min_w, a.lam, a.rs, a.rs_seed, d, acc,
-                                         sused, sscan, fscore, fbin, lvl_threads)
+                                         sused, sscan, fscore, fbin, lvl_threads, so)
                     else:
                         _sym_level(hp, tp, tol, m, nf, a.n_bins, a.missing_bin, ns, a.min_cnt,
-                                   a.min_w, a.lam, fscore, fbin, lvl_threads)
+                                   a.min_w, a.lam, fscore, fbin, lvl_threads, so)
                 # numpy.argmax: the first maximum, or the first NaN
                 f = 0
                 for q in range(nf):
@@ -929,7 +946,7 @@ cdef Py_ssize_t _grow_sym(NodeArgs* a, int n_stat, int32_t* idx, double* ow, dou
                     else:
                         hf = pool.ptr[slot_of[lvl[i]]] + f * hsz
                     mlv[i] = _sym_choice(hf, tp[i], tol[i], b, a.missing_bin, ns,
-                                         a.min_cnt, a.min_w, a.lam, &gains[i])
+                                         a.min_cnt, a.min_w, a.lam, &gains[i], so, f)
                     if mlv[i] >= 0:
                         div[n_div] = i
                         n_div += 1
@@ -942,7 +959,7 @@ cdef Py_ssize_t _grow_sym(NodeArgs* a, int n_stat, int32_t* idx, double* ow, dou
                                      m, mlv, gains, div, n_div, f, b, d, max_depth, n_nodes,
                                      reg_rtol, tol_scale, nxt, hp, tp, tol, par, small_of, acc,
                                      sused, sscan, fscore, fbin, n_threads, total_bins,
-                                     min_work, scan_work)
+                                     min_work, scan_work, so)
                     if nm < 0:  # the pool is too small (never expected)
                         n_nodes = 0
                         break
@@ -966,7 +983,7 @@ cdef Py_ssize_t _grow_sym(NodeArgs* a, int n_stat, int32_t* idx, double* ow, dou
                 _sym_divide_nodes(a, t, lvl, div, mlv, gains, 0, n_div, n_nodes, f, b, d, idx,
                                   ow, owy, buf_i, buf_w, buf_c, buf_y, tots, n_stat, last,
                                   pool.ptr, slot_of, pair_slots, n_threads, total_bins,
-                                  min_work, scan_work)
+                                  min_work, scan_work, so)
                 if last:
                     n_nodes += 2 * n_div
                     break
@@ -1029,6 +1046,8 @@ cdef struct Workspace:
     uint8_t* mls
     double* scratch
     uint8_t* left_sets  # (2, nf, missing_bin + 1): trees with categorical features
+    uint8_t* sym_order   # (nf, missing_bin + 1) and (nf,): a symmetric tree's ranked
+    int32_t* sym_n       # categories (SymOrder), trees with categorical features
 
 
 cdef struct Batch:
@@ -1088,9 +1107,13 @@ cdef int _alloc_workspace(Workspace* w, const Batch* b, Py_ssize_t n_max) noexce
     w.pool.cap = 0
     w.pool.hist_size = b.hist_size
     w.left_sets = NULL
+    w.sym_order = NULL
+    w.sym_n = NULL
     if b.is_cat != NULL:
         w.left_sets = <uint8_t*>malloc(2 * b.nf * (b.missing_bin + 1) * sizeof(uint8_t))
-        if w.left_sets == NULL:
+        w.sym_order = <uint8_t*>malloc(b.nf * (b.missing_bin + 1) * sizeof(uint8_t))
+        w.sym_n = <int32_t*>malloc(b.nf * sizeof(int32_t))
+        if w.left_sets == NULL or w.sym_order == NULL or w.sym_n == NULL:
             return 0
     w.buf_i = <int32_t*>malloc((n_max + 1) * sizeof(int32_t))
     w.buf_w = <double*>malloc((n_max + 1) * sizeof(double))
@@ -1108,6 +1131,8 @@ cdef int _alloc_workspace(Workspace* w, const Batch* b, Py_ssize_t n_max) noexce
 cdef void _free_workspace(Workspace* w) noexcept nogil:
     _free_pool(&w.pool)
     free(w.left_sets)
+    free(w.sym_order)
+    free(w.sym_n)
     free(w.buf_i)
     free(w.buf_w)
     free(w.buf_c)
@@ -1123,6 +1148,7 @@ cdef void _grow_tree(const Batch* b, Workspace* w, Py_ssize_t j, int n_threads) 
     ``n_threads`` threads (the tree does not depend on it)."""
     cdef NodeArgs a
     cdef Tree t
+    cdef SymOrder so
     cdef Py_ssize_t a0 = b.starts[j]
     cdef Py_ssize_t z0 = b.ends[j]
     cdef Py_ssize_t m = b.max_nodes
@@ -1160,13 +1186,15 @@ cdef void _grow_tree(const Batch* b, Workspace* w, Py_ssize_t j, int n_threads) 
     if b.symmetric[j]:
         a.rs = b.rs[j]
         a.rs_seed = b.rs_seed[j]
+        so.order = w.sym_order
+        so.n_ordered = w.sym_n
         b.n_nodes[j] = _grow_sym(
             &a, b.n_stat, b.idx_all + a0 if z0 > a0 else NULL,
             b.ow_all + a0 if z0 > a0 else NULL, b.owy_all + a0 if z0 > a0 else NULL,
             z0 - a0, b.dense[j] != 0, b.d_ow + j * b.d_ow_stride, b.d_owy + j * b.d_owy_stride,
             b.root_tot + j * b.n_stat, b.tol_scale[j], b.max_depth[j], b.reg_rtol, &w.pool,
             min(b.pool_slots, m), w.buf_i, w.buf_w, w.buf_c, w.buf_y, &t, m, n_threads,
-            b.total_bins, b.min_work, b.scan_work)
+            b.total_bins, b.min_work, b.scan_work, &so if b.is_cat != NULL else NULL)
         return
     b.n_nodes[j] = _grow_one(
         &a, b.n_stat, b.idx_all + a0 if z0 > a0 else NULL,

@@ -3,7 +3,7 @@
 
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
 
-from robust_boosting.trees._common cimport NodeArgs
+from robust_boosting.trees._common cimport NodeArgs, SymOrder
 
 
 cdef void _child_bounds(const double* ltot, const double* rtot, bint is_reg, double lam,
@@ -17,7 +17,7 @@ cdef double _best_split_feature(const double* h, int ns, int nb, int missing_bin
 cdef void _sym_features_add(const double** hp, const double** tp, const double* tol,
                             Py_ssize_t m, int nf, const int32_t* n_bins, int missing_bin, int ns,
                             double min_cnt, double min_w, double lam, double* acc, int* used,
-                            double* scan, int n_threads) noexcept nogil
+                            double* scan, int n_threads, const SymOrder* so) noexcept nogil
 cdef void _sym_feature_best(const double* acc, int nb, double* out_score,
                             int32_t* out_bin) noexcept nogil
 cdef void _sym_noisy_choice(double* acc, Py_ssize_t stride, int nf, const int32_t* n_bins,
@@ -29,14 +29,17 @@ cdef void _sym_noisy_level(const double** hp, const double** tp, const double* t
                            Py_ssize_t m, int nf, const int32_t* n_bins, int missing_bin, int ns,
                            double min_cnt, double min_w, double lam, double strength,
                            uint64_t seed, int64_t level, double* acc, int* used, double* scan,
-                           double* scores, int32_t* bins, int n_threads) noexcept nogil
+                           double* scores, int32_t* bins, int n_threads,
+                           const SymOrder* so) noexcept nogil
 cdef void _sym_level(const double** hp, const double** tp, const double* tol, Py_ssize_t m,
                      int nf, const int32_t* n_bins, int missing_bin, int ns, double min_cnt,
                      double min_w, double lam, double* scores, int32_t* bins,
-                     int n_threads) noexcept nogil
+                     int n_threads, const SymOrder* so) noexcept nogil
+cdef void _sym_orders(const NodeArgs* a, const double* root, const double* root_tot,
+                      SymOrder* so) noexcept nogil
 cdef int _sym_choice(const double* hf, const double* tot, double tol, int b,
                      int missing_bin, int ns, double min_cnt, double min_w, double lam,
-                     double* gain) noexcept nogil
+                     double* gain, const SymOrder* so, int f) noexcept nogil
 cdef void _tree_args(NodeArgs* a, const uint8_t* codes, Py_ssize_t n_rows, int n_features,
                      bint is_reg, int crit, const int32_t* n_bins, int missing_bin, int ns,
                      int n_val, double min_cnt, double min_w, double lam, double* scores,

@@ -4,9 +4,6 @@
 its histogram (threshold splits, categorical set splits, the shared split of a
 symmetric level), and the split scores.
 
-Built by ``pip install .`` (Cython, OpenMP where the compiler has it), so a new
-install has nothing to compile at run time.
-
 Conventions shared by every kernel:
 
 * ``codes`` is the *transposed* binned matrix, shape ``(n_features, n_samples)``,
@@ -681,14 +678,76 @@ cdef inline double _sym_base(const double* tot, bint has_cnt, double min_cnt, do
     return tot[1] * tot[1] / (tot[0] + lam) if tot[0] > 0.0 else 0.0
 
 
+cdef void _sym_orders(const NodeArgs* a, const double* root, const double* root_tot,
+                      SymOrder* so) noexcept nogil:
+    """Rank each categorical feature's categories at a symmetric tree's root (histogram
+    ``root``, totals ``root_tot``) by their mean response ``S / W``, ties by code (a stable
+    sort); empty ones, and with ``a.min_cat_cnt > 1`` rare ones (as
+    :meth:`_Grower._without_rare_categories` finds them), are left unranked."""
+    cdef int ns = a.ns, mb = a.missing_bin
+    cdef Py_ssize_t hsz = (mb + 1) * ns
+    cdef bint has_cnt = ns > 2
+    cdef bint rare_rule = a.min_cat_cnt > 1.0 and (has_cnt or root_tot[0] > 0.0)
+    cdef double per_w = root_tot[2] / root_tot[0] if root_tot[0] > 0.0 else 0.0
+    cdef double key[256]
+    cdef const double* h
+    cdef uint8_t* o
+    cdef double kv, cnt
+    cdef int f, c, r, m, nb
+    for f in range(a.n_features):
+        if not a.is_cat[f]:
+            so.n_ordered[f] = -1
+            continue
+        h = root + f * hsz
+        o = so.order + f * (mb + 1)
+        nb = a.n_bins[f] if a.n_bins[f] < mb else mb
+        m = 0
+        for c in range(nb):
+            if not h[c * ns] > 0.0:
+                continue
+            if rare_rule:
+                cnt = h[c * ns + 2] if has_cnt else h[c * ns] * per_w
+                if cnt < a.min_cat_cnt:
+                    continue
+            kv = h[c * ns + 1] / h[c * ns]
+            r = m
+            while r > 0 and key[r - 1] > kv:
+                key[r] = key[r - 1]
+                o[r] = o[r - 1]
+                r -= 1
+            key[r] = kv
+            o[r] = <uint8_t>c
+            m += 1
+        so.n_ordered[f] = m
+
+
+cdef inline const double* _ranked_hist(const double* h, const SymOrder* so, int f, int nb,
+                                       int ns, int missing_bin, double* buf) noexcept nogil:
+    """Feature ``f``'s histogram ``h``, or for a categorical feature of ``so`` its ``nb``
+    bins in rank order copied to ``buf`` (:func:`_sym_orders`; the ranks past
+    ``so.n_ordered[f]`` empty); the missing bin is not copied."""
+    cdef const uint8_t* o
+    cdef int k, r, s
+    if so == NULL or so.n_ordered[f] < 0:
+        return h
+    o = so.order + f * (missing_bin + 1)
+    k = so.n_ordered[f]
+    for r in range(nb):
+        for s in range(ns):
+            buf[r * ns + s] = h[o[r] * ns + s] if r < k else 0.0
+    return buf
+
+
 cdef void _sym_feature_add(const double** hp, const double** tp, const double* tol,
                            Py_ssize_t m, int f, Py_ssize_t hsz, int ns, bint has_cnt, int nb,
                            int missing_bin, double min_cnt, double min_w, double lam,
-                           double* acc, int* used, double* scan) noexcept nogil:
+                           double* acc, int* used, double* scan,
+                           const SymOrder* so) noexcept nogil:
     """Add the score changes of nodes ``0 .. m - 1`` (in order) at their non-empty bins of
     feature ``f`` to ``acc`` (see :func:`_sym_feature`); ``used`` (``nb + 4`` ints) and
-    ``scan`` (``3 (nb + 4)`` doubles) are scratch."""
+    ``scan`` (``3 (nb + 4)`` doubles) are scratch; ``acc`` by rank for a ranked feature."""
     cdef double cum[3]
+    cdef double ranked[SYM_RANKED_HIST]
     cdef const double* h
     cdef const double* tot
     cdef const double* miss
@@ -701,6 +760,7 @@ cdef void _sym_feature_add(const double** hp, const double** tp, const double* t
         tot = tp[i]
         miss = h + missing_bin * ns
         has_miss = not _bin_empty(miss, 2, has_cnt, True)
+        h = _ranked_hist(h, so, f, nb, ns, missing_bin, ranked)
         base = _sym_base(tot, has_cnt, min_cnt, min_w, lam, &mw)
         if not has_cnt and not has_miss:  # the common case, vectorised
             rb_sym_node_scan(h, nb, tot[0], tot[1], mw, lam, base, tol[i], acc, used, scan,
@@ -748,7 +808,7 @@ cdef void _sym_feature_best(const double* acc, int nb, double* out_score,
 cdef void _sym_feature(const double** hp, const double** tp, const double* tol, Py_ssize_t m,
                        int f, Py_ssize_t hsz, int ns, bint has_cnt, int nb, int missing_bin,
                        double min_cnt, double min_w, double lam, double* out_score,
-                       int32_t* out_bin) noexcept nogil:
+                       int32_t* out_bin, const SymOrder* so) noexcept nogil:
     """Feature ``f``'s best bin for a symmetric level (see :func:`symmetric_split`); node
     ``i``'s histogram starts at ``hp[i]`` and its totals at ``tp[i]``.
 
@@ -773,7 +833,7 @@ cdef void _sym_feature(const double** hp, const double** tp, const double* tol, 
         free(scan)
         return
     _sym_feature_add(hp, tp, tol, m, f, hsz, ns, has_cnt, nb, missing_bin, min_cnt, min_w, lam,
-                     acc, used, scan)
+                     acc, used, scan, so)
     free(used)
     free(scan)
     _sym_feature_best(acc, nb, out_score, out_bin)
@@ -891,7 +951,7 @@ cdef void _sym_noisy_choice(double* acc, Py_ssize_t stride, int nf, const int32_
 cdef void _sym_features_add(const double** hp, const double** tp, const double* tol,
                             Py_ssize_t m, int nf, const int32_t* n_bins, int missing_bin, int ns,
                             double min_cnt, double min_w, double lam, double* acc, int* used,
-                            double* scan, int n_threads) noexcept nogil:
+                            double* scan, int n_threads, const SymOrder* so) noexcept nogil:
     """:func:`_sym_feature_add` of nodes ``0 .. m - 1`` for every feature (on ``n_threads``
     threads, one feature each), into ``acc + f (missing_bin + 1)``; ``used``/``scan``:
     ``missing_bin + 5`` ints and ``3 (missing_bin + 5)`` doubles of scratch per feature."""
@@ -903,27 +963,30 @@ cdef void _sym_features_add(const double** hp, const double** tp, const double* 
             if n_bins[f] > 0:
                 _sym_feature_add(hp, tp, tol, m, f, hsz, ns, has_cnt, n_bins[f], missing_bin,
                                  min_cnt, min_w, lam, acc + f * (missing_bin + 1),
-                                 used + f * (missing_bin + 5), scan + 3 * f * (missing_bin + 5))
+                                 used + f * (missing_bin + 5), scan + 3 * f * (missing_bin + 5),
+                                 so)
     else:
         for f in range(nf):
             if n_bins[f] > 0:
                 _sym_feature_add(hp, tp, tol, m, f, hsz, ns, has_cnt, n_bins[f], missing_bin,
                                  min_cnt, min_w, lam, acc + f * (missing_bin + 1),
-                                 used + f * (missing_bin + 5), scan + 3 * f * (missing_bin + 5))
+                                 used + f * (missing_bin + 5), scan + 3 * f * (missing_bin + 5),
+                                 so)
 
 
 cdef void _sym_noisy_level(const double** hp, const double** tp, const double* tol,
                            Py_ssize_t m, int nf, const int32_t* n_bins, int missing_bin, int ns,
                            double min_cnt, double min_w, double lam, double strength,
                            uint64_t seed, int64_t level, double* acc, int* used, double* scan,
-                           double* scores, int32_t* bins, int n_threads) noexcept nogil:
+                           double* scores, int32_t* bins, int n_threads,
+                           const SymOrder* so) noexcept nogil:
     """:func:`_sym_level` with random split scores: every feature's score changes into
     ``acc`` (:func:`_sym_features_add`), then :func:`_sym_noisy_choice`."""
     cdef Py_ssize_t k
     for k in range(nf * (missing_bin + 1)):
         acc[k] = 0.0
     _sym_features_add(hp, tp, tol, m, nf, n_bins, missing_bin, ns, min_cnt, min_w, lam, acc,
-                      used, scan, n_threads)
+                      used, scan, n_threads, so)
     _sym_noisy_choice(acc, missing_bin + 1, nf, n_bins, strength, seed, level,
                       _sym_no_split(tp, m, ns > 2, min_cnt, min_w, lam), scores, bins)
 
@@ -931,7 +994,7 @@ cdef void _sym_noisy_level(const double** hp, const double** tp, const double* t
 cdef void _sym_level(const double** hp, const double** tp, const double* tol, Py_ssize_t m,
                      int nf, const int32_t* n_bins, int missing_bin, int ns, double min_cnt,
                      double min_w, double lam, double* scores, int32_t* bins,
-                     int n_threads) noexcept nogil:
+                     int n_threads, const SymOrder* so) noexcept nogil:
     """:func:`_sym_feature` of every feature (on ``n_threads`` threads, one feature each)."""
     cdef Py_ssize_t hsz = (missing_bin + 1) * ns
     cdef bint has_cnt = ns > 2
@@ -939,19 +1002,20 @@ cdef void _sym_level(const double** hp, const double** tp, const double* tol, Py
     if n_threads > 1 and nf > 1:
         for f in prange(nf, num_threads=n_threads, schedule="dynamic"):
             _sym_feature(hp, tp, tol, m, f, hsz, ns, has_cnt, n_bins[f], missing_bin,
-                         min_cnt, min_w, lam, &scores[f], &bins[f])
+                         min_cnt, min_w, lam, &scores[f], &bins[f], so)
     else:
         for f in range(nf):
             _sym_feature(hp, tp, tol, m, f, hsz, ns, has_cnt, n_bins[f], missing_bin,
-                         min_cnt, min_w, lam, &scores[f], &bins[f])
+                         min_cnt, min_w, lam, &scores[f], &bins[f], so)
 
 
 cdef int _sym_choice(const double* hf, const double* tot, double tol, int b,
                      int missing_bin, int ns, double min_cnt, double min_w, double lam,
-                     double* gain) noexcept nogil:
+                     double* gain, const SymOrder* so, int f) noexcept nogil:
     """A node's choice under its level's split ``(f, b)`` as :func:`_sym_feature` scores it:
     -1 (it stays undivided; ``gain`` 0), else whether missing values go left (``gain``:
-    the score the split adds). ``hf``: the node's histogram of feature ``f``."""
+    the score the split adds). ``hf``: the node's histogram of feature ``f`` (``b``: a
+    rank of a ranked feature of ``so``)."""
     cdef bint has_cnt = ns > 2
     cdef double cum[3]
     cdef const double* miss = hf + missing_bin * ns
@@ -961,9 +1025,14 @@ cdef int _sym_choice(const double* hf, const double* tot, double tol, int b,
     cum[0] = 0.0
     cum[1] = 0.0
     cum[2] = 0.0
-    for c in range(b + 1):
-        for s in range(ns):
-            cum[s] += hf[c * ns + s]
+    if so != NULL and so.n_ordered[f] >= 0:
+        for c in range(b + 1 if b < so.n_ordered[f] else so.n_ordered[f]):
+            for s in range(ns):
+                cum[s] += hf[so.order[f * (missing_bin + 1) + c] * ns + s]
+    else:
+        for c in range(b + 1):
+            for s in range(ns):
+                cum[s] += hf[c * ns + s]
     sc = _sym_node(cum, miss, tot, has_cnt, not _bin_empty(miss, 2, has_cnt, True), min_cnt,
                    mw, lam, base, tol, &ml)
     gain[0] = sc - base if ml >= 0 else 0.0
@@ -1022,10 +1091,10 @@ def symmetric_split(const double[:, :, :, ::1] hists, const double[:, ::1] tots,
         if strength > 0.0:
             _sym_noisy_level(hp, tp, &tol[0], m, nf, &n_bins[0], missing_bin, ns, min_cnt,
                              min_w, lam, strength, seed, level, acc, used, scan, &scores[0],
-                             &bins[0], n_threads)
+                             &bins[0], n_threads, NULL)
         else:
             _sym_level(hp, tp, &tol[0], m, nf, &n_bins[0], missing_bin, ns, min_cnt, min_w,
-                       lam, &scores[0], &bins[0], n_threads)
+                       lam, &scores[0], &bins[0], n_threads, NULL)
     free(acc)
     free(used)
     free(scan)
@@ -1050,7 +1119,7 @@ def symmetric_nodes(const double[:, :, :, ::1] hists, const double[:, ::1] tots,
     with nogil:
         for i in range(m):
             out_ml[i] = _sym_choice(&hists[i, f, 0, 0], &tots[i, 0], tol[i], b, missing_bin,
-                                    ns, min_cnt, min_w, lam, &out_gain[i])
+                                    ns, min_cnt, min_w, lam, &out_gain[i], NULL, f)
 
 
 # Categorical splits

@@ -190,8 +190,12 @@ class HistTreeRegressor(RegressorMixin, _BaseHistTree):
         that the level's split cannot divide (an empty child, a child below
         ``min_samples_leaf`` or ``min_weight_fraction_leaf``, or no gain) adds its
         own score and goes on undivided to the next level, where CatBoost would give
-        it an empty leaf; ``tree_.depth`` is then each node's level. Numeric
-        features only: categorical features raise a ``ValueError``.
+        it an empty leaf; ``tree_.depth`` is then each node's level. A categorical
+        feature's categories are ranked once, at the root, by their mean response
+        ``S / W`` (ties by code; rare and empty categories unranked), and a level
+        splits it at a rank: each divided node sends the categories up to that rank
+        left, the others right (LightGBM's ordering of a node's categories, Ke et al.
+        2017, taken once per tree).
     max_bins : int, default=255
         Maximum number of bins per feature when ``fit`` receives raw data.
     min_category_count : int, default=10

@@ -536,7 +536,40 @@ class _SymmetricGrower(_Grower):
     smaller child built, the larger by subtraction); the level's split from
     ``symmetric_split`` (with ``random_strength``, each candidate's score plus seeded
     noise keyed by the level's number ``d``).
+
+    A categorical feature's categories are ranked once, at the root, by their mean
+    response ``S / W`` (ties by code; rare categories, as :meth:`_without_rare_categories`
+    finds them at the root, and empty ones unranked); the levels scan it as a numeric
+    feature of those ranks, and a split of it is stored as each divided node's set of
+    the categories of rank up to the level's bin (the unranked ones go right): LightGBM's
+    ordering of a node's categories by their gradient statistic (Ke et al. 2017), taken
+    once for the whole tree, as CatBoost's symmetric trees split a categorical feature
+    on one numeric statistic (Prokhorenkova et al. 2018).
     """
+
+    def _rank_categories(self, hist, root_tot):
+        """Each categorical feature's categories by rank (see the class docstring) from
+        the root's histogram ``hist``."""
+        if self.min_cat_cnt > 1:
+            hist = self._without_rare_categories(hist, root_tot)
+        orders = {}
+        for f in self.cat_features.tolist():
+            nb = min(int(self.n_bins[f]), self.missing_bin)
+            w, sy = hist[f, :nb, 0], hist[f, :nb, 1]
+            present = np.flatnonzero(w > 0)
+            key = sy[present] / w[present]
+            orders[f] = present[np.argsort(key, kind="stable")]
+        return orders
+
+    def _ranked(self, hists, orders):
+        """The level's histograms with each categorical feature's bins in rank order."""
+        if not orders:
+            return hists
+        out = hists.copy()
+        for f, order in orders.items():
+            out[:, f, : self.missing_bin] = 0.0
+            out[:, f, : order.size] = hists[:, f, order]
+        return out
 
     def _grow(self, root_tot):
         self._buffers()
@@ -548,6 +581,7 @@ class _SymmetricGrower(_Grower):
         hists = np.empty((1, *self.hist_shape))
         self._run_kernel(0, n_act, self.dummy_hist, hists[0], self.dummy_hist, False,
                          root_tot, root_tot, False, False)
+        orders = self._rank_categories(hists[0], root_tot)
         n_features = self.n_features
         scores = np.empty(n_features)
         bins = np.empty(n_features, dtype=np.int32)
@@ -559,7 +593,8 @@ class _SymmetricGrower(_Grower):
             tots = np.array([self.tot[n] for n in level])
             tol = np.array([self._tolerance(t) for t in tots])
             work = m * int(self.total_bins)
-            _splitting.symmetric_split(hists, tots, tol, self.n_bins, self.missing_bin, self.min_cnt,
+            ranked = self._ranked(hists, orders)
+            _splitting.symmetric_split(ranked, tots, tol, self.n_bins, self.missing_bin, self.min_cnt,
                                self.min_w, lam, scores, bins,
                                self.n_threads if work >= _PARALLEL_MIN_WORK else 1,
                                self.random_strength, self.rs_seed, d)
@@ -569,25 +604,32 @@ class _SymmetricGrower(_Grower):
             b = int(bins[f])
             mls = np.empty(m, dtype=np.int32)
             gains = np.empty(m)
-            _splitting.symmetric_nodes(hists, tots, tol, f, b, self.missing_bin, self.min_cnt,
+            _splitting.symmetric_nodes(ranked, tots, tol, f, b, self.missing_bin, self.min_cnt,
                                self.min_w, lam, mls, gains)
             n_split = int(np.count_nonzero(mls >= 0))
+            left = None
+            if f in orders:  # the categories of rank up to b
+                left = np.zeros(self.missing_bin + 1, dtype=np.uint8)
+                left[orders[f][: b + 1]] = 1
             if n_split == 0 or d == self.max_depth:
                 if n_split:
-                    self._split_level(d, level, hists, mls, gains, f, b, None, ltot, rtot)
+                    self._split_level(d, level, hists, mls, gains, f, b, left, None, ltot,
+                                      rtot)
                 return
             new_hists = np.empty((m + n_split, *self.hist_shape))
-            nodes = self._split_level(d, level, hists, mls, gains, f, b, new_hists, ltot, rtot)
+            nodes = self._split_level(d, level, hists, mls, gains, f, b, left, new_hists, ltot,
+                                      rtot)
             keep = [j for j, node in enumerate(nodes) if self._can_split(self.tot[node], d)]
             if not keep:
                 return
             level = [nodes[j] for j in keep]
             hists = new_hists if len(keep) == len(nodes) else new_hists[keep]
 
-    def _split_level(self, d, level, hists, mls, gains, f, b, new_hists, ltot, rtot):
+    def _split_level(self, d, level, hists, mls, gains, f, b, left, new_hists, ltot, rtot):
         """Split level ``d``'s nodes where ``mls >= 0`` at ``(f, b)`` (their children's depth
-        is ``d``); the next level's nodes (children, and the undivided nodes) in order, their
-        histograms in ``new_hists`` (None: the last level, no histograms)."""
+        is ``d``; a categorical ``f``: by the set ``left``, with each node's missing-value
+        direction); the next level's nodes (children, and the undivided nodes) in order,
+        their histograms in ``new_hists`` (None: the last level, no histograms)."""
         nodes = []
         for i, node in enumerate(level):
             if mls[i] < 0:
@@ -595,8 +637,12 @@ class _SymmetricGrower(_Grower):
                     new_hists[len(nodes)] = hists[i]
                 nodes.append(node)
                 continue
-            lnode, rnode, mid = self._divide(node, f, b, int(mls[i]), float(gains[i]), None, d,
-                                             ltot, rtot)
+            node_set = None
+            if left is not None:
+                node_set = left.copy()
+                node_set[self.missing_bin] = mls[i]
+            lnode, rnode, mid = self._divide(node, f, b, int(mls[i]), float(gains[i]), node_set,
+                                             d, ltot, rtot)
             start, end = self.start[node], self.end[node]
             lt, rt = self.tot[lnode], self.tot[rnode]
             if new_hists is not None:

@@ -250,7 +250,8 @@ def _brute_force(model, X) -> np.ndarray:
     return out[:, 0] if K == 1 else out
 
 
-_KINDS = ["depthwise", "leafwise", "symmetric", "shared", "categorical", "samme"]
+_KINDS = ["depthwise", "leafwise", "symmetric", "shared", "categorical", "symmetric_categorical",
+          "samme"]
 
 
 @settings(max_examples=16, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -265,7 +266,7 @@ def test_equal_to_brute_force_shapley_values_on_shallow_trees(kind, depth, k, mi
     n, n_features = 150, 4
     X = rng.normal(size=(n, n_features))
     X[:, 1] = np.round(X[:, 1])  # ties: several nodes on one feature
-    if kind == "categorical":
+    if kind.endswith("categorical"):
         X[:, 2] = rng.integers(0, 4, n)
     if missing:
         X[rng.random((n, n_features)) < 0.15] = np.nan
@@ -273,12 +274,12 @@ def test_equal_to_brute_force_shapley_values_on_shallow_trees(kind, depth, k, mi
     y = (np.nan_to_num(X[:, 0]) + 0.5 * np.nan_to_num(X[:, 1]) + rng.normal(size=n) > 0)
     y = y.astype(int) + (k == 3) * (np.nan_to_num(X[:, 3]) > 0.5)
     reg = dict(max_depth=depth)
-    if kind == "categorical":
+    if kind.endswith("categorical"):
         X = pd.DataFrame(X, columns=list("abcd"))
         X["c"] = pd.Categorical(X["c"].map({0: "u", 1: "v", 2: "w", 3: "x"}))
     if kind == "leafwise":
         reg = dict(max_depth=depth, max_leaf_nodes=depth + 2)
-    if kind in ("symmetric", "shared"):
+    if kind in ("symmetric", "shared", "symmetric_categorical"):
         reg["grow_policy"] = "symmetric"
     if kind == "samme":
         est = rb.AdaBoostClassifier(estimator=rb.HistTreeClassifier(max_depth=depth),

@@ -697,8 +697,8 @@ def test_small_data_search_is_the_union_of_its_two_groups():
 def test_grow_policy_auto_and_explicit():
     """``grow_policy="auto"``: depth-wise trees on at most 5,000 rows; above, symmetric
     trees of depth 6 (8 from 50,000 rows; λ = 10, no leaf minimum) on numeric data, and
-    the leaf-wise search on data with categorical columns, which symmetric trees do not
-    split. An explicit policy reaches every tree of the final model."""
+    the leaf-wise search on data with categorical columns. An explicit policy reaches
+    every tree of the final model, on categorical columns too."""
     import pandas as pd
 
     from robust_boosting._auto_rules import SINGLE_MACHINE
@@ -724,10 +724,20 @@ def test_grow_policy_auto_and_explicit():
     assert [(c["grow_policy"], c["max_depth"], c["max_leaf_nodes"], c["min_samples_leaf"],
              c["l2_regularization"]) for c in leafwise] == [
         ("depthwise", depths[0], leaves, min_leaf, l2s[0])]
-    with pytest.raises(ValueError, match="categorical columns"):
-        SPLBoostClassifierCV(grow_policy="symmetric").fit(
-            pd.DataFrame({"a": np.arange(60.0) / 7, "c": pd.Categorical(np.arange(60) % 3)}),
-            np.arange(60) % 2)
+    # an explicit symmetric policy splits categorical columns too (at the ranks of their
+    # categories), with one tree per class for more than two classes
+    rng = np.random.RandomState(0)
+    frame = pd.DataFrame({"a": rng.randn(300), "c": pd.Categorical(rng.randint(0, 5, 300))})
+    y3 = (frame["c"].cat.codes.to_numpy() + (frame["a"] > 0)) % 3
+    kw = dict(grow_policy="symmetric", max_depth=2, n_estimators=5, random_state=0)
+    binary = SPLBoostClassifierCV(**kw).fit(frame, y3 == 0)
+    assert any(t.tree_.is_categorical[t.tree_.children_left >= 0].any()
+               for t in binary.best_estimator_.estimators_)
+    three = SPLBoostClassifierCV(**kw).fit(frame, y3)
+    assert three.best_params_["multiclass_trees"] == "per_class"
+    assert not any(isinstance(t, SharedSymmetricTree) for t in three.best_estimator_.estimators_)
+    with pytest.raises(ValueError, match="multiclass_trees='shared' splits numeric columns"):
+        SPLBoostClassifierCV(multiclass_trees="shared", **kw).fit(frame, y3)
     with pytest.raises(ValueError, match="grow_policy"):
         SPLBoostClassifierCV(grow_policy="lossguide")._search_space(100)
     with pytest.raises(ValueError, match="integer max_depth"):

@@ -26,6 +26,7 @@ from sklearn.utils import _safe_indexing
 from ._auto_rules import (
     PATIENCE,
     REVIEW_MARGIN,
+    SHARED_TREES,
     SINGLE_MACHINE,
     Regime,
     RuleSet,
@@ -230,8 +231,10 @@ class SPLBoostClassifierCV(SearchedFinalModel, ClassifierMixin, BaseEstimator):
         How the regression trees grow (:class:`~robust_boosting.trees.HistTreeRegressor`'s
         ``grow_policy``): ``"depthwise"``, depth-first to ``max_depth`` or
         best-first to ``max_leaf_nodes``; ``"symmetric"``, one split per level
-        shared by all the level's nodes, to an integer ``max_depth``, numeric
-        features only. ``"auto"``: symmetric above 5,000 rows when every column is
+        shared by all the level's nodes, to an integer ``max_depth`` (a categorical
+        column split at a rank of its categories, ranked at each tree's root by their
+        mean response, ``docs/design/0038-symmetric-categorical-splits.md``).
+        ``"auto"``: symmetric above 5,000 rows when every column is
         numeric, else depth-wise; on at most 5,000 rows of numeric data, with
         ``max_depth`` and ``max_leaf_nodes`` left to ``"auto"``, the search has
         both (the symmetric candidate joins the depth-wise ones).
@@ -248,9 +251,9 @@ class SPLBoostClassifierCV(SearchedFinalModel, ClassifierMixin, BaseEstimator):
         one symmetric tree whose splits maximise the gain summed over the classes,
         with a value per class in each leaf
         (:class:`~robust_boosting.trees.SharedSymmetricTree`, CatBoost's multiclass
-        trees). It applies to symmetric candidates only. ``"auto"``: shared for
-        symmetric trees on fewer than 50,000 rows, else per class. Ignored for two
-        classes.
+        trees; numeric columns only). It applies to symmetric candidates only.
+        ``"auto"``: shared for symmetric trees on fewer than 50,000 rows of numeric data,
+        else per class. Ignored for two classes.
     cv : int, cross-validation generator or iterable, default=3
         As in scikit-learn; an int gives a shuffled ``StratifiedKFold`` seeded from
         ``random_state``.
@@ -460,6 +463,14 @@ class SPLBoostClassifierCV(SearchedFinalModel, ClassifierMixin, BaseEstimator):
             if grow_policy == "symmetric":
                 strength = float(auto(self.random_strength, strength))
                 trees = auto(self.multiclass_trees, trees)
+                if trees == SHARED_TREES and n_classes > 2 and self._has_categorical():
+                    # shared trees split numeric columns only (docs/design/0038)
+                    if self.multiclass_trees == SHARED_TREES:
+                        raise ValueError(
+                            "multiclass_trees='shared' splits numeric columns only, and X has "
+                            "categorical columns; use multiclass_trees='per_class' (or "
+                            "'auto').")
+                    trees = "per_class"
             depths = candidate_values("max_depth", auto(self.max_depth, regime.max_depth),
                                lambda v: check_optional_int("max_depth", v, low=1))
             rates = candidate_values("learning_rate", auto(self.learning_rate, regime.learning_rate),
@@ -540,9 +551,6 @@ class SPLBoostClassifierCV(SearchedFinalModel, ClassifierMixin, BaseEstimator):
         if policy == "symmetric" and not rules.symmetric:
             raise ValueError(f"{type(self).__name__} grows no symmetric trees; use "
                              "grow_policy='depthwise' (or 'auto').")
-        if policy == "symmetric" and self._has_categorical():
-            raise ValueError("grow_policy='symmetric' splits numeric features only, and X has "
-                             "categorical columns; use grow_policy='depthwise' (or 'auto').")
         return policy
 
     def _check_remove_label_issues(self) -> None:

@@ -201,12 +201,12 @@ def test_search_attributes(corrupted):
     alive = ~np.isnan(res["mean_test_score"])
     assert 1 <= alive.sum() <= RACE_KEEP + 1 and alive[model.best_index_]
     assert set(res["param_max_depth"]) == {3, 6}
-    # numeric data: the plain depth-6 candidate grows symmetric trees with leaves of any
-    # size, the others depth-wise trees with leaves of at least 10 rows
-    # (docs/design/0036-regression-leaves.md, 0037-symmetric-regression-trees.md)
+    # the plain candidates grow symmetric trees with leaves of any size, the others
+    # depth-wise trees with leaves of at least 10 rows (docs/design/0036-regression-leaves.md,
+    # 0037-symmetric-regression-trees.md, 0039-symmetric-depth-three.md)
     for p in res["params"]:
         plain = p["loss"] == "squared_error" and p["age"] == np.inf
-        expected = ("symmetric", 1) if p["max_depth"] == 6 and plain else ("depthwise", 10)
+        expected = ("symmetric", 1) if plain else ("depthwise", 10)
         assert (p["grow_policy"], p["min_samples_leaf"]) == expected
     final = (model.refit_params_["grow_policy"], model.refit_params_["min_samples_leaf"])
     assert all((t.grow_policy, t.min_samples_leaf) == final
@@ -300,11 +300,11 @@ def test_without_the_suspects_a_huber_winner_is_refitted_with_the_squared_loss()
     assert model.best_estimator_.loss == "squared_error"
 
 
-def test_symmetric_trees_only_for_the_plain_deep_candidate_without_constraints():
-    """grow_policy="auto": the plain depth-6 candidate grows symmetric trees, on numeric
-    data and on a frame with a categorical column (its final trees then split that column
-    into sets); under monotone constraints, or with grow_policy="depthwise", every
-    candidate grows depth-wise."""
+def test_symmetric_trees_only_for_the_plain_candidates_without_constraints():
+    """grow_policy="auto": the plain candidates of depth 3 or more grow symmetric trees, on
+    numeric data and on a frame with a categorical column (its final trees then split that
+    column into sets); shallower ones, under monotone constraints, or with
+    grow_policy="depthwise", every candidate grows depth-wise."""
     X, y = _friedman(400, seed=5)
     kw = dict(n_estimators=20, random_state=0)
 
@@ -314,7 +314,11 @@ def test_symmetric_trees_only_for_the_plain_deep_candidate_without_constraints()
     auto = SPLBoostRegressorCV(**kw).fit(X, y)
     symmetric = [p for p in auto.cv_results_["params"] if p["grow_policy"] == "symmetric"]
     assert [(p["max_depth"], p["loss"], p["age"]) for p in symmetric] == [
-        (6, "squared_error", np.inf)]
+        (3, "squared_error", np.inf), (6, "squared_error", np.inf)]
+    two_six = SPLBoostRegressorCV(max_depth=(2, 6), **kw)
+    shallow = two_six._shaped(two_six._search_space(), None)
+    assert [(p["max_depth"], p["grow_policy"]) for p in shallow if p["age"] == np.inf
+            and p["loss"] == "squared_error"] == [(2, "depthwise"), (6, "symmetric")]
     assert set(policies(SPLBoostRegressorCV(grow_policy="depthwise", **kw).fit(X, y))) == {
         "depthwise"}
     up = SPLBoostRegressorCV(monotonic_cst=[1] + [0] * 9, **kw).fit(X, y)

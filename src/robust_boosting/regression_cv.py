@@ -103,8 +103,10 @@ SEARCH_RATE = 2
 #: the search on corrupted synthetic targets and lost up to 2.3x after the refit
 #: (docs/design/0037-symmetric-regression-trees.md). With categorical columns too (their
 #: categories split at their ranks): -2.1 % and -1.2 %, the ratio to 0.978 and 1.010
-#: (docs/design/0038-symmetric-categorical-splits.md)
-SYMMETRIC_DEPTH = 6
+#: (docs/design/0038-symmetric-categorical-splits.md). From depth 3 (both default depths):
+#: -0.5 % and -0.2 %, the ratio to 0.973 and 1.007, corrupted targets -0.1 % and 0.0 %
+#: (docs/design/0039-symmetric-depth-three.md)
+SYMMETRIC_DEPTH = 3
 
 
 def held_out_loss(pred, y, w) -> float:
@@ -348,10 +350,12 @@ class SPLBoostRegressorCV(SearchedFinalModel, RegressorMixin, BaseEstimator):
     grow_policy : {"auto", "depthwise"}, default="auto"
         How the trees grow. ``"depthwise"``: every candidate's trees split each node on
         its own best split. ``"auto"``: without monotone constraints, the plain
-        candidates (``age=inf``, the squared loss) of depth 6 or more grow symmetric trees
-        instead (CatBoost's oblivious trees [CB]_: one split for a whole level, leaves of
-        any size), which fit targets close to a smooth function of a few columns better
-        (``docs/design/0037-symmetric-regression-trees.md``); a categorical column's
+        candidates (``age=inf``, the squared loss) of depth 3 or more (both of the
+        default depths) grow symmetric trees instead (CatBoost's oblivious trees [CB]_:
+        one split for a whole level, leaves of any size), which fit targets close to a
+        smooth function of a few columns better
+        (``docs/design/0037-symmetric-regression-trees.md``,
+        ``docs/design/0039-symmetric-depth-three.md``); a categorical column's
         categories are ranked once per tree by their mean residual and split at a rank
         (``docs/design/0038-symmetric-categorical-splits.md``). Every other candidate
         grows depth-wise. ``cv_results_`` and ``best_params_`` show each candidate's

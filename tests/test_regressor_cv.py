@@ -217,13 +217,14 @@ def test_search_attributes(corrupted):
     assert model.best_score_ == pytest.approx(res["mean_test_score"][model.best_index_])
     assert isinstance(model.best_estimator_, SPLBoostRegressor)
     assert model.best_params_["n_estimators"] == res["n_estimators"][model.best_index_]
-    # suspects were removed: the final age and rounds were searched again
+    # suspects were removed: the final age and rounds were searched again, as plain
+    # boosting with the plain candidates' trees (docs/design/0040-symmetric-refit.md)
     refit = model.refit_params_
-    same = ("age", "loss", "n_estimators", "learning_rate")
+    same = ("age", "loss", "n_estimators", "learning_rate", "grow_policy", "min_samples_leaf")
     assert {k: v for k, v in refit.items() if k not in same} == {
         k: v for k, v in model.best_params_.items() if k not in same}
-    # the suspects left out: plain boosting
-    assert (refit["age"], refit["loss"]) == (np.inf, "squared_error")
+    assert (refit["age"], refit["loss"], refit["grow_policy"], refit["min_samples_leaf"]) == (
+        np.inf, "squared_error", "symmetric", 1)
     # the searches ran at twice the rate; the final model runs twice their rounds
     assert model.best_params_["learning_rate"] == 2 * model.learning_rate
     assert refit["learning_rate"] == model.learning_rate
@@ -289,15 +290,22 @@ def test_kept_suspects_and_weights():
         winner, (np.inf, "squared_error"))
 
 
-def test_without_the_suspects_a_huber_winner_is_refitted_with_the_squared_loss():
+def test_without_the_suspects_a_huber_winner_is_refitted_as_the_plain_candidates():
+    """The suspects out, a Huber winner's refit is plain boosting of the squared loss (whose
+    gradients Huber's loss would clip) with the plain candidates' symmetric trees; with
+    grow_policy="depthwise", depth-wise ones."""
     X, y = _friedman(600, seed=4)
     y_noisy, _ = _shifted(y, 0.2, seed=4)
-    model = SPLBoostRegressorCV(loss="huber", n_estimators=100, random_state=0).fit(X, y_noisy)
-    assert model.remove_label_issues_ and model.best_params_["loss"] == "huber"
-    # the suspects are out: plain boosting, whose gradients Huber's loss would clip
-    assert (model.refit_params_["age"], model.refit_params_["loss"]) == (
-        np.inf, "squared_error")
-    assert model.best_estimator_.loss == "squared_error"
+    for policy, trees in (("auto", ("symmetric", 1)), ("depthwise", ("depthwise", 10))):
+        model = SPLBoostRegressorCV(loss="huber", n_estimators=100, grow_policy=policy,
+                                    random_state=0).fit(X, y_noisy)
+        assert model.remove_label_issues_ and model.best_params_["loss"] == "huber"
+        assert model.best_params_["grow_policy"] == "depthwise"
+        p = model.refit_params_
+        assert (p["age"], p["loss"], p["grow_policy"], p["min_samples_leaf"]) == (
+            np.inf, "squared_error", *trees)
+        assert model.best_estimator_.loss == "squared_error"
+        assert {t.grow_policy for t in model.best_estimator_.estimators_} == {trees[0]}
 
 
 def test_symmetric_trees_only_for_the_plain_candidates_without_constraints():

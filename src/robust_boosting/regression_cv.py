@@ -411,11 +411,11 @@ class SPLBoostRegressorCV(SearchedFinalModel, RegressorMixin, BaseEstimator):
         with ``refit_params_``.
     refit_params_ : dict
         The final model's setting: ``best_params_``, or, when suspects were removed or
-        down-weighted, its rounds as plain boosting (age ``inf``, the squared loss;
-        down-weighted: or the winner's age and loss) searched again on the final
-        weights, or, when ``"auto"`` kept a long tail of suspects, the plain candidate
-        searched again; then at ``learning_rate`` (half the search's) with twice those
-        rounds.
+        down-weighted, its rounds as plain boosting (age ``inf``, the squared loss, the
+        plain candidates' trees; down-weighted: or the winner's age, loss and trees)
+        searched again on the final weights, or, when ``"auto"`` kept a long tail of
+        suspects, the plain candidate searched again; then at ``learning_rate`` (half
+        the search's) with twice those rounds.
     cv_results_ : dict of ndarrays
         One entry per candidate, as in ``GridSearchCV``: ``params``, ``param_<name>``,
         ``n_estimators`` (best round), ``split{k}_test_score``, ``mean_test_score``,
@@ -559,6 +559,13 @@ class SPLBoostRegressorCV(SearchedFinalModel, RegressorMixin, BaseEstimator):
         return [dict(c, grow_policy="symmetric", min_samples_leaf=1)
                 if c["max_depth"] >= SYMMETRIC_DEPTH and i in plain else c
                 for i, c in enumerate(candidates)]
+
+    def _as_plain(self, candidate: dict) -> dict:
+        """``candidate`` as plain boosting (``age=inf``, the squared loss) with the trees of
+        the search's plain candidates (:meth:`_shaped`)."""
+        plain = dict(candidate, age=np.inf, loss="squared_error", grow_policy="depthwise",
+                     min_samples_leaf=int(self.min_samples_leaf))
+        return self._shaped([plain], plain.get("monotonic_cst"))[0]
 
     def _folds(self, X, y, seed: int) -> list:
         cv = self.cv
@@ -704,10 +711,11 @@ class SPLBoostRegressorCV(SearchedFinalModel, RegressorMixin, BaseEstimator):
         elif removed.size:
             # plain boosting once the suspects are out: the winner's finite age chose
             # worse on both real and synthetic tables (docs/design/0032-plain-refit.md),
-            # and Huber's clipped gradients left groups of true targets far from the rest
-            # unfitted (docs/design/0035-squared-refit.md)
+            # Huber's clipped gradients left groups of true targets far from the rest
+            # unfitted (docs/design/0035-squared-refit.md), and its trees are the plain
+            # candidates' (docs/design/0040-symmetric-refit.md)
             base = dict(p, n_estimators=int(self.n_estimators))
-            plain = dict(base, age=np.inf, loss="squared_error")
+            plain = self._as_plain(base)
             p = self._refit_search(
                 X, y, weight,
                 [plain] if self.label_issue_weight == 0 or base == plain else [base, plain],
@@ -734,7 +742,8 @@ class SPLBoostRegressorCV(SearchedFinalModel, RegressorMixin, BaseEstimator):
         rows out of them; the first fold only from ``REFIT_ONE_FOLD_ROWS`` kept rows),
         each candidate stopping after ``REFIT_PATIENCE`` rounds without improvement.
         Without the suspects the candidate is the winner as plain boosting, age ``inf``
-        with the squared loss (down-weighted suspects: also the winner itself): the
+        with the squared loss and the plain candidates' trees (:meth:`_as_plain`;
+        down-weighted suspects: also the winner itself): the
         search's rounds on the noisy targets stop where the held-out loss has stopped
         improving on the rows the final model no longer sees
         (``docs/design/0025-regression-suspects.md``)."""

@@ -1041,3 +1041,27 @@ def test_default_threads_respect_omp_num_threads(monkeypatch):
         assert current_threads() == cores
     monkeypatch.delenv("OMP_NUM_THREADS")
     assert current_threads() == cores
+
+
+def test_parameter_names_are_read_once_per_class():
+    """``get_params`` reads each class's parameter names once (``CachedParamNames``): the
+    names scikit-learn reads from ``__init__``, and a subclass with its own ``__init__``
+    gets its own, its parent keeps its."""
+    from sklearn.base import BaseEstimator
+
+    import robust_boosting as rb
+
+    def uncached(cls):
+        return BaseEstimator._get_param_names.__func__(cls)
+
+    for cls in (HistTreeRegressor, rb.SPLBoostRegressor, rb.AdaBoostClassifier):
+        assert cls._get_param_names() == uncached(cls)
+
+    class Wider(HistTreeRegressor):
+        def __init__(self, max_depth=3, extra=1):
+            super().__init__(max_depth=max_depth)
+            self.extra = extra
+
+    assert Wider._get_param_names() == ["extra", "max_depth"] == uncached(Wider)
+    assert "extra" not in HistTreeRegressor._get_param_names()
+    assert Wider(extra=5).get_params() == {"extra": 5, "max_depth": 3}

@@ -61,6 +61,7 @@ from ._learners import (  # noqa: F401 - importable from here as before
 )
 from ._schema import prepared_data
 from ._validation import (
+    CachedParamNames,
     check_monotonic_cst,
     check_optional_int,
     class_weight_sample_weight,
@@ -221,7 +222,7 @@ _TINY_TOTAL = 1e-200
 
 
 
-class BaseBoosting(EnsembleModel, BaseEstimator):
+class BaseBoosting(CachedParamNames, EnsembleModel, BaseEstimator):
     """The one boosting loop, for every estimator of the library (classifier or regressor).
 
     It owns input validation's order, ``sample_weight``, the seeded weak learners, the

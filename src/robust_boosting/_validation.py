@@ -84,6 +84,25 @@ ID_COLUMNS_DOC = """    id_columns : {"drop", "keep"}, default="drop"
 """
 
 
+class CachedParamNames:
+    """scikit-learn's ``_get_param_names`` read once per class.
+
+    :meth:`sklearn.base.BaseEstimator.get_params` reads the signature of ``__init__``
+    with :mod:`inspect` on every call; a search clones and inspects its weak learners
+    and boosters thousands of times (2-4 % of a regression fit on small tables). A
+    class's ``__init__`` does not change, so its parameter names are kept per class."""
+
+    @classmethod
+    def _get_param_names(cls) -> list[str]:
+        names = _PARAM_NAMES.get(cls)
+        if names is None:
+            names = _PARAM_NAMES[cls] = tuple(super()._get_param_names())
+        return list(names)
+
+
+_PARAM_NAMES: dict[type, tuple[str, ...]] = {}
+
+
 def id_column_policy(estimator) -> str:
     """The estimator's ``id_columns`` parameter, checked: what fit does with a column of
     nearly all distinct values (``"drop"``: leave it out, with a warning; ``"keep"``)."""

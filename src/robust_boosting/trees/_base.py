@@ -20,6 +20,7 @@ from sklearn.utils.validation import (
 from .. import _loop_kernels as _lk
 from .._schema import FeatureSchema, is_frame
 from .._validation import (
+    CachedParamNames,
     all_finite,
     check_choice,
     check_monotonic_cst,
@@ -65,7 +66,7 @@ def _noise_seed_of(seed: int) -> int:
     return int(np.random.RandomState(seed).randint(np.iinfo(np.int64).max, dtype=np.int64))
 
 
-class _BaseHistTree(BaseEstimator):
+class _BaseHistTree(CachedParamNames, BaseEstimator):
     """Shared parameters and fitting of the histogram trees."""
 
     #: ``unknown_categories`` of a model saved by release 0.1.0, which had no such

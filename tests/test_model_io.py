@@ -58,6 +58,24 @@ def test_round_trip_is_bit_identical(est, n_classes, tmp_path):
         np.testing.assert_array_equal(a, b)
 
 
+@pytest.mark.parametrize("n_classes", [2, 3])
+def test_symmetric_trees_with_set_splits_round_trip(n_classes, tmp_path):
+    """Symmetric trees that split a categorical column into sets (one tree per class
+    with three classes) load and predict bit for bit."""
+    rng = np.random.RandomState(0)
+    X = pd.DataFrame({"a": rng.randn(300), "c": pd.Categorical(rng.choice(list("pqrs"), 300))})
+    y = (X["c"].cat.codes.to_numpy() + (X["a"] > 0.5)) % n_classes
+    est = rb.SPLBoostClassifierCV(n_estimators=5, grow_policy="symmetric", max_depth=2,
+                                  random_state=0).fit(X, y)
+    trees = [t for round_ in est.best_estimator_.estimators_
+             for t in getattr(round_, "estimators_", [round_])]
+    assert any(t.tree_.is_categorical[t.tree_.children_left >= 0].any() for t in trees)
+    rb.save_model(est, tmp_path / "m.skops")
+    loaded = rb.load_model(tmp_path / "m.skops")
+    for a, b in zip(_outputs(est, X), _outputs(loaded, X), strict=True):
+        np.testing.assert_array_equal(a, b)
+
+
 def test_save_model_refuses_an_unfitted_estimator(tmp_path):
     with pytest.raises(ValueError, match="fitted estimator"):
         rb.save_model(rb.AdaBoostClassifier(), tmp_path / "m.skops")

@@ -26,6 +26,7 @@ from robust_boosting.regression_cv import (
     RACE_KEEP,
     TAIL_R2,
     explained_share,
+    final_rounds,
     held_out_loss,
     make_regressor,
     scaled_residuals,
@@ -225,10 +226,11 @@ def test_search_attributes(corrupted):
         k: v for k, v in model.best_params_.items() if k not in same}
     assert (refit["age"], refit["loss"], refit["grow_policy"], refit["min_samples_leaf"]) == (
         np.inf, "squared_error", "symmetric", 1)
-    # the searches ran at twice the rate; the final model runs twice their rounds
+    # the searches ran at twice the rate; the final model runs twice their rounds, times
+    # 3/2 for the rows of all three folds (docs/design/0041-final-rounds.md)
     assert model.best_params_["learning_rate"] == 2 * model.learning_rate
     assert refit["learning_rate"] == model.learning_rate
-    assert refit["n_estimators"] % 2 == 0
+    assert refit["n_estimators"] % 3 == 0
     assert model.best_estimator_.n_estimators == refit["n_estimators"]
     assert model.best_estimator_.age == refit["age"]
     staged = list(model.staged_predict(X[:50]))
@@ -237,14 +239,17 @@ def test_search_attributes(corrupted):
     assert model.feature_importances_.shape == (10,)
 
 
-def _final(searched: dict) -> dict:
+def _final(searched: dict, scale: float = 1.5) -> dict:
     """The final model's setting from the search's (SEARCH_RATE = 2): half the rate, twice
-    the rounds."""
+    the rounds, times the rows' ratio (3/2 for three folds)."""
     return dict(searched, learning_rate=searched["learning_rate"] / 2,
-                n_estimators=2 * searched["n_estimators"])
+                n_estimators=int(round(2 * scale * searched["n_estimators"])))
 
 
-def test_the_final_model_halves_the_searched_rate_over_twice_the_rounds():
+def test_the_final_model_halves_the_searched_rate_over_more_than_twice_the_rounds():
+    """Half the search's rate for twice its rounds, times the ratio of all the rows to a
+    search model's training rows: 3/2 with three folds, 5/4 with five, at most 2 (a
+    splitter that trains on a tenth of the rows)."""
     X, y = _friedman(500, seed=6)
     model = SPLBoostRegressorCV(n_estimators=60, learning_rate=0.05, max_depth=3,
                                 remove_label_issues=False, random_state=0).fit(X, y)
@@ -252,8 +257,14 @@ def test_the_final_model_halves_the_searched_rate_over_twice_the_rounds():
     assert model.refit_params_ == _final(model.best_params_)
     final = model.best_estimator_
     assert final.learning_rate == 0.05
-    assert final.n_estimators == 2 * model.best_params_["n_estimators"] <= 120
+    assert final.n_estimators == 3 * model.best_params_["n_estimators"] <= 180
     assert len(list(model.staged_predict(X[:20]))) == final.n_estimators_
+    five = SPLBoostRegressorCV(n_estimators=60, learning_rate=0.05, max_depth=3, cv=5,
+                               remove_label_issues=False, random_state=0).fit(X, y)
+    assert five.refit_params_ == _final(five.best_params_, 5 / 4)
+    folds = [(np.arange(50), np.arange(50, 100))]
+    assert final_rounds(7, folds, 500) == 28  # 2 x 7 x min(500 / 50, 2)
+    assert final_rounds(7, [(np.arange(400), np.arange(400, 500))], 500) == 18  # 17.5
 
 
 def test_on_clean_targets_it_stays_close_to_plain_boosting():

@@ -767,10 +767,9 @@ class SPLBoostRegressorCV(SearchedFinalModel, RegressorMixin, BaseEstimator):
         each candidate stopping after ``REFIT_PATIENCE`` rounds without improvement.
         Without the suspects the candidate is the winner as plain boosting, age ``inf``
         with the squared loss and the plain candidates' trees (:meth:`_as_plain`;
-        down-weighted suspects: also the winner itself): the
-        search's rounds on the noisy targets stop where the held-out loss has stopped
-        improving on the rows the final model no longer sees
-        (``docs/design/0025-regression-suspects.md``)."""
+        down-weighted suspects: also the winner itself): the search's rounds on the
+        noisy targets stop where the held-out loss has stopped improving on the rows the
+        final model no longer sees (``docs/design/0025-regression-suspects.md``)."""
         X_fit, X_num = X
         where = np.full(y.shape[0], -1)
         where[kept] = np.arange(kept.size)

@@ -1018,6 +1018,7 @@ cdef int _sym_choice(const double* hf, const double* tot, double tol, int b,
     rank of a ranked feature of ``so``)."""
     cdef bint has_cnt = ns > 2
     cdef double cum[3]
+    cdef double ranked[SYM_RANKED_HIST]
     cdef const double* miss = hf + missing_bin * ns
     cdef double base, mw, sc
     cdef int c, s, ml
@@ -1025,14 +1026,10 @@ cdef int _sym_choice(const double* hf, const double* tot, double tol, int b,
     cum[0] = 0.0
     cum[1] = 0.0
     cum[2] = 0.0
-    if so != NULL and so.n_ordered[f] >= 0:
-        for c in range(b + 1 if b < so.n_ordered[f] else so.n_ordered[f]):
-            for s in range(ns):
-                cum[s] += hf[so.order[f * (missing_bin + 1) + c] * ns + s]
-    else:
-        for c in range(b + 1):
-            for s in range(ns):
-                cum[s] += hf[c * ns + s]
+    hf = _ranked_hist(hf, so, f, b + 1, ns, missing_bin, ranked)  # bins 0 .. b, ranked
+    for c in range(b + 1):
+        for s in range(ns):
+            cum[s] += hf[c * ns + s]
     sc = _sym_node(cum, miss, tot, has_cnt, not _bin_empty(miss, 2, has_cnt, True), min_cnt,
                    mw, lam, base, tol, &ml)
     gain[0] = sc - base if ml >= 0 else 0.0

@@ -72,6 +72,27 @@ def test_weak_learner_copies_are_clones_with_sklearn_seeds():
         assert all(template.get_params(deep=True)[key] is None for key in keys)
 
 
+@pytest.mark.parametrize("seed", [0, 3, 2**32 - 1])
+def test_integer_seeds_draw_what_check_random_state_draws(seed):
+    """An integer ``random_state``'s seed stream (blocks drawn from a re-seeded generator)
+    gives the draws of ``check_random_state(seed)`` in order, past its first block; the
+    trees' split-noise seed is ``RandomState(seed)``'s first draw; a generator given as
+    ``random_state`` is drawn from itself."""
+    from sklearn.utils import check_random_state
+
+    from robust_boosting._learners import round_seeds
+    from robust_boosting.trees._base import _noise_seed_of
+
+    high = np.iinfo(np.int32).max
+    stream, ref = round_seeds(seed), check_random_state(seed)
+    assert [stream.randint(high) for _ in range(600)] == [ref.randint(high) for _ in range(600)]
+    _noise_seed_of.cache_clear()
+    first = np.random.RandomState(seed).randint(np.iinfo(np.int64).max, dtype=np.int64)
+    assert _noise_seed_of(seed) == int(first)
+    rng = np.random.RandomState(seed)
+    assert round_seeds(rng) is rng
+
+
 def _public_boosters():
     import inspect
 

@@ -43,7 +43,6 @@ from collections.abc import Iterator
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, clone, is_classifier
-from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, has_fit_parameter
 
@@ -57,6 +56,7 @@ from ._learners import (  # noqa: F401 - importable from here as before
     _seeded_copy,
     _set_nested,
     default_weak_learner,
+    round_seeds,
     unfitted_copy,
 )
 from ._schema import prepared_data
@@ -397,7 +397,7 @@ class BaseBoosting(CachedParamNames, EnsembleModel, BaseEstimator):
             if key not in binned_cache:
                 binned_cache[key] = prepared_data(estimator, X, self.feature_schema_)
             X_fit = binned_cache[key]
-        rng = check_random_state(self.random_state)
+        rng = round_seeds(self.random_state)  # check_random_state's draws
 
         ensembles, policies = [], []
         for y_run, y_idx, n_classes in runs:

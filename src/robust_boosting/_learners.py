@@ -9,10 +9,13 @@ as scikit-learn's ensembles seed theirs). Importable from
 from __future__ import annotations
 
 import copy
+import numbers
+import threading
 from typing import TYPE_CHECKING
 
 import numpy as np
 from sklearn.base import BaseEstimator
+from sklearn.utils import check_random_state
 
 if TYPE_CHECKING:
     from .interfaces import Step
@@ -30,6 +33,7 @@ def _random_state_keys(estimator) -> list[str]:
 
 
 _IMMUTABLE = frozenset({int, float, str, bool, type(None)})
+_INT32_MAX = int(np.iinfo(np.int32).max)
 
 
 def unfitted_copy(template):
@@ -47,7 +51,7 @@ def unfitted_copy(template):
 def _plain_copy(est):
     """A shallow copy of ``est`` whose estimator-valued attributes are copied the same way,
     when every attribute is a plain number, string, None or such an estimator; else None."""
-    out = copy.copy(est)
+    nested = {}
     for key, value in vars(est).items():
         if type(value) in _IMMUTABLE:
             continue
@@ -56,7 +60,37 @@ def _plain_copy(est):
         inner = _plain_copy(value)
         if inner is None:
             return None
+        nested[key] = inner
+    out = _shallow_copy(est)
+    for key, inner in nested.items():
         setattr(out, key, inner)
+    return out
+
+
+#: per class: is ``copy.copy`` of an estimator of plain attributes a copy of its ``__dict__``
+_DICT_COPY: dict[type, bool] = {}
+
+
+def _shallow_copy(est):
+    """``copy.copy(est)`` for an estimator of plain attributes (:func:`_plain_copy`'s).
+
+    When its class pickles it as its ``__dict__`` (scikit-learn's ``__getstate__`` and
+    ``__setstate__``, or a ``__getstate__`` marked ``plain_state``: the trees' drops only
+    a non-plain attribute), a new instance gets a copy of that dict, at a sixth of the
+    copy protocol's cost."""
+    cls = type(est)
+    as_dict = _DICT_COPY.get(cls)
+    if as_dict is None:
+        as_dict = _DICT_COPY[cls] = (
+            cls.__setstate__ is BaseEstimator.__setstate__
+            and getattr(cls, "__copy__", None) is None
+            and cls.__reduce_ex__ is object.__reduce_ex__ and cls.__reduce__ is object.__reduce__
+            and (cls.__getstate__ is BaseEstimator.__getstate__
+                 or getattr(cls.__getstate__, "plain_state", False)))
+    if not as_dict:
+        return copy.copy(est)
+    out = cls.__new__(cls)
+    out.__dict__.update(est.__dict__)
     return out
 
 
@@ -71,13 +105,58 @@ def _seeded_copy(template, keys: list[str], random_state: np.random.RandomState)
     at a fraction of ``clone``'s cost.
     """
     learner = unfitted_copy(template)
-    seeds = {key: random_state.randint(np.iinfo(np.int32).max) for key in keys}
+    seeds = {key: random_state.randint(_INT32_MAX) for key in keys}
     nested = {key: seed for key, seed in seeds.items() if "__" in key}
     if "random_state" in seeds:
         learner.random_state = seeds["random_state"]
     if nested and not _set_nested(learner, nested):
         learner.set_params(**nested)
     return learner
+
+
+#: per thread, a ``RandomState`` re-seeded by :func:`reseeded_rng`
+_RESEEDED = threading.local()
+
+
+def reseeded_rng(seed: int) -> np.random.RandomState:
+    """This thread's ``RandomState``, re-seeded with ``seed``: it then draws exactly what
+    ``RandomState(seed)`` draws (``seed(s)`` resets every bit of its state), at a 30th of
+    a new one's cost (a new bit generator first draws its state from the system's
+    entropy). Read it at once: the next call re-seeds it."""
+    rng = getattr(_RESEEDED, "rng", None)
+    if rng is None:
+        rng = _RESEEDED.rng = np.random.RandomState(0)
+    rng.seed(seed)
+    return rng
+
+
+class _SeedStream:
+    """The ``randint(2**31 - 1)`` draws of ``RandomState(seed)``, in order, for
+    :func:`_seeded_copy`: drawn in blocks from :func:`reseeded_rng` (the first ``m``
+    draws of ``randint(high, size=m)`` are those of ``m`` single draws)."""
+
+    def __init__(self, seed: int):
+        self.seed = seed
+        self._draws: list[int] = []
+        self._next = 0
+
+    def randint(self, high: int) -> int:
+        if high != _INT32_MAX:
+            raise ValueError(f"a seed stream draws below 2**31 - 1, not {high}")
+        if self._next == len(self._draws):  # the first 2 m draws, m the ones drawn
+            m = max(256, 2 * len(self._draws))
+            self._draws = reseeded_rng(self.seed).randint(_INT32_MAX, size=m).tolist()
+        self._next += 1
+        return self._draws[self._next - 1]
+
+
+def round_seeds(random_state):
+    """What :func:`_seeded_copy` draws a fit's seeds from: ``check_random_state``'s
+    generator, or for an integer seed a :class:`_SeedStream` of the same draws."""
+    if isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool) \
+            and 0 <= random_state < 2**32:
+        return _SeedStream(int(random_state))
+    return check_random_state(random_state)
 
 
 def _set_nested(learner, params: dict) -> bool:

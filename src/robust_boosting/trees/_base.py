@@ -18,6 +18,7 @@ from sklearn.utils.validation import (
 )
 
 from .. import _loop_kernels as _lk
+from .._learners import reseeded_rng
 from .._schema import FeatureSchema, is_frame
 from .._validation import (
     CachedParamNames,
@@ -57,13 +58,15 @@ DEFAULT_CAT_L2 = 0.0
 _FIT_STATISTICS = ("gain", "weighted_n_node_samples", "n_node_samples", "depth")
 
 
+_INT64_MAX = int(np.iinfo(np.int64).max)
+
+
 @functools.lru_cache(maxsize=4096)
 def _noise_seed_of(seed: int) -> int:
     """The split-noise seed a tree of integer ``random_state`` ``seed`` draws: the first
     ``randint(2**63 - 1)`` of ``RandomState(seed)``. Cached: a booster seeds its trees
-    from one sequence, which the search's fold models and the final model share, and
-    seeding a ``RandomState`` costs more than growing a small tree's level."""
-    return int(np.random.RandomState(seed).randint(np.iinfo(np.int64).max, dtype=np.int64))
+    from one sequence, which the search's fold models and the final model share."""
+    return int(reseeded_rng(seed).randint(_INT64_MAX, dtype=np.int64))
 
 
 class _BaseHistTree(CachedParamNames, BaseEstimator):
@@ -140,6 +143,9 @@ class _BaseHistTree(CachedParamNames, BaseEstimator):
         state = dict(super().__getstate__())  # a copy: object.__getstate__ may return __dict__
         state.pop("_train_leaves", None)  # a weak reference: not picklable, not part of the model
         return state
+
+    # the state of a tree of plain attributes is its __dict__ (_learners._shallow_copy)
+    __getstate__.plain_state = True
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

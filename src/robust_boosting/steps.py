@@ -599,15 +599,17 @@ class RegressionStep(Step):
     def residual_scale(self, state: BoostingState, raw) -> float:
         """The :func:`robust_scale` of the residuals ``y - raw`` (weighted by ``sample_weight``).
 
-        A round asks for it three times at the same scores (Huber's ``delta``, the
-        self-paced losses, the published scale); the last value is kept with a copy of
-        its scores and returned while the scores are equal, which changes no number (two
-        weighted medians cost about 20 times the copy and the comparison)."""
+        A round asks for it three times at the same scores (the self-paced losses of the
+        candidate scores, the published scale and the next round's Huber ``delta`` once
+        the loop has committed them); the last value is kept with its scores array and
+        returned for that same array, which changes no number: the loop never modifies
+        scores in place (each round's are a new array), and neither may a caller that
+        passes them here twice."""
         rows, y, w, equal = self._positive_selection(state)
-        if self._last is not None and np.array_equal(self._last[0], raw):
+        if self._last is not None and self._last[0] is raw:
             return self._last[1]
         scale = _scale_of_positive(y - (raw if rows is None else raw[rows]), w, equal)
-        self._last = (np.array(raw, dtype=np.float64), scale)
+        self._last = (raw, scale)
         return scale
 
     def init_state(self, state: BoostingState) -> None:
@@ -645,11 +647,14 @@ class RegressionStep(Step):
 
     def losses(self, state: BoostingState, raw) -> np.ndarray:
         """Per-row loss of the standardised residual ``(y - raw) / s`` (see the class)."""
-        u = np.abs(state.y - raw) / self.residual_scale(state, raw)
+        u = (state.y - raw) / self.residual_scale(state, raw)
         if self.loss == "huber":
+            np.abs(u, out=u)
             d = self.huber_delta
             return np.where(u <= d, 0.5 * u * u, d * (u - 0.5 * d))
-        return 0.5 * u * u
+        half = 0.5 * u  # (½ u) u as before: |r| / s and r / s have the same square
+        half *= u
+        return half
 
     def accept(self, state: BoostingState, result: RoundResult) -> None:
         self._scale = self.residual_scale(state, state.raw)

@@ -230,6 +230,7 @@ class _PatienceMonitor:
         self.problem: dict = {}  # model -> index of the binary problem being boosted
         self.best: dict = {}  # model -> (best loss, its round)
         self.losses: dict = {}  # model -> held-out loss after rounds 1, 2, ...
+        self.held: dict = {}  # model -> its held-out rows' (labels, weights)
         self.one_vs_rest: set = set()
 
     def __call__(self, j, request) -> bool:
@@ -251,18 +252,21 @@ class _PatienceMonitor:
             self.problem[j] = self.problem.get(j, -1) + 1
             self.best[j] = (np.inf, 0)
             self.losses[j] = []
+            # the held-out rows' labels and weights, taken once per model
+            self.held[j] = (self.y[rows], self.weights[rows])
+        y, w = self.held[j]
         if self.loss is not None:  # a regressor's
-            loss = self.loss(scores, self.y[rows], self.weights[rows])
+            loss = self.loss(scores, y, w)
         else:
             if scores.ndim == 2:  # native multiclass (softmax) scores: -log p_y
-                losses = softmax_loss(scores, self.y[rows])
+                losses = softmax_loss(scores, y)
             else:
                 if not self.binary:
                     self.one_vs_rest.add(j)
                 positive = 1 if self.binary else self.problem[j]
-                margin = np.where(self.y[rows] == positive, 1.0, -1.0) * scores
+                margin = np.where(y == positive, 1.0, -1.0) * scores
                 losses = np.logaddexp(0.0, -2.0 * margin)
-            loss = _trimmed_mean(losses[None, :], self.weights[rows], self.trim)[0]
+            loss = _trimmed_mean(losses[None, :], w, self.trim)[0]
         if request.round > 0:
             self.losses[j].append(loss)
         if request.round >= self.caps[j]:

@@ -156,13 +156,12 @@ class _BaseHistTree(CachedParamNames, BaseEstimator):
     def _validate_params(self) -> None:
         # a booster fits a copy of the same tree every round: parameters found valid
         # once (by value and type) are not checked again
+        values = (self.criterion, self.max_depth, self.max_leaf_nodes, self.min_samples_leaf,
+                  self.max_bins, self.min_category_count, self.n_jobs,
+                  self.min_weight_fraction_leaf, self.sample_count, self._l2(), self._cat_l2(),
+                  self._grow_policy(), self._strength())
         try:
-            key = (type(self), *((type(v), v) for v in (
-                self.criterion, self.max_depth, self.max_leaf_nodes, self.min_samples_leaf,
-                self.max_bins, self.min_category_count, self.n_jobs,
-                self.min_weight_fraction_leaf,
-                self.sample_count, self._l2(), self._cat_l2(), self._grow_policy(),
-                self._strength())))
+            key = (type(self), values, tuple(map(type, values)))
             if key in _VALID_PARAMS:
                 return
         except TypeError:  # an unhashable value: checked below (and rejected)

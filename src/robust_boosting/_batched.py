@@ -32,6 +32,7 @@ from sklearn.base import clone
 from sklearn.utils.parallel import Parallel, delayed
 
 from ._boosting import STOP_BOOSTING, BaseBoosting, BaseBoostingClassifier, FitRequest
+from ._learners import unfitted_copy
 from ._validation import frames_encoded_once
 from .trees import BinnedData
 from .trees.batched import fit_trees_batched
@@ -136,7 +137,9 @@ def fit_batched(
             for share in shares
         )
         return [model for part in parts for model in part]
-    models = [clone(estimator).set_params(**params) for params in param_overrides]
+    # copies of one clone (each a clone of the template: see unfitted_copy)
+    base = clone(estimator)
+    models = [unfitted_copy(base).set_params(**params) for params in param_overrides]
     cache: dict = {} if binned_cache is None else binned_cache
     runs: dict[int, Iterator[FitRequest]] = {}
     pending: dict[int, FitRequest] = {}

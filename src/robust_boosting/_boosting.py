@@ -204,12 +204,42 @@ def _is_number(value) -> bool:
     return True
 
 
+#: per weak-learner class: does its ``fit`` take ``sample_weight`` (``has_fit_parameter``)
+_TAKES_SAMPLE_WEIGHT: dict[type, bool] = {}
+
+
+def _fit_takes_sample_weight(estimator) -> bool:
+    """scikit-learn's ``has_fit_parameter(estimator, "sample_weight")``, read once per class
+    (the signature of the class's ``fit``; an instance's own ``fit`` is read each time)."""
+    if "fit" in vars(estimator):
+        return has_fit_parameter(estimator, "sample_weight")
+    cls = type(estimator)
+    if cls not in _TAKES_SAMPLE_WEIGHT:
+        _TAKES_SAMPLE_WEIGHT[cls] = has_fit_parameter(estimator, "sample_weight")
+    return _TAKES_SAMPLE_WEIGHT[cls]
+
+
+def _plain_weights(sample_weight, n: int) -> bool:
+    """Whether ``sample_weight`` is a float64 array of ``n`` finite, non-negative numbers, not
+    all zero (what scikit-learn's ``_check_sample_weight`` accepts of such an array)."""
+    if not (isinstance(sample_weight, np.ndarray) and sample_weight.dtype == np.float64
+            and sample_weight.shape == (n,)):
+        return False
+    low, high, finite = _lk.finite_range(np.ascontiguousarray(sample_weight))
+    return bool(finite) and low >= 0.0 and high > 0.0
+
+
 def checked_sample_weight(sample_weight, X) -> NDArray[np.float64]:
     """``sample_weight`` of ``fit`` checked (non-negative, finite, a positive sum) and
     normalised to sum 1 (uniform if None)."""
-    sample_weight = _check_sample_weight(
-        sample_weight, X, dtype=np.float64, copy=True, ensure_non_negative=True
-    )
+    if _plain_weights(sample_weight, X.shape[0]):
+        # float64 weights, finite and non-negative (a search's fold weights): the copy
+        # scikit-learn's check returns; anything else is checked (and refused) by it
+        sample_weight = np.array(sample_weight, dtype=np.float64, order="C")
+    else:
+        sample_weight = _check_sample_weight(
+            sample_weight, X, dtype=np.float64, copy=True, ensure_non_negative=True
+        )
     sample_weight = rescaled_weights(sample_weight)
     total = sample_weight.sum()
     if not total > 0:
@@ -304,7 +334,7 @@ class BaseBoosting(CachedParamNames, EnsembleModel, BaseEstimator):
             raise TypeError(
                 f"estimator must be a scikit-learn estimator, got {type(estimator).__name__}."
             )
-        if not has_fit_parameter(estimator, "sample_weight"):
+        if not _fit_takes_sample_weight(estimator):
             raise TypeError(
                 f"{type(estimator).__name__} does not accept sample_weight in fit; "
                 f"{type(self).__name__} needs a weak learner that does."

@@ -101,9 +101,9 @@ if __name__ == "__main__":
     parser.add_argument("--hashes")
     parser.add_argument("--compare", nargs=2, metavar=("A", "B"))
     args = parser.parse_args()
+    if not (args.compare or args.task):
+        parser.error("give --task or --compare")
     if args.compare:
         compare(*args.compare)
-    elif args.task:
-        run(args.task, args.reps, args.hashes)
     else:
-        parser.error("give --task or --compare")
+        run(args.task, args.reps, args.hashes)

@@ -252,7 +252,7 @@ class _PatienceMonitor:
             self.problem[j] = self.problem.get(j, -1) + 1
             self.best[j] = (np.inf, 0)
             self.losses[j] = []
-            # the held-out rows' labels and weights, taken once per model
+        if j not in self.held:  # the held-out rows' labels and weights, taken once per model
             self.held[j] = (self.y[rows], self.weights[rows])
         y, w = self.held[j]
         if self.loss is not None:  # a regressor's

@@ -94,11 +94,12 @@ def _shallow_copy(est):
     return out
 
 
-def _seeded_copy(template, keys: list[str], random_state: np.random.RandomState):
+def _seeded_copy(template, keys: list[str], random_state):
     """A fresh copy of the unfitted ``template`` whose ``random_state`` parameters are seeded.
 
     The parameters named in ``keys`` (from :func:`_random_state_keys`, sorted) are
-    seeded with ``randint(2**31 - 1)`` in that order, as scikit-learn's ensembles
+    seeded with ``random_state.randint(2**31 - 1)`` (a ``RandomState``, or
+    :func:`round_seeds`' stream of the same draws) in that order, as scikit-learn's ensembles
     do, so a weak learner gets the same seeds here as in
     :class:`sklearn.ensemble.AdaBoostClassifier`. ``template`` must be a
     ``clone`` of the user's estimator: a deep copy of it is then a clone too,

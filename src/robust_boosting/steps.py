@@ -575,7 +575,7 @@ class RegressionStep(Step):
         self.huber_delta = huber_delta
         self._scale = 1.0
         self._rows = None  # the run's (y, sample_weight) and _positive_selection's result
-        self._last = None  # (a copy of the last scores, their residuals' scale)
+        self._last = None  # (the last scores array, their residuals' scale)
 
     def init_score(self, state: BoostingState) -> float:
         if self.loss == "huber":

@@ -715,7 +715,9 @@ def test_grow_policy_auto_and_explicit():
     assert rounds == 300
     assert [c["max_depth"] for c in est._search_space(49_999)] == [6]
     assert [c["max_depth"] for c in est._search_space(50_000)] == [8]
-    est.feature_schema_ = type("Schema", (), {"all_numeric": False})()  # categorical columns
+    # categorical columns (of more than two categories)
+    est.feature_schema_ = type("Schema", (), {"all_numeric": False,
+                                              "splits_as_numeric": False})()
     leafwise = est._search_space(5001)
     leafwise_rules = SINGLE_MACHINE.large_leafwise
     depths, leaves, min_leaf, l2s = (leafwise_rules.max_depth, leafwise_rules.max_leaf_nodes,

@@ -95,8 +95,9 @@ class RuleSet:
     small_n: int
     #: small data: shallow depth-wise trees
     small: Regime
-    #: above ``small_n``, trees grown depth- or leaf-wise (categorical columns, an explicit
-    #: ``grow_policy="depthwise"``, or an engine without symmetric trees)
+    #: above ``small_n``, trees grown depth- or leaf-wise (categorical columns of more than
+    #: two categories, an explicit ``grow_policy="depthwise"``, or an engine without
+    #: symmetric trees)
     large_leafwise: Regime
     #: whether the engine grows symmetric trees (the regimes below, and
     #: ``grow_policy="symmetric"``)

@@ -187,6 +187,12 @@ class SearchedFinalModel:
         schema = getattr(self, "feature_schema_", None)
         return schema is not None and not schema.all_numeric
 
+    def _splits_as_numeric(self) -> bool:
+        """Whether the trees split every column as numbers (no categorical column of more
+        than two categories: :attr:`~robust_boosting._schema.FeatureSchema.splits_as_numeric`)."""
+        schema = getattr(self, "feature_schema_", None)
+        return schema is None or schema.splits_as_numeric
+
     def _fit_data_and_seeds(self, X_in, X) -> tuple:
         """``(X_fit, fold_seed, fit_seed)``: the data the boosters take (``X_in`` as given,
         ``X`` as validated) and the seeds of the folds and of the fits, drawn in that

@@ -253,6 +253,20 @@ class FeatureSchema:
         return np.array([0 if c is None else len(c) for c in self.categories], dtype=np.int32)
 
     @property
+    def set_split_categories(self) -> np.ndarray:
+        """Number of categories of each column that the trees split into sets of categories
+        (int32): a categorical column's when it has more than two, else 0. A column of two
+        categories splits as its codes 0 and 1 do, since a set split of two categories is
+        the threshold between them: it gives the same trees as those codes as numbers."""
+        n = self.n_categories
+        return np.where(n > 2, n, 0).astype(np.int32)
+
+    @property
+    def splits_as_numeric(self) -> bool:
+        """Whether every column splits as a numeric one (no :attr:`set_split_categories`)."""
+        return not self.set_split_categories.any()
+
+    @property
     def ignored(self) -> list:
         """Names of the columns left out of the model (identifier columns)."""
         return [n for n, k in zip(self.names, self.kinds, strict=True) if k == IGNORED]
@@ -485,15 +499,17 @@ def prepared_data(estimator, X, schema: FeatureSchema | None):
     """``X`` as the boosting loop passes it to every round of the weak learner ``estimator``.
 
     A learner with ``prepare_data`` (the histogram trees) gets it called once; when the
-    schema has categorical columns and the learner splits them natively
-    (``native_categorical``), it is told their numbers of categories. Any other learner
+    schema has categorical columns of more than two categories and the learner splits
+    them natively (``native_categorical``), it is told their numbers of categories
+    (:attr:`FeatureSchema.set_split_categories`; a column of two categories is split as
+    its codes). Any other learner
     gets ``X`` itself: categorical columns as ordinal category codes (the documented
     encoder for learners without native categorical splits).
     """
     prepare = getattr(estimator, "prepare_data", None)
     if not callable(prepare):
         return X
-    n_cat = None if schema is None else schema.n_categories
+    n_cat = None if schema is None else schema.set_split_categories
     if n_cat is not None and n_cat.any() and getattr(estimator, "native_categorical", False):
         return prepare(X, n_categories=n_cat)
     return prepare(X)

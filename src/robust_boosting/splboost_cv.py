@@ -169,7 +169,9 @@ class SPLBoostClassifierCV(SearchedFinalModel, ClassifierMixin, BaseEstimator):
     (``docs/design/0021-rare-classes.md``).
 
     The ``"auto"`` parameters grow with the data (``robust_boosting._auto_rules``
-    holds them as one record per regime):
+    holds them as one record per regime; numeric data: numeric, boolean and categorical
+    columns of at most two categories, which split as their codes 0 and 1,
+    ``docs/design/0043-two-category-columns.md``):
 
     - at most 5,000 rows: depth-wise trees of depth 1 and 3, learning rate 0.3, at
       most 100 rounds; on numeric data (``grow_policy``, ``max_depth`` and
@@ -234,10 +236,10 @@ class SPLBoostClassifierCV(SearchedFinalModel, ClassifierMixin, BaseEstimator):
         shared by all the level's nodes, to an integer ``max_depth`` (a categorical
         column split at a rank of its categories, ranked at each tree's root by their
         mean response, ``docs/design/0038-symmetric-categorical-splits.md``).
-        ``"auto"``: symmetric above 5,000 rows when every column is
-        numeric, else depth-wise; on at most 5,000 rows of numeric data, with
-        ``max_depth`` and ``max_leaf_nodes`` left to ``"auto"``, the search has
-        both (the symmetric candidate joins the depth-wise ones).
+        ``"auto"``: symmetric above 5,000 rows of numeric data (a categorical column
+        of two categories is numeric), else depth-wise; on at most 5,000 rows of
+        numeric data, with ``max_depth`` and ``max_leaf_nodes`` left to ``"auto"``,
+        the search has both (the symmetric candidate joins the depth-wise ones).
     random_strength : float or "auto", default="auto"
         Random split scores of the symmetric trees (CatBoost's parameter of that
         name): each level's candidate splits are scored with added normal noise of
@@ -402,11 +404,9 @@ class SPLBoostClassifierCV(SearchedFinalModel, ClassifierMixin, BaseEstimator):
     unknown_categories = "missing"
     #: ``id_columns`` of a model saved before it existed (no column was left out)
     id_columns = "keep"
-    #: ``verbose`` of a model saved by a release without it
+    #: ``verbose``, ``monotonic_cst`` and ``class_weight`` of a model saved before they existed
     verbose = 0
-    #: ``monotonic_cst`` and ``class_weight`` of a model saved before they existed
-    monotonic_cst = None
-    class_weight = None
+    monotonic_cst = class_weight = None
 
     def __init__(self, *, max_depth: int | None | Sequence[int | None] | str = "auto",
                  learning_rate: float | Sequence[float] | str = "auto",
@@ -463,13 +463,13 @@ class SPLBoostClassifierCV(SearchedFinalModel, ClassifierMixin, BaseEstimator):
             if grow_policy == "symmetric":
                 strength = float(auto(self.random_strength, strength))
                 trees = auto(self.multiclass_trees, trees)
-                if trees == SHARED_TREES and n_classes > 2 and self._has_categorical():
-                    # shared trees split numeric columns only (docs/design/0038)
+                if trees == SHARED_TREES and n_classes > 2 and not self._splits_as_numeric():
+                    # shared trees split numeric columns only (docs/design/0038, 0043)
                     if self.multiclass_trees == SHARED_TREES:
                         raise ValueError(
                             "multiclass_trees='shared' splits numeric columns only, and X has "
-                            "categorical columns; use multiclass_trees='per_class' (or "
-                            "'auto').")
+                            "categorical columns of more than two categories; use "
+                            "multiclass_trees='per_class' (or 'auto').")
                     trees = "per_class"
             depths = candidate_values("max_depth", auto(self.max_depth, regime.max_depth),
                                lambda v: check_optional_int("max_depth", v, low=1))
@@ -524,7 +524,7 @@ class SPLBoostClassifierCV(SearchedFinalModel, ClassifierMixin, BaseEstimator):
         """The groups of the search on ``n`` rows (:func:`~robust_boosting._auto_rules.regimes`):
         the regime of the resolved grow policy, joined on at most ``small_n`` rows by the
         symmetric candidate when ``grow_policy``, ``max_depth`` and ``max_leaf_nodes`` are
-        left to ``"auto"`` and the data are numeric."""
+        left to ``"auto"`` and the data are numeric (:meth:`_splits_as_numeric`)."""
         rules = self._rules
         policy = self._resolved_grow_policy(n)
         join = (n <= rules.small_n and self.grow_policy == "auto"
@@ -544,7 +544,7 @@ class SPLBoostClassifierCV(SearchedFinalModel, ClassifierMixin, BaseEstimator):
         monotone = _constrains(getattr(self, "monotonic_cst", None))
         if policy == "auto":
             return ("symmetric" if rules.symmetric and n > rules.small_n
-                    and not self._has_categorical() and not monotone else "depthwise")
+                    and self._splits_as_numeric() and not monotone else "depthwise")
         if policy == "symmetric" and monotone:
             raise ValueError("monotonic_cst is not supported with grow_policy='symmetric'; "
                              "use grow_policy='depthwise' (or 'auto').")

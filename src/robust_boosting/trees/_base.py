@@ -363,7 +363,7 @@ class _BaseHistTree(CachedParamNames, BaseEstimator):
         else:
             mapper = BinMapper(max_bins=self.max_bins,
                                min_category_count=self.min_category_count).fit(
-                X, rows=active, n_categories=self.feature_schema_.n_categories)
+                X, rows=active, n_categories=self.feature_schema_.set_split_categories)
             binned = mapper.transform(X)
         mapper = binned.mapper
         if self._is_reg:

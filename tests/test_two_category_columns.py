@@ -41,13 +41,14 @@ def _fit(est, X, y):
         return est.fit(X, y)
 
 
+@pytest.mark.parametrize("k", [2, 3])
 @pytest.mark.parametrize("make", [
     lambda: SPLBoostClassifierCV(random_state=0, n_estimators=20),
     lambda: LogitBoostClassifier(n_estimators=15, random_state=0),
     lambda: HistTreeClassifier(max_depth=4, random_state=0),
 ])
-def test_two_category_columns_give_the_model_of_their_codes(make):
-    frame, codes, y, _ = _frames()
+def test_two_category_columns_give_the_model_of_their_codes(make, k):
+    frame, codes, y, _ = _frames(k=k)
     a, b = _fit(make(), frame, y), _fit(make(), codes, y)
     np.testing.assert_array_equal(a.predict_proba(frame), b.predict_proba(codes))
 

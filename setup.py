@@ -31,6 +31,7 @@ KERNELS = [
     "robust_boosting.trees._histogram",
     "robust_boosting.trees._splitting",
     "robust_boosting.trees._partition",
+    "robust_boosting.trees._pool",
     "robust_boosting.trees._predictor",
     "robust_boosting.trees._growing",
     "robust_boosting.trees._shared_growing",

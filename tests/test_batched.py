@@ -530,3 +530,26 @@ def test_batched_models_encode_a_frame_once(monkeypatch):
     for a, b in zip(batched, separate, strict=True):
         assert pickle.dumps(a.feature_schema_) == pickle.dumps(b.feature_schema_)
         assert list(a.feature_names_in_) == list(b.feature_names_in_)
+
+
+def test_spare_histogram_slots_give_the_same_trees():
+    """The grower keeps a call's histogram slots for the next call of that size
+    (docs/design/0044): a wide fit (slots above the C library's mapping threshold), a
+    narrow one (another size: the spares are freed) and the wide one again give the same
+    trees (a slot is written before it is read)."""
+    rng = np.random.default_rng(5)
+    Xw, Xn = rng.normal(size=(600, 60)), rng.normal(size=(300, 4))
+    yw = (Xw[:, 0] + Xw[:, 1] * Xw[:, 2] + rng.normal(scale=0.5, size=600) > 0).astype(int)
+    yn = (Xn[:, 0] > 0).astype(int)
+
+    def wide():
+        est = SPLLogitBoostClassifier(HistTreeRegressor(max_depth=6, grow_policy="symmetric"),
+                                      n_estimators=15, random_state=0).fit(Xw, yw)
+        return est.decision_function(Xw)
+
+    first = wide()
+    second = wide()  # the first fit's slots, taken as spares
+    SPLLogitBoostClassifier(HistTreeRegressor(max_depth=3), n_estimators=5,
+                            random_state=0).fit(Xn, yn)  # another slot size
+    np.testing.assert_array_equal(first, second)
+    np.testing.assert_array_equal(first, wide())

@@ -17,6 +17,7 @@ from libc.string cimport memset
 from robust_boosting.trees._common cimport *
 from robust_boosting.trees._histogram cimport _build_hist_group
 from robust_boosting.trees._partition cimport _partition, _partition_table
+from robust_boosting.trees._pool cimport Pool, _keep_spares, _reserve, _slot, _take_spares
 from robust_boosting.trees._splitting cimport (
     _child_bounds, _node_score, _run_groups, _sym_choice, _sym_feature_best, _sym_features_add, _sym_level,
     _sym_no_split, _sym_noisy_choice, _sym_noisy_level, _sym_orders, _tree_args)
@@ -121,54 +122,6 @@ cdef inline void _new_node(Tree* t, Py_ssize_t nd, const double* tt, int n_stat,
     if t.is_categorical != NULL:
         t.is_categorical[nd] = 0
         memset(t.cats + nd * CAT_SET_BYTES, 0, CAT_SET_BYTES)
-
-
-cdef struct Pool:
-    # histogram slots, each allocated at its first use and kept for the workspace's
-    # next trees (a tree's histograms alive at once, not one per node)
-    double** ptr
-    Py_ssize_t cap
-    Py_ssize_t hist_size
-
-
-cdef bint _reserve(Pool* p, Py_ssize_t n) noexcept nogil:
-    """Room for ``n`` slots in ``p.ptr`` (their memory still allocated at first use), so
-    that :func:`_slot` below ``n`` never moves ``p.ptr``; False when out of memory."""
-    cdef Py_ssize_t q
-    cdef double** grown
-    if n <= p.cap:
-        return True
-    grown = <double**>realloc(p.ptr, n * sizeof(double*))
-    if grown == NULL:
-        return False
-    for q in range(p.cap, n):
-        grown[q] = NULL
-    p.ptr = grown
-    p.cap = n
-    return True
-
-
-cdef double* _slot(Pool* p, Py_ssize_t s) noexcept nogil:
-    """Slot ``s``'s histogram, allocated at its first use; NULL when out of memory."""
-    cdef Py_ssize_t c
-    if s >= p.cap:
-        c = 2 * p.cap if 2 * p.cap > s + 1 else s + 1
-        if c < 16:
-            c = 16
-        if not _reserve(p, c):
-            return NULL
-    if p.ptr[s] == NULL:
-        p.ptr[s] = <double*>malloc(p.hist_size * sizeof(double))
-    return p.ptr[s]
-
-
-cdef void _free_pool(Pool* p) noexcept nogil:
-    cdef Py_ssize_t q
-    for q in range(p.cap):
-        free(p.ptr[q])
-    free(p.ptr)
-    p.ptr = NULL
-    p.cap = 0
 
 
 cdef inline int _node_threads(int64_t n_rows, int nf, int64_t total_bins, int n_scans,
@@ -1129,7 +1082,7 @@ cdef int _alloc_workspace(Workspace* w, const Batch* b, Py_ssize_t n_max) noexce
 
 
 cdef void _free_workspace(Workspace* w) noexcept nogil:
-    _free_pool(&w.pool)
+    """Free ``w``'s buffers but its pool (``grow_all`` keeps its slots as spares)."""
     free(w.left_sets)
     free(w.sym_order)
     free(w.sym_n)
@@ -1480,9 +1433,10 @@ def grow_all(TreeBatch s, int n_threads=1):
     works = <Workspace*>calloc(n_work, sizeof(Workspace))
     if works == NULL:
         raise MemoryError()
+    for wi in range(n_work):
+        ok = ok and _alloc_workspace(&works[wi], &b, n_max)
+        _take_spares(&works[wi].pool)  # slots of the previous calls (_pool.pyx)
     with nogil:
-        for wi in range(n_work):
-            ok = ok and _alloc_workspace(&works[wi], &b, n_max)
         if ok:
             if n_side > 0:
                 for j in prange(n_side, num_threads=n_threads, schedule="dynamic"):
@@ -1491,6 +1445,8 @@ def grow_all(TreeBatch s, int n_threads=1):
                 _grow_tree(&b, &works[0], j, n_threads)
         for wi in range(n_work):
             _free_workspace(&works[wi])
+    for wi in range(n_work):
+        _keep_spares(&works[wi].pool)
     free(works)
     if not ok:
         raise MemoryError()

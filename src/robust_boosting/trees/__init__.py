@@ -11,10 +11,11 @@ Contract with the boosters: call ``Xp = estimator.prepare_data(X)`` once per
 fit, then every round ``clone(estimator).fit(Xp, y, sample_weight=w)`` and
 ``predict(Xp)`` / ``predict_proba(Xp)``; new raw data can be passed to
 ``predict(X)`` directly and gives exactly the same result as its binned form.
-When the booster was fitted on a DataFrame with categorical columns it calls
-``prepare_data(X, n_categories=...)``: each category gets its own bin and the
-trees split such a feature into a set of categories and the rest (LightGBM-style
-category partitioning), stored per node as a bitset.
+When the booster was fitted on a DataFrame with categorical columns of more than two
+categories it calls ``prepare_data(X, n_categories=...)`` for those: each category gets
+its own bin and the trees split such a feature into a set of categories and the rest
+(LightGBM-style category partitioning), stored per node as a bitset. A column of two
+categories is binned and split as its codes 0 and 1, the same partitions.
 
 The package is split by job: :mod:`.binning` (:class:`BinMapper`,
 :class:`BinnedData`), :mod:`.growing` (:class:`HistTree` and the grower),

@@ -289,7 +289,8 @@ class _BaseHistTree(CachedParamNames, BaseEstimator):
             Training data (NaN = missing), or data binned by :meth:`prepare_data`. A
             DataFrame may have boolean and categorical columns: they are read by the
             typed schema (``feature_schema_``, see :mod:`robust_boosting._schema`), and
-            categorical features are split into sets of categories.
+            categorical features of more than two categories are split into sets of
+            categories (one of two categories as its codes 0 and 1, the same partitions).
         y : array-like of shape (n_samples,)
             Class labels (classifier) or targets (regressor).
         sample_weight : array-like of shape (n_samples,), default=None

@@ -13,7 +13,6 @@ shared machine).
 from __future__ import annotations
 
 import argparse
-import os
 import time
 import warnings
 
@@ -24,7 +23,6 @@ def run(sizes, reps: int) -> None:
     from threadpoolctl import threadpool_limits
 
     from robust_boosting import SPLBoostClassifierCV
-    os.environ.setdefault("OMP_NUM_THREADS", "1")
     print("rows x features | ours s | LightGBM s | ours / LightGBM")
     with threadpool_limits(1), warnings.catch_warnings():
         warnings.simplefilter("ignore")

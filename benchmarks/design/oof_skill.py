@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import warnings
 from pathlib import Path
@@ -75,7 +74,6 @@ def run(out: str, bundled: bool, part: int, parts: int) -> None:
     from threadpoolctl import threadpool_limits
 
     from robust_boosting import SPLBoostClassifierCV
-    os.environ["OMP_NUM_THREADS"] = "1"
     with threadpool_limits(1), open(out, "a") as f, warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for name, split, noise, Xtr, yn, Xte, yte in _cells(bundled, part, parts):

@@ -11,7 +11,7 @@ level by level (symmetric regression trees). See ``_common.pxd`` for the layout.
 from cython.parallel cimport prange, threadid
 from libc.math cimport INFINITY, isfinite, isnan
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint64_t
-from libc.stdlib cimport calloc, free, malloc, realloc
+from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memset
 
 from robust_boosting.trees._common cimport *

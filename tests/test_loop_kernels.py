@@ -192,7 +192,7 @@ def test_regression_roots_are_each_trees_own_root(k, n, threads, seed):
     sws = [None if j % 3 == 0 else rng.random(n) * (rng.random(n) >= 0.3 * (j % 2))
            for j in range(k)]
     idx, ow, owy = np.empty(k * n, dtype=np.int32), np.empty(k * n), np.empty(k * n)
-    res = regression_roots(ys, sws, idx, ow, owy, threads)
+    res = regression_roots(ys, sws, idx, ow, owy, threads, min_rows=0)  # threads from 0 rows
     assert res.shape == (k, 5)
     for j in range(k):
         i1, w1, r1 = np.empty(n, dtype=np.int32), np.empty(n), np.empty(n)

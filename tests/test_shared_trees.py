@@ -158,7 +158,10 @@ def test_missing_values_go_to_the_better_side():
         assert pred.argmax() == like
 
 
-def test_random_split_scores_do_not_depend_on_threads_and_are_seeded():
+def test_random_split_scores_do_not_depend_on_threads_and_are_seeded(monkeypatch):
+    from robust_boosting.trees import growing
+
+    monkeypatch.setattr(growing, "_PARALLEL_MIN_WORK", 0)  # every level's scan on the threads
     X, _ = make_classification(400, 8, random_state=0)
     rng = np.random.default_rng(1)
     Y, W = rng.normal(size=(400, 4)), rng.uniform(0.1, 1.0, size=(400, 4))
@@ -207,9 +210,12 @@ def _data(k=4, n=300, seed=0):
                                random_state=seed)
 
 
-def test_booster_is_seeded_batched_and_saved_exactly(tmp_path):
+def test_booster_is_seeded_batched_and_saved_exactly(tmp_path, monkeypatch):
     """The same models whatever the threads, in a batched fit as alone, and after a
     save/load round trip; two classes ignore the option (the binary path, bit for bit)."""
+    from robust_boosting.trees import growing
+
+    monkeypatch.setattr(growing, "_PARALLEL_MIN_WORK", 0)  # every level's scan on the threads
     X, y = _data()
     def make():
         return LogitBoostClassifier(_tree(random_strength=1.0), n_estimators=20,

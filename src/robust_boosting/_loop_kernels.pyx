@@ -338,6 +338,8 @@ def softmax_newton(const double[:, ::1] raw, const int64_t[::1] y, const double[
 
 cdef enum:
     STATS_BLOCK = 8192
+    # rows (over all trees) from which regression_roots runs its trees side by side
+    PARALLEL_MIN_ROWS = 100_000
 
 
 cdef void _stats_block(const double[:, ::1] F, const double[:, ::1] Z, const double[:, ::1] W,
@@ -605,14 +607,14 @@ cdef size_t _data_pointer(obj, Py_ssize_t n, str what) except? 0:
 
 
 def regression_roots(list ys, list sws, int32_t[::1] idx, double[::1] ow, double[::1] owy,
-                     int n_threads=1):
+                     int n_threads=1, Py_ssize_t min_rows=PARALLEL_MIN_ROWS):
     """:func:`regression_root` of ``k`` trees on the same ``n`` rows, side by side on
     ``n_threads`` threads: tree ``j`` with target ``ys[j]`` and weights ``sws[j]``
     (float64, contiguous, length ``n``; None for unit weights) writes to
     ``idx[j n:(j + 1) n]``, ``ow[...]`` and ``owy[...]``. Returns the ``(k, 5)``
     array of the trees' ``(k, total, ybar, sum(owy), tol_scale)``; each tree's values
     are those of its own :func:`regression_root` call (the same code), whatever
-    ``n_threads``.
+    ``n_threads``. Side by side only from ``min_rows`` rows over the trees.
     """
     cdef Py_ssize_t k = len(ys)
     cdef Py_ssize_t n = idx.shape[0] // k if k else 0
@@ -633,10 +635,18 @@ def regression_roots(list ys, list sws, int32_t[::1] idx, double[::1] ow, double
             w_ptr[j] = _data_pointer(sws[j], n, "weights")
     if n == 0:
         return out_arr
+    # side by side only when the trees' rows are many: below, waking a team's threads
+    # cost more than the sums (design record 0045)
+    cdef int nt = max(1, min(n_threads, k)) if k * n >= min_rows else 1
     with nogil:
-        for j in prange(k, num_threads=max(1, min(n_threads, k)), schedule="static"):
-            _regression_root(<const double*>y_ptr[j], <const double*>w_ptr[j], n,
-                             &idx[j * n], &ow[j * n], &owy[j * n], &out[j, 0])
+        if nt > 1:
+            for j in prange(k, num_threads=nt, schedule="static"):
+                _regression_root(<const double*>y_ptr[j], <const double*>w_ptr[j], n,
+                                 &idx[j * n], &ow[j * n], &owy[j * n], &out[j, 0])
+        else:
+            for j in range(k):
+                _regression_root(<const double*>y_ptr[j], <const double*>w_ptr[j], n,
+                                 &idx[j * n], &ow[j * n], &owy[j * n], &out[j, 0])
     return out_arr
 
 

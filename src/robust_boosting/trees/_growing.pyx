@@ -608,7 +608,15 @@ cdef void _sym_divide_nodes(const NodeArgs* a, Tree* t, const int64_t* lvl,
     nodes' own threaded kernels would run serially (nested regions; a depth-8 fit took
     1.6-2x the time)."""
     cdef Py_ssize_t q
+    cdef int64_t work = 0
     if n_threads > 1 and q1 - q0 >= SYM_NODES_PER_THREAD * n_threads:
+        # side by side only for the parallel minimum of work (a unit per row and
+        # feature, scan_work per bin scanned): below it, waking the threads of a
+        # team took longer than the nodes (design record 0045)
+        for q in range(q0, q1):
+            work += t.end[lvl[div[q]]] - t.start[lvl[div[q]]]
+        work = work * a.n_features + scan_work * total_bins * (q1 - q0)
+    if work >= min_work and n_threads > 1 and q1 - q0 >= SYM_NODES_PER_THREAD * n_threads:
         for q in prange(q0, q1, num_threads=n_threads, schedule="dynamic"):
             _sym_divide(a, t, lvl[div[q]], n_nodes + 2 * q, f, b, mlv[div[q]], gains[div[q]],
                         <int32_t>d, idx, ow, owy, buf_i, buf_w, buf_c, buf_y,
@@ -1315,15 +1323,16 @@ def grow_all(TreeBatch s, int n_threads=1):
     ``s.max_leaves[j]`` leaves if that is not negative, else depth-first, or level by
     level if ``s.symmetric[j]`` (a symmetric regression tree, :func:`_grow_sym`).
 
-    With ``n_threads > 1`` and at least as many trees, the first
-    ``n_threads * (k // n_threads)`` trees grow side by side, one per thread (their
-    node kernels serial), and the rest one after the other with their node kernels
-    on ``n_threads`` threads. Each tree is grown by the same serial code either way,
-    so the trees do not depend on the number of threads.
+    With ``n_threads > 1``, at least as many trees and at least ``s.min_work`` rows x
+    features over the trees, the first ``n_threads * (k // n_threads)`` trees grow side
+    by side, one per thread (their node kernels serial), and the rest one after the
+    other with their node kernels on ``n_threads`` threads. Each tree is grown by the
+    same serial code either way, so the trees do not depend on the number of threads.
     """
     cdef Py_ssize_t k = s.starts.shape[0]
     cdef Py_ssize_t n_max = 0
     cdef Py_ssize_t j, n_side
+    cdef int64_t side_work
     cdef int n_work, wi, ok = 1
     cdef Batch b
     cdef Workspace* works
@@ -1428,7 +1437,12 @@ def grow_all(TreeBatch s, int n_threads=1):
     b.min_work = s.min_work
     b.scan_work = s.scan_work
     n_threads = max(1, n_threads)
-    n_side = (k // n_threads) * n_threads if n_threads > 1 else 0
+    side_work = 0
+    for j in range(k):
+        side_work += (s.ends[j] - s.starts[j]) * b.nf
+    # side by side only when the trees' rows x features reach the parallel minimum:
+    # below it, waking the team's threads took longer than the trees (design record 0045)
+    n_side = (k // n_threads) * n_threads if n_threads > 1 and side_work >= s.min_work else 0
     n_work = n_threads if n_side > 0 else 1
     works = <Workspace*>calloc(n_work, sizeof(Workspace))
     if works == NULL:

@@ -44,12 +44,17 @@ def apply_binned_rows(const uint8_t[:, ::1] codes, const int32_t[::1] feature,
     threads from ``PRED_CHUNK`` rows on: each row on its own, so the same result)."""
     cdef Py_ssize_t q
     cdef Py_ssize_t m = rows.shape[0]
-    cdef int threads = n_threads if m >= PRED_CHUNK else 1
     with nogil:
-        for q in prange(m, num_threads=max(1, threads), schedule="static"):
-            out[rows[q]] = _leaf_of_binned(&codes[0, 0], codes.shape[1], &feature[0],
-                                           &split_bin[0], &missing_left[0], &left[0],
-                                           &right[0], missing_bin, rows[q])
+        if n_threads > 1 and m >= PRED_CHUNK:
+            for q in prange(m, num_threads=n_threads, schedule="static"):
+                out[rows[q]] = _leaf_of_binned(&codes[0, 0], codes.shape[1], &feature[0],
+                                               &split_bin[0], &missing_left[0], &left[0],
+                                               &right[0], missing_bin, rows[q])
+        else:  # no parallel region at all: even a team of one costs a call per tree
+            for q in range(m):
+                out[rows[q]] = _leaf_of_binned(&codes[0, 0], codes.shape[1], &feature[0],
+                                               &split_bin[0], &missing_left[0], &left[0],
+                                               &right[0], missing_bin, rows[q])
 
 
 def apply_binned(const uint8_t[:, ::1] codes, const int32_t[::1] feature,
@@ -64,11 +69,16 @@ def apply_binned(const uint8_t[:, ::1] codes, const int32_t[::1] feature,
     if n == 0:
         return
     with nogil:
-        for c in prange(n_chunks, num_threads=max(1, n_threads), schedule="static",
-                        use_threads_if=n_threads > 1):
-            lo = c * PRED_CHUNK
-            hi = min(n, lo + PRED_CHUNK)
-            for i in range(lo, hi):
+        if n_threads > 1 and n_chunks > 1:
+            for c in prange(n_chunks, num_threads=n_threads, schedule="static"):
+                lo = c * PRED_CHUNK
+                hi = min(n, lo + PRED_CHUNK)
+                for i in range(lo, hi):
+                    out[i] = _leaf_of_binned(&codes[0, 0], n, &feature[0], &split_bin[0],
+                                             &missing_left[0], &left[0], &right[0],
+                                             missing_bin, i)
+        else:  # one chunk: no parallel region (a thread team costs more than the chunk)
+            for i in range(n):
                 out[i] = _leaf_of_binned(&codes[0, 0], n, &feature[0], &split_bin[0],
                                          &missing_left[0], &left[0], &right[0], missing_bin,
                                          i)
@@ -101,11 +111,15 @@ def apply_raw(const floating[:, :] X, const int32_t[::1] feature, const double[:
     if n == 0:
         return
     with nogil:
-        for c in prange(n_chunks, num_threads=max(1, n_threads), schedule="static",
-                        use_threads_if=n_threads > 1):
-            lo = c * PRED_CHUNK
-            hi = min(n, lo + PRED_CHUNK)
-            for i in range(lo, hi):
+        if n_threads > 1 and n_chunks > 1:
+            for c in prange(n_chunks, num_threads=n_threads, schedule="static"):
+                lo = c * PRED_CHUNK
+                hi = min(n, lo + PRED_CHUNK)
+                for i in range(lo, hi):
+                    out[i] = _leaf_of_raw(X, i, &feature[0], &threshold[0], &missing_left[0],
+                                          &left[0], &right[0])
+        else:  # one chunk: no parallel region
+            for i in range(n):
                 out[i] = _leaf_of_raw(X, i, &feature[0], &threshold[0], &missing_left[0],
                                       &left[0], &right[0])
 

@@ -323,15 +323,24 @@ def grow_shared_symmetric(const uint8_t[:, ::1] codes_t, int32_t[::1] idx, doubl
                 no_split += nscore[nd]
             for i in range(nf * nb):
                 acc[i] = 0.0
-            for f in prange(nf, num_threads=n_work, schedule="dynamic"):
-                w = threadid()
-                wk = work + w * wsz
-                _mo_level_feature(&codes_t[f, 0], ci, cg, &starts[0], m, ntot,
-                                  nscore, K, &lam[0], n_bins[f], missing_bin,
-                                  0 < d <= d_store + 1, d <= d_store, S + f * nb * K2,
-                                  SC + f * nb, stride, cstride, wk, cnts + w * 2 * nb,
-                                  wk + nb * K2, cnts + w * 2 * nb + nb, wk + 2 * nb * K2,
-                                  wk + 2 * nb * K2 + K2, acc + f * nb, base + f)
+            if n_work > 1:
+                for f in prange(nf, num_threads=n_work, schedule="dynamic"):
+                    w = threadid()
+                    wk = work + w * wsz
+                    _mo_level_feature(&codes_t[f, 0], ci, cg, &starts[0], m, ntot,
+                                      nscore, K, &lam[0], n_bins[f], missing_bin,
+                                      0 < d <= d_store + 1, d <= d_store, S + f * nb * K2,
+                                      SC + f * nb, stride, cstride, wk, cnts + w * 2 * nb,
+                                      wk + nb * K2, cnts + w * 2 * nb + nb, wk + 2 * nb * K2,
+                                      wk + 2 * nb * K2 + K2, acc + f * nb, base + f)
+            else:  # one thread: no parallel region
+                for f in range(nf):
+                    _mo_level_feature(&codes_t[f, 0], ci, cg, &starts[0], m, ntot,
+                                      nscore, K, &lam[0], n_bins[f], missing_bin,
+                                      0 < d <= d_store + 1, d <= d_store, S + f * nb * K2,
+                                      SC + f * nb, stride, cstride, work, cnts,
+                                      work + nb * K2, cnts + nb, work + 2 * nb * K2,
+                                      work + 2 * nb * K2 + K2, acc + f * nb, base + f)
             # each threshold's level score (the changes summed from the feature's base),
             # and the level's split: the best candidate that divides a node, with its
             # random split score when strength > 0 (the single-output trees' choice)

@@ -9,7 +9,7 @@ from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 
 from .._validation import all_finite
-from . import _shared_growing
+from . import _shared_growing, growing
 from .binning import BinnedData, _kernel_threads, data_work
 
 
@@ -149,6 +149,11 @@ class SharedSymmetricTree(BaseEstimator):
         starts = np.zeros(2**depth + 1, dtype=np.int64)
         leaf_sums = np.zeros((2**depth, 2 * k))
         with _kernel_threads(est.n_jobs, data_work(X)) as n_threads:
+            # a level's scan on n_threads threads only when its work (a unit per row,
+            # feature and class) is the depth-wise growers' parallel minimum: below it,
+            # each level's thread team cost more than it saved (design record 0045)
+            if idx.size * X.n_features * k < growing._PARALLEL_MIN_WORK:
+                n_threads = 1
             levels = _shared_growing.grow_shared_symmetric(
                 X.codes_t, idx, gh, lam, mapper.n_bins_, mapper.missing_bin_, depth,
                 float(est.random_strength), est._split_noise_seed(), n_threads, feature, split_bin,

@@ -1,6 +1,6 @@
 """robust-boosting: boosting classifiers that stay accurate when training labels are wrong."""
 
-# first: the compiled kernels' OpenMP runtime starts with passive waiting (see _openmp)
+# first: the compiled kernels' OpenMP runtime starts with short waits (see _openmp)
 from . import _openmp  # noqa: F401, I001
 from ._contributions import explain
 from .exceptions import BoostingStoppedWarning

@@ -10,9 +10,9 @@ each, then the geometric means of ours on two threads over ours on one, LightGBM
 same, and ours over LightGBM's at one and at two threads each. Run at two commits to
 compare them (the models do not depend on the threads: ``tests/test_determinism.py``).
 
-LightGBM runs in a process of its own, imported before ``robust_boosting``: the latter
-makes the OpenMP runtime wait passively when it is the first to load it (design record
-0022), and LightGBM, which shares the runtime, then took 15 times as long on two threads.
+LightGBM runs in a process of its own, imported before ``robust_boosting``, so that its
+OpenMP runtime keeps LightGBM's own settings. Before record 0046 the package started that
+shared runtime with passive waiting, and LightGBM then took 15 times as long on two threads.
 
     PYTHONPATH=src python benchmarks/design/thread_teams.py --task classification
     PYTHONPATH=src python benchmarks/design/thread_teams.py --task regression --acceptance

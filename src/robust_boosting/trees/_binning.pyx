@@ -51,19 +51,12 @@ def bin_matrix(const floating[:, :] X, const double[::1] thr, const int64_t[::1]
     if n == 0:
         return
     with nogil:
-        if n_threads > 1 and n_chunks > 1:
-            for c in prange(n_chunks, num_threads=n_threads, schedule="static"):
-                lo = c * BIN_CHUNK
-                hi = min(n, lo + BIN_CHUNK)
-                for f in range(n_features):
-                    for i in range(lo, hi):
-                        out[f, i] = _bin_one(<double>X[i, f], t, thr_off[f], thr_off[f + 1],
-                                             missing_bin)
-        else:  # one thread or chunk: no parallel region (a team costs more than a chunk)
-            for c in range(n_chunks):
-                lo = c * BIN_CHUNK
-                hi = min(n, lo + BIN_CHUNK)
-                for f in range(n_features):
-                    for i in range(lo, hi):
-                        out[f, i] = _bin_one(<double>X[i, f], t, thr_off[f], thr_off[f + 1],
-                                             missing_bin)
+        # one chunk: no thread to wake (a region of one thread; it runs once per binning)
+        for c in prange(n_chunks, num_threads=max(1, n_threads), schedule="static",
+                        use_threads_if=n_threads > 1 and n_chunks > 1):
+            lo = c * BIN_CHUNK
+            hi = min(n, lo + BIN_CHUNK)
+            for f in range(n_features):
+                for i in range(lo, hi):
+                    out[f, i] = _bin_one(<double>X[i, f], t, thr_off[f], thr_off[f + 1],
+                                         missing_bin)

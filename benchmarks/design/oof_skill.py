@@ -7,7 +7,7 @@ class-conditional and annotator-like flips at 0, 20 and 35 %), it fits
 ``SPLBoostClassifierCV(n_jobs=1)`` and the same with ``remove_label_issues=False``,
 and writes one JSON line: both test errors on the clean test labels and the skill of
 the default's out-of-fold probabilities on the given labels (``acc_gain``: accuracy of
-their most probable class minus the largest class share). ``--part i --parts m`` takes
+their most probable class minus the largest class share; ``auc``: their ROC AUC, item 50). ``--part i --parts m`` takes
 every m-th table from the i-th.
 
 ``--analyse F ...`` prints, for each threshold ``t``, the change of the mean test error
@@ -70,6 +70,15 @@ def _cells(bundled: bool, part: int, parts: int):
                 yield spec.name, split, noise, Xtr, yn, Xte, yte
 
 
+def _auc(proba, y_idx) -> float:
+    """The ranking skill of out-of-fold probabilities on the given labels: ROC AUC (two
+    classes), else the macro mean of one-vs-rest AUCs (design index, item 50)."""
+    from sklearn.metrics import roc_auc_score
+    if proba.shape[1] == 2:
+        return float(roc_auc_score(y_idx, proba[:, 1]))
+    return float(roc_auc_score(y_idx, proba, multi_class="ovr", average="macro"))
+
+
 def run(out: str, bundled: bool, part: int, parts: int) -> None:
     from threadpoolctl import threadpool_limits
 
@@ -88,7 +97,8 @@ def run(out: str, bundled: bool, part: int, parts: int) -> None:
                        removed=bool(model.remove_label_issues_),
                        noise_rate=float(model.noise_rate_),
                        acc_gain=float(np.mean(model.oof_proba_.argmax(1) == y_idx)
-                                      - share.max()))
+                                      - share.max()),
+                       auc=_auc(model.oof_proba_, y_idx))
             f.write(json.dumps(row) + "\n")
             f.flush()
 

@@ -609,14 +609,15 @@ cdef void _sym_divide_nodes(const NodeArgs* a, Tree* t, const int64_t* lvl,
     1.6-2x the time)."""
     cdef Py_ssize_t q
     cdef int64_t work = 0
-    if n_threads > 1 and q1 - q0 >= SYM_NODES_PER_THREAD * n_threads:
+    cdef bint side = n_threads > 1 and q1 - q0 >= SYM_NODES_PER_THREAD * n_threads
+    if side:
         # side by side only for the parallel minimum of work (a unit per row and
         # feature, scan_work per bin scanned): below it, waking the threads of a
         # team took longer than the nodes (design record 0045)
         for q in range(q0, q1):
             work += t.end[lvl[div[q]]] - t.start[lvl[div[q]]]
-        work = work * a.n_features + scan_work * total_bins * (q1 - q0)
-    if work >= min_work and n_threads > 1 and q1 - q0 >= SYM_NODES_PER_THREAD * n_threads:
+        side = work * a.n_features + scan_work * total_bins * (q1 - q0) >= min_work
+    if side:
         for q in prange(q0, q1, num_threads=n_threads, schedule="dynamic"):
             _sym_divide(a, t, lvl[div[q]], n_nodes + 2 * q, f, b, mlv[div[q]], gains[div[q]],
                         <int32_t>d, idx, ow, owy, buf_i, buf_w, buf_c, buf_y,

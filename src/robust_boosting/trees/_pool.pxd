@@ -12,6 +12,5 @@ cdef struct Pool:
 
 cdef bint _reserve(Pool* p, Py_ssize_t n) noexcept nogil
 cdef double* _slot(Pool* p, Py_ssize_t s) noexcept nogil
-cdef void _free_pool(Pool* p) noexcept nogil
 cdef void _take_spares(Pool* p) noexcept
 cdef void _keep_spares(Pool* p) noexcept

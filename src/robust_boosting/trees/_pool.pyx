@@ -55,15 +55,6 @@ cdef double* _slot(Pool* p, Py_ssize_t s) noexcept nogil:
     return p.ptr[s]
 
 
-cdef void _free_pool(Pool* p) noexcept nogil:
-    cdef Py_ssize_t q
-    for q in range(p.cap):
-        free(p.ptr[q])
-    free(p.ptr)
-    p.ptr = NULL
-    p.cap = 0
-
-
 cdef void _take_spares(Pool* p) noexcept:
     """Give the empty pool ``p`` the spare slots of its size, as its first slots (GIL held)."""
     global _n_spare

@@ -19,7 +19,12 @@ from sklearn.model_selection import KFold
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import robust_boosting as rb
-from robust_boosting import SPLBoostRegressor, SPLBoostRegressorCV, regression_cv
+from robust_boosting import (
+    SPLBoostRegressor,
+    SPLBoostRegressorCV,
+    _regression_search,
+    regression_cv,
+)
 from robust_boosting._cv_search import fit_candidates, padded
 from robust_boosting.noise import corrupt_targets
 from robust_boosting.regression_cv import (
@@ -145,7 +150,7 @@ def test_raced_search_equals_the_full_search(rows, seed, monkeypatch):
     y_noisy, _ = _shifted(y, 0.2, seed)
     kw = dict(random_state=seed, grow_policy="depthwise")
     raced = SPLBoostRegressorCV(**kw).fit(X, y_noisy)
-    monkeypatch.setattr(regression_cv, "RACE_KEEP", 100)  # every candidate on every fold
+    monkeypatch.setattr(_regression_search, "RACE_KEEP", 100)  # every candidate on every fold
     full = SPLBoostRegressorCV(**kw).fit(X, y_noisy)
     res, ref = raced.cv_results_, full.cv_results_
     alive = ~np.isnan(res["mean_test_score"])
@@ -175,7 +180,7 @@ def test_race_with_few_candidates_is_the_full_search(monkeypatch):
     kw = dict(max_depth=3, loss="squared_error", random_state=0)
     raced = SPLBoostRegressorCV(**kw).fit(X, y)
     assert not np.isnan(raced.cv_results_["mean_test_score"]).any()
-    monkeypatch.setattr(regression_cv, "RACE_KEEP", 0)  # the plain candidate alone survives
+    monkeypatch.setattr(_regression_search, "RACE_KEEP", 0)  # the plain candidate alone survives
     one = SPLBoostRegressorCV(**kw).fit(X, y)
     alive = ~np.isnan(one.cv_results_["mean_test_score"])
     assert alive.sum() == 1 and alive[_plain_index(one.cv_results_)].all()
@@ -408,6 +413,92 @@ def test_a_long_tail_of_true_targets_is_kept(long_tail):
     assert model.refit_params_["loss"] == "squared_error"
     assert removed.remove_label_issues_  # an explicit True is obeyed
     assert _rmse(model, X_test, f_test) < 0.5 * _rmse(removed, X_test, f_test)
+
+
+def test_a_long_tail_settles_the_search_before_the_other_candidates(long_tail, monkeypatch):
+    """With ``remove_label_issues="auto"`` the plain candidates run first; when the best
+    one's residuals are a long tail of true targets, no other candidate is fitted, and the
+    model is the whole race's, whose suspects take the same long-tail path
+    (docs/design/0047-long-tail-first.md)."""
+    X, y, X_test, _ = long_tail
+    first = SPLBoostRegressorCV(random_state=0).fit(X, y)
+    res = first.cv_results_
+    plain = _plain_index(res)
+    fitted = np.isfinite(res["split0_test_score"])
+    assert set(np.flatnonzero(fitted).tolist()) == set(plain) and len(plain) < fitted.size
+    assert (res["n_estimators"][~fitted] == 0).all()
+    assert first.best_index_ in plain
+    assert sorted(res["rank_test_score"][fitted]) == list(range(1, len(plain) + 1))
+    monkeypatch.setattr(regression_cv, "long_tail", lambda *a: False)  # the whole race
+    whole = SPLBoostRegressorCV(random_state=0).fit(X, y)
+    assert np.isfinite(whole.cv_results_["split0_test_score"]).all()
+    assert whole.suspects_r2_ >= TAIL_R2 and not whole.remove_label_issues_
+    assert not first.remove_label_issues_
+    assert first.refit_params_ == whole.refit_params_
+    np.testing.assert_array_equal(first.predict(X_test), whole.predict(X_test))
+
+
+@pytest.mark.parametrize("remove", [True, False])
+def test_a_given_removal_fits_every_candidate(long_tail, remove):
+    """Only ``"auto"`` can keep a long tail, so only it lets one settle the search."""
+    X, y, _, _ = long_tail
+    model = SPLBoostRegressorCV(n_estimators=60, random_state=0,
+                                remove_label_issues=remove).fit(X, y)
+    assert np.isfinite(model.cv_results_["split0_test_score"]).all()
+
+
+def test_an_unsettled_plain_first_race_is_the_race():
+    """``raced_candidates`` with a ``settled`` that declines: the plain candidates first,
+    then the others, the same models and curves as the race without it; ``settled`` is
+    asked about the plain candidate of least first-fold loss, with its every fold."""
+    X, y = _friedman(600)
+    y_noisy, _ = _shifted(y, 0.2, 0)
+    sw = np.ones_like(y_noisy)
+    folds = [(tr, te) for tr, te in KFold(3, shuffle=True, random_state=0).split(X)]
+    candidates = SPLBoostRegressorCV()._search_space()
+    asked = []
+
+    def settled(c, models, curves):
+        asked.append((c, len([m for m in models if m is not None]), curves.shape[0]))
+        return False
+
+    a_models, a = regression_cv.raced_candidates((X, X), y_noisy, sw, folds, candidates, 7, 1)
+    b_models, b = regression_cv.raced_candidates((X, X), y_noisy, sw, folds, candidates, 7, 1,
+                                                 settled=settled)
+    n = max(a.shape[2], b.shape[2])
+    np.testing.assert_array_equal(padded(a, n), padded(b, n))
+    plain = _plain_index({"params": candidates})
+    assert asked == [(min(plain, key=lambda c: a[c, 0].min()), 3, 3)]
+    for c in range(len(candidates)):
+        for f in range(3):
+            assert (a_models[c][f] is None) == (b_models[c][f] is None)
+            if a_models[c][f] is not None:
+                np.testing.assert_array_equal(a_models[c][f].predict(X[:50]),
+                                              b_models[c][f].predict(X[:50]))
+
+
+def test_an_unpromising_first_fold_skips_the_question():
+    """When ``promising`` says no from the first fold, ``settled`` is not asked (even one
+    that would say yes), and the race is the race without either."""
+    X, y = _friedman(500, seed=2)
+    sw = np.ones_like(y)
+    folds = [(tr, te) for tr, te in KFold(3, shuffle=True, random_state=1).split(X)]
+    candidates = SPLBoostRegressorCV()._search_space()
+    seen = []
+
+    def promising(c, model, curve):
+        seen.append((c, model is not None, curve.ndim))
+        return False
+
+    def settled(*args):
+        raise AssertionError("settled asked although the first fold was not promising")
+
+    _, a = regression_cv.raced_candidates((X, X), y, sw, folds, candidates, 3, 1)
+    _, b = regression_cv.raced_candidates((X, X), y, sw, folds, candidates, 3, 1,
+                                          settled=settled, promising=promising)
+    n = max(a.shape[2], b.shape[2])
+    np.testing.assert_array_equal(padded(a, n), padded(b, n))
+    assert len(seen) == 1 and seen[0][1:] == (True, 1)
 
 
 @pytest.mark.parametrize("kind", ["replace", "shift", "unit"])

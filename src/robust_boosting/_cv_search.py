@@ -12,7 +12,7 @@ round; candidates with a self-paced drop fraction are fitted one by one in jobli
 workers.
 
 :class:`~robust_boosting.SPLBoostRegressorCV` runs the same search: its
-:class:`~robust_boosting.regression_cv.RegressionSearch` (passed as ``search``) says
+:class:`~robust_boosting._regression_search.RegressionSearch` (passed as ``search``) says
 which models are fitted, how their held-out loss is computed from the scores and which
 candidates are batched, where :data:`CLASSIFIER_SEARCH` says it for the classifier.
 """
@@ -343,7 +343,7 @@ def _models_in_flight(n: int, n_classes: int) -> int:
 
 
 def _fit_jobs(X, y, sample_weight, folds, candidates, jobs, seed, n_jobs, trim=0.0,
-              patience=None, progress=None, search=CLASSIFIER_SEARCH):
+              patience=None, progress=None, search=CLASSIFIER_SEARCH, binned=None):
     """Fit ``(candidate, fold, rounds)`` jobs; each one's booster and held-out loss curve.
 
     Candidates without a drop fraction (plain LogitBoost) are fitted together by
@@ -363,6 +363,8 @@ def _fit_jobs(X, y, sample_weight, folds, candidates, jobs, seed, n_jobs, trim=0
     DataFrame when it has categorical columns, so the trees split them natively;
     else the validated array), and ``X_num``, the validated numeric array (the
     trees' bin edges apply to it, categories as codes), for the held-out scores.
+    ``binned``: the data binned by an earlier call on the same ``X`` (a dict this call
+    fills), so that a search of several passes bins it once.
     """
     out: list = [None] * len(jobs)
     batched = [j for j, (c, _, _) in enumerate(jobs) if search.batched(candidates[c])]
@@ -371,7 +373,7 @@ def _fit_jobs(X, y, sample_weight, folds, candidates, jobs, seed, n_jobs, trim=0
     # processes would each bin the data and pay their start-up; as many models at once
     # as _IN_FLIGHT_BYTES of their per-row arrays allow (the same models however grouped)
     per_group = _models_in_flight(X[1].shape[0], search.n_outputs(y))
-    binned: dict = {}  # X binned once for every pass
+    binned = {} if binned is None else binned  # X binned once for every pass
     for a in range(0, len(batched), per_group):
         share = batched[a:a + per_group]
         with _kernel_threads(n_jobs):
@@ -392,7 +394,7 @@ def _fit_jobs(X, y, sample_weight, folds, candidates, jobs, seed, n_jobs, trim=0
 
 
 def fit_candidates(X, y, sample_weight, folds, candidates, seed, n_jobs, trim,
-                    patience=PATIENCE, progress=None, search=CLASSIFIER_SEARCH):
+                    patience=PATIENCE, progress=None, search=CLASSIFIER_SEARCH, binned=None):
     """Every candidate fitted on every fold, and its held-out loss curves.
 
     Returns ``(models, curves)``: ``models[c][f]`` the booster of candidate ``c``
@@ -413,13 +415,14 @@ def fit_candidates(X, y, sample_weight, folds, candidates, seed, n_jobs, trim,
     afterwards at the one round they are needed (:func:`proba_at`). ``progress``
     (a :class:`~robust_boosting._progress.Progress`) counts a unit per model round.
     ``search`` says which models, which held-out loss and which candidates are batched
-    (:class:`ClassifierSearch`, or a regressor's).
+    (:class:`ClassifierSearch`, or a regressor's). ``binned`` (a dict) keeps ``X`` binned
+    for the next call on the same ``X`` (:func:`_fit_jobs`).
     """
     def run(jobs):
         if progress is not None:
             progress.total(sum(rounds for _, _, rounds in jobs))
         return _fit_jobs(X, y, sample_weight, folds, candidates, jobs, seed, n_jobs, trim,
-                         patience, progress, search)
+                         patience, progress, search, binned)
 
     plain = [c for c, p in enumerate(candidates) if search.batched(p)]
     paced = [c for c, p in enumerate(candidates) if not search.batched(p)]

@@ -143,8 +143,10 @@ def frames_encoded_once() -> Iterator[None]:
     its categorical columns cost a fifth of a regression search to encode 24 times. The
     models are unchanged: each gets the same schema and array its own encoding gives.
     Likewise, the estimators of one class fitted on the same ``X`` and ``y`` objects check
-    them once (:func:`_validate`). The frame (or array) must not change inside the block."""
-    token = _ENCODED.set({})
+    them once (:func:`_validate`). The frame (or array) must not change inside the block.
+    A block inside another shares the outer block's frames (a search's passes)."""
+    memo = _ENCODED.get()
+    token = _ENCODED.set({} if memo is None else memo)
     try:
         yield
     finally:

@@ -2,10 +2,12 @@
 lists suspect targets.
 
 The regression counterpart of :class:`~robust_boosting.SPLBoostClassifierCV`, on the same
-parts: the search of :mod:`robust_boosting._cv_search` (candidates x folds in one batched
-pass, early stopping on the held-out loss), with this module's :class:`RegressionSearch`
-saying which models it fits and how it scores them; out-of-fold residuals scaled by a
-robust spread for the suspects; the final fit without them.
+parts: the search of :mod:`robust_boosting._cv_search` (candidates x folds in batched
+passes, early stopping on the held-out loss), raced over the folds by
+:mod:`robust_boosting._regression_search`, whose
+:class:`~robust_boosting._regression_search.RegressionSearch` says which models it fits and
+how it scores them; out-of-fold residuals scaled by a robust spread for the suspects; the
+final fit without them.
 """
 
 from __future__ import annotations
@@ -20,12 +22,28 @@ from sklearn.base import BaseEstimator, RegressorMixin
 from sklearn.model_selection import KFold, check_cv
 from sklearn.utils import _safe_indexing
 
-from ._auto_rules import PATIENCE, SAMPLE_COUNT
-from ._batched import staged_raw_binned_once
 from ._boosting import checked_monotonic_cst, checked_sample_weight, numeric_targets
-from ._cv_search import constrained, fit_candidates, padded, raw_at, results_table
+from ._cv_search import constrained, fit_candidates, raw_at, results_table
 from ._estimator_parts import SearchedFinalModel
 from ._progress import Progress, check_verbose
+from ._regression_search import (
+    RACE_KEEP,
+    REGRESSION_SEARCH,
+    SEARCH_RATE,
+    SYMMETRIC_DEPTH,
+    TAIL_R2,
+    TAIL_SEARCH,
+    _check_loss,
+    _plain,
+    explained_share,
+    final_rounds,
+    held_out_loss,
+    long_tail,
+    make_regressor,
+    raced_candidates,
+    removes,
+    scaled_residuals,
+)
 from ._validation import (
     MONOTONIC_CST_DOC,
     _constrains,
@@ -35,23 +53,9 @@ from ._validation import (
     check_optional_int,
     validated_X,
 )
-from .regression import SPLBoostRegressor
-from .steps import REGRESSION_LOSSES, fdot, robust_scale
-from .trees import HistTreeRegressor
 from .trees.binning import _kernel_threads, data_work
 
 __all__ = ["SPLBoostRegressorCV", "held_out_loss", "scaled_residuals"]
-
-#: the held-out loss truncates each squared residual at this many robust spreads of the
-#: held-out residuals (3: the default age 4.5 of :class:`SPLBoostRegressor`,
-#: ``½ u² = 4.5``)
-TRUNCATION = 3.0
-
-#: ``remove_label_issues="auto"`` removes the suspects when they are more than this share
-#: of the rows (by weight): normal errors put 0.27 % of the rows beyond 3 standard
-#: deviations, clean targets gave 0-1.1 % suspects, and removing them cost 2-14 % of the
-#: clean-test RMSE (docs/design/0025-regression-suspects.md)
-CLEAN_SHARE = 0.02
 
 #: from this many kept rows, the refit search (:meth:`SPLBoostRegressorCV._refit_search`)
 #: scores its candidates on the first fold only, as scikit-learn's histogram gradient
@@ -68,223 +72,6 @@ REFIT_ONE_FOLD_ROWS = 20_000
 #: (docs/design/0034-refit-folds.md)
 REFIT_FOLDS = 2
 REFIT_PATIENCE = 20
-
-#: the search races its candidates (:func:`raced_candidates`): all of them on the first
-#: fold, then only this many of least first-fold held-out loss, and the best plain
-#: candidate, on the other folds. On 348 real-table fits the clean-test RMSE moved by
-#: -0.2 to +0.13 % (geometric means) and the fit took 0.65-0.73 of its time; keeping 3
-#: saved less, keeping 1 lost accuracy on the held-out tables
-#: (docs/design/0031-regression-race.md)
-RACE_KEEP = 2
-
-#: ``remove_label_issues="auto"`` keeps the suspects when their targets follow the
-#: features: when the out-of-fold predictions of the best plain candidate (``age=inf``,
-#: the squared loss) explain at least this share of their spread
-#: (:attr:`SPLBoostRegressorCV.suspects_r2_`). A long tail of true targets (prices, sales,
-#: incomes) scored 0.39-1.00 on real tables, replaced, shifted and unit-error targets at
-#: most 0.12 (docs/design/0029-long-tails.md)
-TAIL_R2 = 0.25
-
-#: the searches (step 1, the refit and the long-tail searches) boost at this many times
-#: ``learning_rate``, and the final model at ``learning_rate`` for this many times the
-#: rounds they chose: at twice the rate a search's models stop after about half the
-#: rounds, and the final model keeps the finer steps. On the real tables the fit took
-#: 0.69-0.78 of its time and the clean-test RMSE moved by -4.0 to -0.2 % (geometric
-#: means); the same rate for both cost 1-3 % on smooth synthetic targets
-#: (docs/design/0033-regression-rate.md)
-SEARCH_RATE = 2
-
-#: the final model's rounds are also scaled by the ratio of its rows to a search model's
-#: training rows (3/2 with three folds), at most this: a model of more rows fits best
-#: after more rounds. On the real tables the clean-test RMSE moved by -1.9 % and -0.5 %
-#: (geometric means), the ratio to the best peer from 0.971 to 0.959 and from 1.004 to
-#: 0.999, corrupted targets -0.6 % and -0.4 %, at 1.02-1.04 of the time
-#: (docs/design/0041-final-rounds.md)
-MAX_ROWS_SCALE = 2.0
-
-
-def final_rounds(searched: int, folds, n: int) -> int:
-    """The final model's rounds at ``learning_rate``: a search's ``searched`` rounds at
-    :data:`SEARCH_RATE` times that rate, run :data:`SEARCH_RATE` times over, times the
-    ratio of the ``n`` rows to the ``folds``' mean training rows (at most
-    :data:`MAX_ROWS_SCALE`), rounded."""
-    train = float(np.mean([len(tr) for tr, _ in folds]))
-    scale = min(n / train, MAX_ROWS_SCALE) if train > 0 else 1.0
-    return max(1, int(round(SEARCH_RATE * searched * scale)))
-
-#: with ``grow_policy="auto"``, the plain candidates (``age=inf``, the squared loss) of
-#: at least this depth grow symmetric trees (CatBoost's oblivious trees: one split per
-#: level, leaves of any size) on data without monotone constraints. On numeric real
-#: tables the clean-test RMSE moved by -1.9 % and -1.1 % (geometric means), the ratio to
-#: the best peer from 1.035 to 1.003 and from 1.034 to 1.022, corrupted targets unchanged
-#: (+0.07 % and 0.00 %); the robust candidates' trees stay depth-wise: symmetric ones won
-#: the search on corrupted synthetic targets and lost up to 2.3x after the refit
-#: (docs/design/0037-symmetric-regression-trees.md). With categorical columns too (their
-#: categories split at their ranks): -2.1 % and -1.2 %, the ratio to 0.978 and 1.010
-#: (docs/design/0038-symmetric-categorical-splits.md). From depth 3 (both default depths):
-#: -0.5 % and -0.2 %, the ratio to 0.973 and 1.007, corrupted targets -0.1 % and 0.0 %
-#: (docs/design/0039-symmetric-depth-three.md)
-SYMMETRIC_DEPTH = 3
-
-
-def held_out_loss(pred, y, w) -> float:
-    """The search's held-out loss of the predictions ``pred`` of targets ``y`` (weights ``w``):
-    the weighted mean of ``min(r², (3 s)²)``, ``r = y - pred`` and ``s`` the
-    :func:`~robust_boosting.steps.robust_scale` of those residuals. A wrong target costs at
-    most ``9 s²`` whatever its error, so the loss ranks models by how well they predict the
-    rest; on clean normal errors it is the mean squared error (0.3 % of the rows truncated)."""
-    r = np.asarray(y, dtype=np.float64) - pred
-    w = np.asarray(w, dtype=np.float64)
-    cap = (TRUNCATION * robust_scale(r, w)) ** 2
-    total = float(w.sum())
-    # fdot: BLAS's dot is slow on a busy machine and may depend on its threads
-    return fdot(w, np.minimum(r * r, cap)) / total if total > 0 else np.inf
-
-
-def mean_squared_error(pred, y, w) -> float:
-    """The weighted mean squared residual of the predictions ``pred`` of targets ``y``: the
-    held-out loss of the tail search (:data:`TAIL_R2`), where the suspects are true."""
-    r = np.asarray(y, dtype=np.float64) - pred
-    w = np.asarray(w, dtype=np.float64)
-    total = float(w.sum())
-    return fdot(w, r * r) / total if total > 0 else np.inf
-
-
-def explained_share(y, pred, w) -> float:
-    """``1 - sum w (y - pred)² / sum w (y - ȳ)²`` (``ȳ`` the weighted mean of ``y``): the
-    share of the spread of the targets ``y`` that the predictions ``pred`` explain; NaN
-    with fewer than two rows or targets that do not vary."""
-    y = np.asarray(y, dtype=np.float64)
-    w = np.asarray(w, dtype=np.float64)
-    total = float(w.sum())
-    if y.shape[0] < 2 or not total > 0:
-        return float("nan")
-    centred = y - fdot(w, y) / total
-    spread = fdot(w, centred * centred)
-    if not spread > 0:
-        return float("nan")
-    r = y - np.asarray(pred, dtype=np.float64)
-    return 1.0 - fdot(w, r * r) / spread
-
-
-def scaled_residuals(y, pred, sample_weight=None) -> tuple[NDArray[np.float64], float]:
-    """``(|y - pred| / s, s)``: the absolute residuals in units of their robust spread ``s``
-    (``1.4826 ×`` the weighted median absolute deviation,
-    :func:`~robust_boosting.steps.robust_scale`)."""
-    r = np.asarray(y, dtype=np.float64) - np.asarray(pred, dtype=np.float64)
-    w = np.ones_like(r) if sample_weight is None else np.asarray(sample_weight, np.float64)
-    s = robust_scale(r, w)
-    return np.abs(r) / s, s
-
-
-class RegressionSearch:
-    """What :func:`~robust_boosting._cv_search.fit_candidates` fits for
-    :class:`SPLBoostRegressorCV` and how it scores it: :class:`SPLBoostRegressor` models
-    (every candidate batched: the hard self-paced weights depend on each row's own loss,
-    not on a count of rows), scored by :func:`held_out_loss`."""
-
-    loss = staticmethod(held_out_loss)
-
-    @staticmethod
-    def n_outputs(y) -> int:
-        return 1
-
-    @staticmethod
-    def batched(candidate) -> bool:
-        return True
-
-    @staticmethod
-    def template(seed) -> SPLBoostRegressor:
-        return make_regressor(dict(max_depth=3, min_samples_leaf=1, l2_regularization=0.0,
-                                   learning_rate=0.1, age=np.inf, loss="squared_error",
-                                   grow_policy="depthwise"),
-                              1, seed)
-
-    @staticmethod
-    def overrides(candidate, rounds) -> dict:
-        return {"estimator__max_depth": candidate["max_depth"],
-                "estimator__min_samples_leaf": candidate["min_samples_leaf"],
-                "estimator__l2_regularization": candidate["l2_regularization"],
-                "learning_rate": candidate["learning_rate"], "age": candidate["age"],
-                "loss": candidate["loss"], "n_estimators": rounds,
-                "estimator__grow_policy": candidate["grow_policy"],
-                **({} if candidate.get("monotonic_cst") is None
-                   else {"estimator__monotonic_cst": candidate["monotonic_cst"]})}
-
-    def curve(self, model, X, y, w, trim) -> NDArray[np.float64]:
-        return np.array([self.loss(p, y, w) for p in staged_raw_binned_once(model, X)])
-
-
-class TailSearch(RegressionSearch):
-    """:class:`RegressionSearch` scored by the untruncated :func:`mean_squared_error`: the
-    search of the final model when the suspects' targets are a true long tail
-    (:data:`TAIL_R2`), whose large errors the truncated loss would not count."""
-
-    loss = staticmethod(mean_squared_error)
-
-
-REGRESSION_SEARCH = RegressionSearch()
-TAIL_SEARCH = TailSearch()
-
-
-def make_regressor(candidate: dict, n_estimators: int, random_state: int) -> SPLBoostRegressor:
-    """The one configuration of every search model and of the final fit (``id_columns``
-    ``"keep"``, as :func:`~robust_boosting._cv_search.make_booster`'s)."""
-    tree = HistTreeRegressor(max_depth=candidate["max_depth"],
-                             min_samples_leaf=candidate["min_samples_leaf"],
-                             l2_regularization=candidate["l2_regularization"],
-                             sample_count=SAMPLE_COUNT,
-                             monotonic_cst=candidate.get("monotonic_cst"),
-                             grow_policy=candidate["grow_policy"])
-    return SPLBoostRegressor(tree, n_estimators=n_estimators, age=candidate["age"],
-                             loss=candidate["loss"], learning_rate=candidate["learning_rate"],
-                             random_state=random_state, id_columns="keep")
-
-
-def _plain(candidates) -> list[int]:
-    """The indices of the plain candidates: ``age=inf`` with the squared loss."""
-    return [c for c, p in enumerate(candidates)
-            if not np.isfinite(p["age"]) and p["loss"] == "squared_error"]
-
-
-def _check_loss(loss) -> None:
-    if not isinstance(loss, str) or loss not in REGRESSION_LOSSES:
-        raise ValueError(f"loss must be one of {list(REGRESSION_LOSSES)}, got {loss!r}.")
-
-
-def raced_candidates(X, y, sw, folds, candidates, seed, n_jobs, progress=None,
-                     search=REGRESSION_SEARCH):
-    """:func:`~robust_boosting._cv_search.fit_candidates` as a race: every candidate on
-    the first fold, then on the other folds only the :data:`RACE_KEEP` candidates of least
-    first-fold held-out loss and the plain candidate (:func:`_plain`) of least loss.
-
-    Returns ``(models, curves)`` as ``fit_candidates`` does, ``models[c][f]`` None and
-    ``curves[c, f]`` NaN for a candidate left out of fold ``f``. A model does not depend
-    on the pass that fits it (the fits share one seed), so the candidates that run every
-    fold have the models and curves of the search without a race."""
-    def fit(part, chosen):
-        return fit_candidates(X, y, sw, part, chosen, seed, n_jobs, 0.0, patience=PATIENCE,
-                              progress=progress, search=search)
-
-    first_models, first = fit(folds[:1], candidates)  # (C, 1, T)
-    least = first[:, 0, :].min(axis=1)
-    alive = set(np.argsort(least, kind="stable")[:RACE_KEEP].tolist())
-    plain = _plain(candidates)
-    if plain:
-        alive.add(min(plain, key=lambda c: least[c]))
-    alive = sorted(alive)
-    models = [[row[0]] + [None] * (len(folds) - 1) for row in first_models]
-    if len(folds) == 1:
-        return models, first
-    rest_models, rest = fit(folds[1:], [candidates[c] for c in alive])
-    n_rounds = max(first.shape[2], rest.shape[2])
-    curves = np.full((len(candidates), len(folds), n_rounds), np.nan)
-    curves[:, :1] = padded(first, n_rounds)
-    curves[alive, 1:] = padded(rest, n_rounds)
-    for c, row in zip(alive, rest_models, strict=True):
-        models[c][1:] = row
-    return models, curves
-
 
 class SPLBoostRegressorCV(SearchedFinalModel, RegressorMixin, BaseEstimator):
     # the docstring is built from shared parts, so it is assigned
@@ -315,7 +102,10 @@ class SPLBoostRegressorCV(SearchedFinalModel, RegressorMixin, BaseEstimator):
        the rest. The search is a race: only the 2 candidates of least held-out loss on
        that first fold, and the plain candidate (``age=inf``, the squared loss) of least
        loss, are fitted on the other folds (``docs/design/0031-regression-race.md``).
-       Of those, the candidate and round of smallest mean over the folds win;
+       Of those, the candidate and round of smallest mean over the folds win. With
+       ``remove_label_issues="auto"`` the plain candidates run first, and the others
+       only when the best plain one's residuals are not a long tail of true targets
+       (see ``remove_label_issues``);
     2. **suspects**: the winner's out-of-fold predictions at its best round give the
        residuals ``r_i = y_i - oof_i``; :attr:`label_issue_scores_` is ``|r_i| / s``,
        ``s`` the robust spread of the residuals (``1.4826 ×`` their weighted median
@@ -400,6 +190,10 @@ class SPLBoostRegressorCV(SearchedFinalModel, RegressorMixin, BaseEstimator):
         The final model is then the plain candidate, and its rounds, of least held-out
         mean squared error (untruncated: the tail's errors count in full), searched
         again on every row on the first two of the same folds (as the refit search).
+        With ``"auto"`` the search's plain candidates run first: when the best one's
+        out-of-fold predictions, taken as the winner's, already give such a long tail,
+        the final model is settled, and the other candidates are not fitted (their
+        ``cv_results_`` scores are NaN; ``docs/design/0047-long-tail-first.md``).
     label_issue_weight : float in [0, 1], default=0.0
         The suspects' weight factor in the final fit (0: left out).
     n_jobs : int or None, default=None
@@ -444,7 +238,8 @@ class SPLBoostRegressorCV(SearchedFinalModel, RegressorMixin, BaseEstimator):
         ``std_test_score``, ``rank_test_score`` (minus the held-out loss). A candidate
         the race left after the first fold has NaN scores on the other folds, NaN mean
         and spread, its best round on the first fold, and ranks after the others (among
-        them by its first fold's score).
+        them by its first fold's score). A candidate a long tail left unfitted (see
+        ``remove_label_issues``) has NaN scores, 0 rounds, and ranks last.
     oof_predictions_ : ndarray of shape (n_samples,)
         The winner's out-of-fold predictions at its best round.
     suggested_targets_ : ndarray of shape (n_samples,)
@@ -643,9 +438,14 @@ class SPLBoostRegressorCV(SearchedFinalModel, RegressorMixin, BaseEstimator):
                            f"{threads} thread(s)")
             winner, plain_oof = self._search((X_fit, X), y, sw, candidates, folds, fit_seed,
                                              progress)
+            fitted = int(np.isfinite(self.cv_results_["split0_test_score"]).sum())
             progress.done(f"best candidate {self.best_index_ + 1}: held-out loss "
                           f"{-self.best_score_:.4g}, lowest after "
-                          f"{self.best_params_['n_estimators']} rounds")
+                          f"{self.best_params_['n_estimators']} rounds"
+                          + ("" if fitted == len(candidates) else
+                             f"; the plain candidates' residuals are a long tail of true "
+                             f"targets, so the other {len(candidates) - fitted} candidates "
+                             f"were not fitted"))
             self.label_issue_scores_, self.residual_scale_ = scaled_residuals(
                 y, self.oof_predictions_, sw)
             self.label_issues_ = np.flatnonzero(
@@ -666,23 +466,44 @@ class SPLBoostRegressorCV(SearchedFinalModel, RegressorMixin, BaseEstimator):
         the winner's parameters and the out-of-fold predictions of the best plain
         candidate (``age=inf``, the squared loss; None without one)."""
         X_num = X[1]
+        oofs: dict = {}  # (candidate, round): its out-of-fold predictions
+
+        def oof_at(c, fold_models, best_round):
+            if (c, best_round) not in oofs:
+                oof = np.zeros(y.shape[0])
+                for f, (_, te) in enumerate(folds):
+                    oof[te] = raw_at(fold_models[f], X_num[te], best_round)
+                oofs[c, best_round] = oof
+            return oofs[c, best_round]
+
+        def settled(c, fold_models, curves):  # a plain candidate's residuals: a long tail
+            oof = oof_at(c, fold_models, int(np.argmin(curves.mean(axis=0))))
+            return long_tail(y, oof, sw, self.label_issue_threshold)
+
+        def promising(c, model, curve):  # the same on the first fold's held-out rows
+            te = folds[0][1]
+            pred = raw_at(model, X_num[te], int(np.argmin(curve)))
+            return long_tail(y[te], pred, sw[te], self.label_issue_threshold)
+
+        auto = isinstance(self.remove_label_issues, str)
         models, curves = raced_candidates(X, y, sw, folds, candidates, fit_seed, self.n_jobs,
-                                          progress)  # (C, F, T), NaN: raced out of a fold
+                                          progress, settled=settled if auto else None,
+                                          promising=promising)
+        # (C, F, T), NaN: raced out of a fold, or never fitted
         alive = ~np.isnan(curves[:, :, 0]).any(axis=1)  # fitted on every fold
         # first minimum (fewest rounds) of the mean curve; a raced-out candidate's: of
-        # its first fold's
-        best_round = np.argmin(np.where(alive[:, None], curves.mean(axis=1), curves[:, 0]),
-                               axis=1)
+        # its first fold's; -1 for a candidate never fitted
+        first = np.where(np.isnan(curves[:, 0]), np.inf, curves[:, 0])
+        best_round = np.argmin(np.where(alive[:, None], curves.mean(axis=1), first), axis=1)
+        best_round[np.isnan(curves[:, 0, 0])] = -1
         scores = -curves[np.arange(len(candidates)), :, best_round]  # (C, F)
+        scores[best_round < 0] = np.nan
         best = int(np.argmax(np.where(alive, scores.mean(axis=1), -np.inf)))
 
         def oof_of(c):
-            oof = np.zeros(y.shape[0])
-            for f, (_, te) in enumerate(folds):
-                oof[te] = raw_at(models[c][f], X_num[te], int(best_round[c]))
-            return oof
+            return oof_at(c, models[c], int(best_round[c]))
 
-        self.oof_predictions_ = oof_of(best)
+        self.oof_predictions_ = oof_of(best).copy()
         plain = [c for c in _plain(candidates) if alive[c]]
         plain_oof = (None if not plain else self.oof_predictions_ if best in plain
                      else oof_of(max(plain, key=lambda c: scores[c].mean())))
@@ -710,7 +531,7 @@ class SPLBoostRegressorCV(SearchedFinalModel, RegressorMixin, BaseEstimator):
         remove = self.remove_label_issues
         tail = False
         if isinstance(remove, str):  # "auto": when more suspects than clean targets give
-            remove = float(sw[self.label_issues_].sum()) > CLEAN_SHARE * float(sw.sum())
+            remove = removes(self.label_issues_, sw)
             tail = bool(remove and self.suspects_r2_ >= TAIL_R2)
             remove = remove and not tail
         self.remove_label_issues_ = bool(remove)

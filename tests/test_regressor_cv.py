@@ -669,3 +669,17 @@ def test_refit_search_stops_its_models_twenty_rounds_past_their_best(caplog):
     search = [re.search(r"stopped after (\d+) rounds \(best (\d+)", r.getMessage())
               for r in caplog.records if r.getMessage().startswith("search: candidate")]
     assert search and all(int(m[1]) - int(m[2]) == 10 for m in search)  # the search's
+
+
+@pytest.mark.parametrize("splits", ["shuffle", "overlap"])
+def test_folds_that_are_not_a_partition_are_refused(splits):
+    """The out-of-fold residuals need each row in exactly one test fold: a row in none
+    would get the prediction 0, a huge residual, and be taken for a wrong target."""
+    from sklearn.model_selection import ShuffleSplit
+
+    X, y = _friedman(200)
+    idx = np.arange(200)
+    cv = (ShuffleSplit(3, test_size=0.2, random_state=0) if splits == "shuffle"
+          else [(idx[100:], idx[:120]), (idx[:100], idx[100:])])
+    with pytest.raises(ValueError, match="exactly one test fold.*row"):
+        SPLBoostRegressorCV(cv=cv, n_estimators=10, random_state=0).fit(X, y)

@@ -767,3 +767,18 @@ def test_features_that_cannot_split_give_models_of_no_round_not_a_crash(k):
     proba = est.predict_proba(X)
     assert proba.shape == (60, k) and np.allclose(proba.sum(axis=1), 1.0)
     assert est.best_estimator_.stopping_reason_ != "reached n_estimators"
+
+
+@pytest.mark.parametrize("splits", ["shuffle", "overlap"])
+def test_folds_that_are_not_a_partition_are_refused(splits):
+    """Every row's out-of-fold probabilities come from the one model that held it out: a
+    ``cv`` that leaves a row out of every test fold, or puts it in two, is a ValueError
+    naming a row (not out-of-fold probabilities of 0 for the rows never held out)."""
+    from sklearn.model_selection import ShuffleSplit
+
+    X, y = make_classification(200, 5, random_state=0)
+    idx = np.arange(200)
+    cv = (ShuffleSplit(3, test_size=0.2, random_state=0) if splits == "shuffle"
+          else [(idx[100:], idx[:120]), (idx[:100], idx[100:])])
+    with pytest.raises(ValueError, match="exactly one test fold.*row"):
+        SPLBoostClassifierCV(cv=cv, n_estimators=10, random_state=0).fit(X, y)

@@ -37,9 +37,9 @@ from .losses import softmax_loss
 from .trees import HistTreeRegressor
 from .trees.binning import _kernel_threads
 
-__all__ = ["CLASSIFIER_SEARCH", "TREE_KEYS", "ClassifierSearch", "fit_candidates", "held_out_curve", "make_booster", "proba_at", "raw_at",
-           "stratified_folds",
-           "staged_proba", "tree_params", "warn_rare_classes"]
+__all__ = ["CLASSIFIER_SEARCH", "TREE_KEYS", "ClassifierSearch", "checked_partition",
+           "fit_candidates", "held_out_curve", "make_booster", "proba_at", "raw_at",
+           "stratified_folds", "staged_proba", "tree_params", "warn_rare_classes"]
 
 #: probabilities are clipped to [_EPS, 1] inside the held-out log-loss
 _EPS = 1e-12
@@ -484,6 +484,24 @@ def stratified_folds(y, counts, n_splits: int, seed: int) -> list:
     return folds
 
 
+def checked_partition(folds: list, n: int) -> list:
+    """``folds`` unchanged when their test parts hold each of the ``n`` rows exactly once, as
+    every row's out-of-fold prediction needs (scikit-learn's ``cross_val_predict`` asks the
+    same of its ``cv``); else a ``ValueError`` that names a row."""
+    counts = np.zeros(n, dtype=np.intp)
+    for _, te in folds:
+        counts += np.bincount(np.asarray(te, dtype=np.intp), minlength=n)[:n]
+    wrong = np.flatnonzero(counts != 1)
+    if wrong.size:
+        row = int(wrong[0])
+        raise ValueError(
+            "cv must put every row in exactly one test fold (a partition of the rows: each "
+            f"row's out-of-fold prediction comes from the one model that held it out); row "
+            f"{row} is in {counts[row]} test folds, and {wrong.size} of the {n} rows are not "
+            "in exactly one.")
+    return folds
+
+
 def search_folds(cv, X, y, seed: int) -> list:
     """The search's (train, test) splits of :class:`~robust_boosting.SPLBoostClassifierCV`
     (``y``: class indices). An int ``cv``: ``StratifiedKFold`` on the rows of
@@ -505,7 +523,7 @@ def search_folds(cv, X, y, seed: int) -> list:
         folds = [(np.asarray(tr), np.asarray(te)) for tr, te in cv.split(X, y)]
     if not folds:
         raise ValueError("cv produced no train/test split.")
-    return folds
+    return checked_partition(folds, y.shape[0])
 
 
 #: the parameters of a classifier's candidate, the columns of its ``cv_results_``

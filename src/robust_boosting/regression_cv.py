@@ -23,7 +23,13 @@ from sklearn.model_selection import KFold, check_cv
 from sklearn.utils import _safe_indexing
 
 from ._boosting import checked_monotonic_cst, checked_sample_weight, numeric_targets
-from ._cv_search import constrained, fit_candidates, raw_at, results_table
+from ._cv_search import (
+    checked_partition,
+    constrained,
+    fit_candidates,
+    raw_at,
+    results_table,
+)
 from ._estimator_parts import SearchedFinalModel
 from ._progress import Progress, check_verbose
 from ._regression_search import (
@@ -175,6 +181,9 @@ class SPLBoostRegressorCV(SearchedFinalModel, RegressorMixin, BaseEstimator):
         L2 penalty on the leaf values, in rows (:class:`~robust_boosting.trees.HistTreeRegressor`).
     cv : int, cross-validation generator or iterable, default=3
         As in scikit-learn; an int gives a shuffled ``KFold`` seeded from ``random_state``.
+        Its test folds must hold every row exactly once (a partition, as
+        ``cross_val_predict`` needs; else ``ValueError``): each row's out-of-fold
+        prediction comes from the one model that held it out.
     label_issue_threshold : float, default=3.0
         A row is a suspect when its :attr:`label_issue_scores_` (its out-of-fold
         residual in robust standard deviations) exceeds this.
@@ -400,7 +409,7 @@ class SPLBoostRegressorCV(SearchedFinalModel, RegressorMixin, BaseEstimator):
         folds = [(np.asarray(tr), np.asarray(te)) for tr, te in cv.split(X, y)]
         if not folds:
             raise ValueError("cv produced no train/test split.")
-        return folds
+        return checked_partition(folds, y.shape[0])
 
     # --------------------------------------------------------------------- fit
     def fit(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None):

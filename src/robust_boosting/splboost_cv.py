@@ -258,7 +258,7 @@ class SPLBoostClassifierCV(SearchedFinalModel, ClassifierMixin, BaseEstimator):
         else per class. Ignored for two classes.
     cv : int, cross-validation generator or iterable, default=3
         As in scikit-learn; an int gives a shuffled ``StratifiedKFold`` seeded from
-        ``random_state``.
+        ``random_state``. Its test folds must hold each row once (else ``ValueError``).
     remove_label_issues : bool or "auto", default="auto"
         Whether the final model down-weights the suspected label errors (and
         reweights the classes, step 3 above); ``False``: the final model is

@@ -26,8 +26,7 @@ from robust_boosting import (
     regression_cv,
 )
 from robust_boosting._cv_search import fit_candidates, padded
-from robust_boosting.noise import corrupt_targets
-from robust_boosting.regression_cv import (
+from robust_boosting._regression_search import (
     RACE_KEEP,
     TAIL_R2,
     explained_share,
@@ -36,6 +35,7 @@ from robust_boosting.regression_cv import (
     make_regressor,
     scaled_residuals,
 )
+from robust_boosting.noise import corrupt_targets
 
 _WEIGHT_EQUIVALENCE = (
     "sample_weight is not equivalent to removing/repeating samples for tree weak learners: "
@@ -683,3 +683,9 @@ def test_folds_that_are_not_a_partition_are_refused(splits):
           else [(idx[100:], idx[:120]), (idx[:100], idx[100:])])
     with pytest.raises(ValueError, match="exactly one test fold.*row"):
         SPLBoostRegressorCV(cv=cv, n_estimators=10, random_state=0).fit(X, y)
+
+
+def test_a_cv_without_splits_is_refused():
+    X, y = _friedman(60)
+    with pytest.raises(ValueError, match="no train/test split"):
+        SPLBoostRegressorCV(cv=[], n_estimators=5).fit(X, y)

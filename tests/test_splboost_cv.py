@@ -782,3 +782,9 @@ def test_folds_that_are_not_a_partition_are_refused(splits):
           else [(idx[100:], idx[:120]), (idx[:100], idx[100:])])
     with pytest.raises(ValueError, match="exactly one test fold.*row"):
         SPLBoostClassifierCV(cv=cv, n_estimators=10, random_state=0).fit(X, y)
+
+
+def test_a_cv_without_splits_is_refused():
+    X, y = make_classification(60, 4, random_state=0)
+    with pytest.raises(ValueError, match="no train/test split"):
+        SPLBoostClassifierCV(cv=[], n_estimators=5).fit(X, y)

@@ -485,9 +485,12 @@ def stratified_folds(y, counts, n_splits: int, seed: int) -> list:
 
 
 def checked_partition(folds: list, n: int) -> list:
-    """``folds`` unchanged when their test parts hold each of the ``n`` rows exactly once, as
-    every row's out-of-fold prediction needs (scikit-learn's ``cross_val_predict`` asks the
-    same of its ``cv``); else a ``ValueError`` that names a row."""
+    """``folds`` (a ``cv``'s splits) unchanged when their test parts hold each of the ``n``
+    rows exactly once, as every row's out-of-fold prediction needs (scikit-learn's
+    ``cross_val_predict`` asks the same of its ``cv``); else a ``ValueError``: no split at
+    all, or a row named."""
+    if not folds:
+        raise ValueError("cv produced no train/test split.")
     counts = np.zeros(n, dtype=np.intp)
     for _, te in folds:
         counts += np.bincount(np.asarray(te, dtype=np.intp), minlength=n)[:n]
@@ -521,8 +524,6 @@ def search_folds(cv, X, y, seed: int) -> list:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)  # a class smaller than n_splits
         folds = [(np.asarray(tr), np.asarray(te)) for tr, te in cv.split(X, y)]
-    if not folds:
-        raise ValueError("cv produced no train/test split.")
     return checked_partition(folds, y.shape[0])
 
 

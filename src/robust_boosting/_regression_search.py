@@ -196,15 +196,29 @@ def removes(suspects, sw) -> bool:
     return float(sw[suspects].sum()) > CLEAN_SHARE * float(sw.sum())
 
 
+def read_residuals(y, oof, plain_oof, sw, threshold: float):
+    """``(scores, scale, suspects, r2)`` of the winner's out-of-fold predictions ``oof``:
+    :func:`scaled_residuals`, the rows whose score exceeds ``threshold``, and the share of
+    their targets' spread that the best plain candidate's ``plain_oof`` explain (NaN
+    without one)."""
+    scores, scale = scaled_residuals(y, oof, sw)
+    s = np.flatnonzero(scores > threshold).astype(np.intp)
+    r2 = float("nan") if plain_oof is None else explained_share(y[s], plain_oof[s], sw[s])
+    return scores, scale, s, r2
+
+
+def keeps_long_tail(suspects, r2: float, sw) -> bool:
+    """Whether ``remove_label_issues="auto"`` keeps the ``suspects`` as a long tail of true
+    targets: they hold more than :data:`CLEAN_SHARE` of the weight ``sw`` (so they would
+    be removed), and their targets are at least :data:`TAIL_R2` explained (``r2``)."""
+    return bool(removes(suspects, sw) and r2 >= TAIL_R2)
+
+
 def long_tail(y, plain_oof, sw, threshold: float) -> bool:
-    """Whether the out-of-fold predictions ``plain_oof`` of a plain candidate, taken as
-    the search's winner, give suspects that ``remove_label_issues="auto"`` keeps as a long
-    tail of true targets: more than :data:`CLEAN_SHARE` of the weight, their targets at
-    least :data:`TAIL_R2` explained by those predictions (the rule of
-    :meth:`SPLBoostRegressorCV._final_fit`)."""
-    scores, _ = scaled_residuals(y, plain_oof, sw)
-    s = np.flatnonzero(scores > threshold)
-    return removes(s, sw) and explained_share(y[s], plain_oof[s], sw[s]) >= TAIL_R2
+    """:func:`keeps_long_tail` with the out-of-fold predictions ``plain_oof`` of a plain
+    candidate taken as the winner's (:func:`read_residuals`)."""
+    _, _, s, r2 = read_residuals(y, plain_oof, plain_oof, sw, threshold)
+    return keeps_long_tail(s, r2, sw)
 
 
 def make_regressor(candidate: dict, n_estimators: int, random_state: int) -> SPLBoostRegressor:

@@ -37,16 +37,16 @@ from ._regression_search import (
     REGRESSION_SEARCH,
     SEARCH_RATE,
     SYMMETRIC_DEPTH,
-    TAIL_R2,
     TAIL_SEARCH,
     _check_loss,
     _plain,
-    explained_share,
     final_rounds,
     held_out_loss,
+    keeps_long_tail,
     long_tail,
     make_regressor,
     raced_candidates,
+    read_residuals,
     removes,
     scaled_residuals,
 )
@@ -407,8 +407,6 @@ class SPLBoostRegressorCV(SearchedFinalModel, RegressorMixin, BaseEstimator):
         else:
             cv = check_cv(cv, y, classifier=False)
         folds = [(np.asarray(tr), np.asarray(te)) for tr, te in cv.split(X, y)]
-        if not folds:
-            raise ValueError("cv produced no train/test split.")
         return checked_partition(folds, y.shape[0])
 
     # --------------------------------------------------------------------- fit
@@ -455,14 +453,11 @@ class SPLBoostRegressorCV(SearchedFinalModel, RegressorMixin, BaseEstimator):
                              f"; the plain candidates' residuals are a long tail of true "
                              f"targets, so the other {len(candidates) - fitted} candidates "
                              f"were not fitted"))
-            self.label_issue_scores_, self.residual_scale_ = scaled_residuals(
-                y, self.oof_predictions_, sw)
-            self.label_issues_ = np.flatnonzero(
-                self.label_issue_scores_ > self.label_issue_threshold).astype(np.intp)
+            (self.label_issue_scores_, self.residual_scale_, self.label_issues_,
+             self.suspects_r2_) = read_residuals(y, self.oof_predictions_, plain_oof, sw,
+                                                 self.label_issue_threshold)
             self.suggested_targets_ = self.oof_predictions_.copy()
             s = self.label_issues_
-            self.suspects_r2_ = (float("nan") if plain_oof is None
-                                 else explained_share(y[s], plain_oof[s], sw[s]))
             progress.stage("suspects", f"{s.size:,} suspect(s), their targets "
                            f"{self.suspects_r2_:.2f} explained by the plain model")
             progress.done()
@@ -497,7 +492,7 @@ class SPLBoostRegressorCV(SearchedFinalModel, RegressorMixin, BaseEstimator):
         auto = isinstance(self.remove_label_issues, str)
         models, curves = raced_candidates(X, y, sw, folds, candidates, fit_seed, self.n_jobs,
                                           progress, settled=settled if auto else None,
-                                          promising=promising)
+                                          promising=promising if auto else None)
         # (C, F, T), NaN: raced out of a fold, or never fitted
         alive = ~np.isnan(curves[:, :, 0]).any(axis=1)  # fitted on every fold
         # first minimum (fewest rounds) of the mean curve; a raced-out candidate's: of
@@ -512,7 +507,7 @@ class SPLBoostRegressorCV(SearchedFinalModel, RegressorMixin, BaseEstimator):
         def oof_of(c):
             return oof_at(c, models[c], int(best_round[c]))
 
-        self.oof_predictions_ = oof_of(best).copy()
+        self.oof_predictions_ = oof_of(best)
         plain = [c for c in _plain(candidates) if alive[c]]
         plain_oof = (None if not plain else self.oof_predictions_ if best in plain
                      else oof_of(max(plain, key=lambda c: scores[c].mean())))
@@ -540,9 +535,8 @@ class SPLBoostRegressorCV(SearchedFinalModel, RegressorMixin, BaseEstimator):
         remove = self.remove_label_issues
         tail = False
         if isinstance(remove, str):  # "auto": when more suspects than clean targets give
-            remove = removes(self.label_issues_, sw)
-            tail = bool(remove and self.suspects_r2_ >= TAIL_R2)
-            remove = remove and not tail
+            tail = keeps_long_tail(self.label_issues_, self.suspects_r2_, sw)
+            remove = not tail and removes(self.label_issues_, sw)
         self.remove_label_issues_ = bool(remove)
         if self.remove_label_issues_ and self.label_issues_.size:
             weight = sw.copy()

@@ -28,7 +28,9 @@ from robust_boosting import (
 from robust_boosting._cv_search import fit_candidates, padded
 from robust_boosting._regression_search import (
     RACE_KEEP,
+    REFIT_PATIENCE,
     TAIL_R2,
+    TAIL_SEARCH,
     explained_share,
     final_rounds,
     held_out_loss,
@@ -501,6 +503,83 @@ def test_an_unpromising_first_fold_skips_the_question():
     assert len(seen) == 1 and seen[0][1:] == (True, 1)
 
 
+def _kept_tail(X, y, folds, candidates, reads_tail=None):
+    """raced_candidates settled at once, keeping the plain candidates' squared errors."""
+    tail: dict = {}
+    models, curves = regression_cv.raced_candidates(
+        (X, X), y, np.ones_like(y), folds, candidates, 5, 1,
+        settled=lambda *a: True, tail=tail, reads_tail=reads_tail)
+    return models, curves, tail
+
+
+def test_the_kept_squared_errors_are_the_tail_searchs_curves(long_tail):
+    """The plain-first race keeps, of its plain models on the long-tail search's two folds,
+    the held-out squared error curves that the long-tail search's own fits give (patience
+    20), bit for bit, while its own curves and models stay those of a race without them
+    (docs/design/0048-tail-race.md)."""
+    X, y, _, _ = long_tail
+    folds = [(tr, te) for tr, te in KFold(3, shuffle=True, random_state=0).split(X)]
+    candidates = SPLBoostRegressorCV()._search_space()
+    plain = _plain_index({"params": candidates})
+    models, curves, tail = _kept_tail(X, y, folds, candidates)
+    plain_models, plain_curves = regression_cv.raced_candidates(
+        (X, X), y, np.ones_like(y), folds, candidates, 5, 1, settled=lambda *a: True)
+    n = max(curves.shape[2], plain_curves.shape[2])
+    np.testing.assert_array_equal(padded(curves, n), padded(plain_curves, n))
+    best = min(plain, key=lambda c: curves[c, 0].min())
+    assert set(tail) == {(c, 0) for c in plain} | {(best, 1)}  # not fold 3
+    for (c, f), curve in tail.items():
+        _, fresh = fit_candidates((X, X), y, np.ones_like(y), folds[f:f + 1],
+                                  [candidates[c]], 5, 1, 0.0, patience=REFIT_PATIENCE,
+                                  search=TAIL_SEARCH)
+        np.testing.assert_array_equal(curve, fresh[0, 0])
+        np.testing.assert_array_equal(models[c][f].predict(X[:50]),
+                                      plain_models[c][f].predict(X[:50]))
+        assert models[c][f].n_estimators_ == plain_models[c][f].n_estimators_
+    # the squared error ran on past the search's loss somewhere (else nothing was tested)
+    assert any(len(curve) > models[c][f].n_estimators_ for (c, f), curve in tail.items())
+
+
+def test_the_gate_keeps_no_curve_where_it_reads_no_tail(long_tail):
+    X, y, _, _ = long_tail
+    folds = [(tr, te) for tr, te in KFold(3, shuffle=True, random_state=0).split(X)]
+    candidates = SPLBoostRegressorCV()._search_space()
+    asked = []
+
+    def reads_tail(pred, y_te, w_te):
+        asked.append(pred.shape == y_te.shape == w_te.shape)
+        return False
+
+    _, a, tail = _kept_tail(X, y, folds, candidates, reads_tail)
+    _, b, _ = _kept_tail(X, y, folds, candidates)
+    n = max(a.shape[2], b.shape[2])
+    np.testing.assert_array_equal(padded(a, n), padded(b, n))
+    assert tail and all(curve is None for curve in tail.values())
+    assert asked and all(asked) and len(asked) == len(tail)
+
+
+def test_the_tail_race_fits_the_curves_it_lacks(long_tail):
+    """tail_race: the plain candidate of least first-fold squared error, its round of least
+    mean over two folds; the same from kept curves as from none."""
+    X, y, _, _ = long_tail
+    folds = [(tr, te) for tr, te in KFold(3, shuffle=True, random_state=0).split(X)]
+    candidates = SPLBoostRegressorCV()._search_space()
+    _, _, tail = _kept_tail(X, y, folds, candidates)
+    sw = np.ones_like(y)
+    kept = _regression_search.tail_race((X, X), y, sw, folds, candidates, dict(tail), 5, 1)
+    fresh: dict = {}
+    again = _regression_search.tail_race((X, X), y, sw, folds, candidates, fresh, 5, 1)
+    assert kept == again
+    plain = _plain_index({"params": candidates})
+    first = {c: tail[c, 0] for c in plain}
+    best = min(plain, key=lambda c: first[c].min())
+    assert kept == dict(candidates[best], n_estimators=kept["n_estimators"])
+    assert set(fresh) == {(c, 0) for c in plain} | {(best, 1)}
+    n = max(len(tail[best, 0]), len(tail[best, 1]))
+    mean = (padded(tail[best, 0], n) + padded(tail[best, 1], n)) / 2
+    assert kept["n_estimators"] == int(np.argmin(mean)) + 1
+
+
 @pytest.mark.parametrize("kind", ["replace", "shift", "unit"])
 def test_wrong_targets_in_a_long_tail_are_still_removed(long_tail, kind):
     X, y, _, _ = long_tail
@@ -647,9 +726,9 @@ def test_refit_search_on_one_fold_from_many_kept_rows(caplog, monkeypatch, thres
     ``REFIT_ONE_FOLD_ROWS`` kept rows and on the first fold from there
     (docs/design/0026-regression-cost.md, 0034-refit-folds.md); either way the final model
     leaves out every wrong target."""
-    import robust_boosting.regression_cv as rcv
+    import robust_boosting._regression_search as rs
 
-    monkeypatch.setattr(rcv, "REFIT_ONE_FOLD_ROWS", threshold)
+    monkeypatch.setattr(rs, "REFIT_ONE_FOLD_ROWS", threshold)
     model = _logged_fit_with_60_shifted(caplog, n_estimators=60, verbose=1)
     refit = [r.getMessage() for r in caplog.records if "refit search" in r.getMessage()]
     assert refit and folds in refit[0]
@@ -659,13 +738,13 @@ def test_refit_search_on_one_fold_from_many_kept_rows(caplog, monkeypatch, thres
 def test_refit_search_stops_its_models_twenty_rounds_past_their_best(caplog):
     import re
 
-    import robust_boosting.regression_cv as rcv
+    import robust_boosting._regression_search as rs
 
     _logged_fit_with_60_shifted(caplog, n_estimators=300, verbose=2)
     stops = [re.search(r"fold (\d) stopped after (\d+) rounds \(best (\d+)", r.getMessage())
              for r in caplog.records if r.getMessage().startswith("refit search: candidate")]
     assert {int(m[1]) for m in stops} == {1, 2}  # the first two folds
-    assert all(int(m[2]) - int(m[3]) == rcv.REFIT_PATIENCE for m in stops)
+    assert all(int(m[2]) - int(m[3]) == rs.REFIT_PATIENCE for m in stops)
     search = [re.search(r"stopped after (\d+) rounds \(best (\d+)", r.getMessage())
               for r in caplog.records if r.getMessage().startswith("search: candidate")]
     assert search and all(int(m[1]) - int(m[2]) == 10 for m in search)  # the search's

@@ -87,6 +87,39 @@ def compare(old_path: str, new_path: str) -> None:
                      if ks else float("nan"))
             cells += [str(len(ks)), f"{ratio:.3f}"]
         print(f"| {noise} | " + " | ".join(cells) + " |")
+    differ = [k for k in keys if not np.array_equal(old[k]["pred"], new[k]["pred"])]
+    if differ:
+        _rmse_change(old, new, differ)
+
+
+def _rmse_change(old: dict, new: dict, keys: list) -> None:
+    """The test RMSE of NEW over OLD (geometric mean) on the fits whose predictions
+    differ, per noise setting, with the largest changes: the splits redrawn as
+    :func:`run` draws them."""
+    import bench_real_tables as tables
+    from sklearn.model_selection import train_test_split
+
+    specs = {s.name: s for acceptance in (False, True)
+             for s in tables.select_tables("regression", acceptance=acceptance)}
+    ratio = {}
+    for name in sorted({k[0] for k in keys}):
+        X, y = tables.load(specs[name])
+        for k in [k for k in keys if k[0] == name]:
+            _, _, _, y_te = train_test_split(X, y, test_size=0.3, random_state=k[1])
+            ratio[k] = (np.sqrt(np.mean((new[k]["pred"] - y_te) ** 2))
+                        / np.sqrt(np.mean((old[k]["pred"] - y_te) ** 2)))
+    for noise in NOISES:
+        ks = [k for k in keys if k[2] == noise]
+        if ks:
+            logs = np.log([ratio[k] for k in ks])
+            print(f"{noise}: {len(ks)} fits with other predictions, test RMSE new / old "
+                  f"{np.exp(logs.mean()):.4f} (geometric mean; "
+                  f"{np.exp(logs.std(ddof=1) / np.sqrt(len(ks))) if len(ks) > 1 else 1:.4f}"
+                  f"x standard error), {int((logs < 0).sum())} lower, "
+                  f"{int((logs > 0).sum())} higher")
+    worst = sorted(ratio, key=lambda k: -abs(np.log(ratio[k])))[:6]
+    print("largest changes: " + ", ".join(f"{k[0]} split {k[1]} {k[2]} {ratio[k]:.3f}"
+                                          for k in worst))
 
 
 def main(argv=None) -> None:

@@ -220,9 +220,19 @@ class _PatienceMonitor:
     """
 
     def __init__(self, y, held_out, weights, trim, patience, caps, progress=None, names=None,
-                 loss=None):
+                 loss=None, second=None):
         self.y, self.held_out, self.weights = y, held_out, weights
         self.loss = loss  # loss(scores, y, w) of a regressor's search; None: the log-loss
+        # (loss, patience, watched, gate): a second loss(scores, y, w) of a regressor's
+        # models j in watched, kept after each round too; such a model stops once both
+        # losses have, unless gate(scores, y, w) (None: yes) of its held-out rows says no
+        # when its first loss stops it (then its second curve is None)
+        self.second = second
+        self.gated: set = set()  # models whose gate said no
+        self.stopped_at: dict = {}  # model -> the round its first loss stopped it
+        self.second_best: dict = {}  # model -> (best second loss, its round)
+        self.second_losses: dict = {}  # model -> its second loss after rounds 1, 2, ...
+        self.second_stopped: set = set()
         self.trim, self.patience, self.caps = trim, patience, caps
         # the search's Progress (verbose): a unit per model round; names[j] for its records
         self.progress, self.names = progress, names
@@ -234,15 +244,27 @@ class _PatienceMonitor:
         self.one_vs_rest: set = set()
 
     def __call__(self, j, request) -> bool:
-        stop = self._decide(j, request)
+        stop = j in self.stopped_at or self._decide(j, request)
+        watched = self.second is not None and j in self.second[2]
+        if stop and j not in self.stopped_at:
+            self.stopped_at[j] = request.round
+            gate = self.second[3] if watched else None
+            if gate is not None and not gate(request.scores[self.held_out[j]], *self.held[j]):
+                self.gated.add(j)
+        if watched and j not in self.gated:
+            stop = self._decide_second(j, request) and stop
         if self.progress is not None:
             # a round done, or every round left of a model that stops here
             self.progress.advance(float(request.round > 0)
                                   + (self.caps[j] - request.round if stop else 0))
             if stop:
-                self.progress.debug(f"{self.names[j]} stopped after {request.round} rounds "
-                                    f"(best {self.best[j][1]}, held-out loss "
-                                    f"{self.best[j][0]:.4f})")
+                self.progress.debug(f"{self.names[j]} stopped after {self.stopped_at[j]} "
+                                    f"rounds (best {self.best[j][1]}, held-out loss "
+                                    f"{self.best[j][0]:.4f})"
+                                    + ("" if j not in self.second_best or j in self.gated
+                                       else
+                                       f"; its second loss's best round "
+                                       f"{self.second_best[j][1]}, after {request.round}"))
         return stop
 
     def _decide(self, j, request) -> bool:
@@ -277,17 +299,50 @@ class _PatienceMonitor:
             return False
         return self.patience is not None and request.round - best_round >= self.patience
 
+    def _decide_second(self, j, request) -> bool:
+        """Whether model ``j`` is done with the second loss: the first rule
+        (:meth:`_decide`'s) with the second loss and patience; once done, it stays done."""
+        if j in self.second_stopped:
+            return True
+        loss, patience, _, _ = self.second
+        rows = self.held_out[j]
+        y, w = self.held[j]
+        value = loss(request.scores[rows], y, w)
+        if request.round == 0:
+            self.second_best[j] = (np.inf, 0)
+            self.second_losses[j] = []
+        else:
+            self.second_losses[j].append(value)
+        best_loss, best_round = self.second_best[j]
+        if value < best_loss:
+            self.second_best[j] = (value, request.round)
+        done = (request.round >= self.caps[j]
+                or value >= best_loss and request.round - best_round >= patience)
+        if done:
+            self.second_stopped.add(j)
+        return done
+
     def curve(self, j, model) -> NDArray[np.float64] | None:
-        """Model ``j``'s held-out loss after each of its rounds, or None where the monitor
-        did not see every round (one-vs-rest, or a model that ended on its own)."""
+        """Model ``j``'s held-out loss after each of its rounds up to the one its loss
+        stopped it at, or None where the monitor did not see every one of them
+        (one-vs-rest, or a model that ended on its own)."""
         curve = np.asarray(self.losses.get(j, []), dtype=np.float64)
-        if j in self.one_vs_rest or curve.shape[0] != model.n_estimators_:
+        rounds = self.stopped_at.get(j, model.n_estimators_)
+        if j in self.one_vs_rest or curve.shape[0] != min(rounds, model.n_estimators_):
             return None
         return curve
 
+    def second_curve(self, j, model) -> NDArray[np.float64] | None:
+        """Model ``j``'s second loss after each of its rounds (None: not watched, or a
+        model that ended on its own before the monitor stopped it)."""
+        curve = self.second_losses.get(j)
+        if curve is None or j in self.gated or len(curve) != model.n_estimators_:
+            return None
+        return np.asarray(curve, dtype=np.float64)
+
 
 def _fit_share(X, y, sample_weight, folds, candidates, jobs, seed, trim, patience,
-               binned_cache=None, progress=None, search=CLASSIFIER_SEARCH):
+               binned_cache=None, progress=None, search=CLASSIFIER_SEARCH, second=None):
     """Fit ``jobs`` (all plain LogitBoost, or those ``search`` batches) in one batched pass
     with early stopping.
 
@@ -296,7 +351,9 @@ def _fit_share(X, y, sample_weight, folds, candidates, jobs, seed, trim, patienc
     job's count (the same model: see :func:`~robust_boosting._batched.fit_batched`),
     so the monitor sees the scores after every round, the last included, and its
     losses are the curve. ``binned_cache``: :func:`fit_batched`'s, shared by the
-    successive passes of one search so that ``X`` is binned once.
+    successive passes of one search so that ``X`` is binned once. ``second``: see
+    :func:`fit_candidates`; the jobs' second curves are returned as a third item (None
+    for a job it does not watch).
     """
     X_fit, X_num = X
     weights = np.zeros((len(jobs), X_num.shape[0]))
@@ -308,7 +365,11 @@ def _fit_share(X, y, sample_weight, folds, candidates, jobs, seed, trim, patienc
     monitor = _PatienceMonitor(y, [folds[f][1] for _, f, _ in jobs], sample_weight, trim,
                                patience, [rounds for _, _, rounds in jobs], progress,
                                [f"candidate {c + 1}, fold {f + 1}" for c, f, _ in jobs],
-                               loss=search.loss)
+                               loss=search.loss,
+                               second=None if second is None else
+                               (second[0], second[1],
+                                {j for j, (c, f, _) in enumerate(jobs) if (c, f) in second[2]},
+                                second[3]))
     template = search.template(seed)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # early stops are handled by padding the curves
@@ -324,8 +385,21 @@ def _fit_share(X, y, sample_weight, folds, candidates, jobs, seed, trim, patienc
             # is its initial prediction, which the monitor does not record as a round)
             te = folds[f][1]
             curve = search.curve(model, X_num[te], y[te], sample_weight[te], trim)
-        out.append((model, curve))
+        second_curve = monitor.second_curve(j, model)
+        if j in monitor.stopped_at and monitor.stopped_at[j] < model.n_estimators_:
+            _cut(model, monitor.stopped_at[j])  # it ran on for its second loss only
+        out.append((model, curve, second_curve))
     return out
+
+
+def _cut(model, rounds: int) -> None:
+    """Cut a (single-ensemble) booster back to its first ``rounds`` rounds: the model the
+    monitor would have stopped there (the same trees and predictions up to there)."""
+    (ens,) = model.ensembles_
+    for name in ("estimators", "coefs", "errors", "rounds"):
+        setattr(ens, name, getattr(ens, name)[:rounds])
+    ens.stopping_reason = f"stopped by the caller after {rounds} rounds"
+    model._publish(model.ensembles_, None)
 
 
 #: the search's batched models at once hold at most this many bytes of per-row arrays
@@ -343,7 +417,8 @@ def _models_in_flight(n: int, n_classes: int) -> int:
 
 
 def _fit_jobs(X, y, sample_weight, folds, candidates, jobs, seed, n_jobs, trim=0.0,
-              patience=None, progress=None, search=CLASSIFIER_SEARCH, binned=None):
+              patience=None, progress=None, search=CLASSIFIER_SEARCH, binned=None,
+              second=None):
     """Fit ``(candidate, fold, rounds)`` jobs; each one's booster and held-out loss curve.
 
     Candidates without a drop fraction (plain LogitBoost) are fitted together by
@@ -364,7 +439,8 @@ def _fit_jobs(X, y, sample_weight, folds, candidates, jobs, seed, n_jobs, trim=0
     else the validated array), and ``X_num``, the validated numeric array (the
     trees' bin edges apply to it, categories as codes), for the held-out scores.
     ``binned``: the data binned by an earlier call on the same ``X`` (a dict this call
-    fills), so that a search of several passes bins it once.
+    fills), so that a search of several passes bins it once. ``second``: see
+    :func:`fit_candidates`. Returns ``(model, curve, second curve or None)`` per job.
     """
     out: list = [None] * len(jobs)
     batched = [j for j, (c, _, _) in enumerate(jobs) if search.batched(candidates[c])]
@@ -379,22 +455,23 @@ def _fit_jobs(X, y, sample_weight, folds, candidates, jobs, seed, n_jobs, trim=0
         with _kernel_threads(n_jobs):
             fitted = _fit_share(X, y, sample_weight, folds, candidates,
                                 [jobs[j] for j in share], seed, trim, patience, binned,
-                                progress, search)
+                                progress, search, second)
         for j, pair in zip(share, fitted, strict=True):
             out[j] = pair
     results = Parallel(n_jobs=n_jobs)(
         delayed(_fit_one)(X, y, sample_weight, folds[jobs[j][1]][0], folds[jobs[j][1]][1],
                           candidates[jobs[j][0]], jobs[j][2], seed, trim)
         for j in single) if single else []
-    for j, pair in zip(single, results, strict=True):
-        out[j] = pair
+    for j, (model, curve) in zip(single, results, strict=True):
+        out[j] = (model, curve, None)
         if progress is not None:
             progress.advance(jobs[j][2])
     return out
 
 
 def fit_candidates(X, y, sample_weight, folds, candidates, seed, n_jobs, trim,
-                    patience=PATIENCE, progress=None, search=CLASSIFIER_SEARCH, binned=None):
+                    patience=PATIENCE, progress=None, search=CLASSIFIER_SEARCH, binned=None,
+                    second=None):
     """Every candidate fitted on every fold, and its held-out loss curves.
 
     Returns ``(models, curves)``: ``models[c][f]`` the booster of candidate ``c``
@@ -417,12 +494,22 @@ def fit_candidates(X, y, sample_weight, folds, candidates, seed, n_jobs, trim,
     ``search`` says which models, which held-out loss and which candidates are batched
     (:class:`ClassifierSearch`, or a regressor's). ``binned`` (a dict) keeps ``X`` binned
     for the next call on the same ``X`` (:func:`_fit_jobs`).
+
+    ``second``: ``(loss, patience, curves, gate)``, a second held-out loss
+    ``loss(scores, y, w)`` of a regressor's batched models, kept for the
+    ``(candidate, fold)`` keys of the dict ``curves``, whose values this call sets to those
+    models' curves of it (None where the monitor did not see every round). Such a model
+    runs on until both losses have not improved for their patience (or its rounds),
+    unless ``gate(scores, y, w)`` (None: always yes) of its held-out rows, asked when the
+    search's loss stops it, says no (its entry is then None). The model and its curve of
+    the search's loss are cut back to where that loss alone stopped it, so the search is
+    the same either way.
     """
     def run(jobs):
         if progress is not None:
             progress.total(sum(rounds for _, _, rounds in jobs))
         return _fit_jobs(X, y, sample_weight, folds, candidates, jobs, seed, n_jobs, trim,
-                         patience, progress, search, binned)
+                         patience, progress, search, binned, second)
 
     plain = [c for c, p in enumerate(candidates) if search.batched(p)]
     paced = [c for c, p in enumerate(candidates) if not search.batched(p)]
@@ -436,9 +523,13 @@ def fit_candidates(X, y, sample_weight, folds, candidates, seed, n_jobs, trim,
     jobs = [(c, f, budget[c]) for c in paced for f in range(1, len(folds))]
     for (c, f, _), pair in zip(jobs, run(jobs), strict=True):
         out[c][f] = pair
-    longest = max(curve.shape[0] for row in out for _, curve in row)
-    models = [[model for model, _ in row] for row in out]
-    curves = np.array([[padded(curve, longest) for _, curve in row] for row in out])
+    longest = max(curve.shape[0] for row in out for _, curve, _ in row)
+    models = [[model for model, _, _ in row] for row in out]
+    curves = np.array([[padded(curve, longest) for _, curve, _ in row] for row in out])
+    if second is not None:
+        for key in second[2]:
+            c, f = key
+            second[2][key] = out[c][f][2]
     return models, curves
 
 

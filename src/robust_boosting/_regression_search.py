@@ -66,6 +66,29 @@ SEARCH_RATE = 2
 MAX_ROWS_SCALE = 2.0
 
 
+#: from this many kept rows, the refit search (:meth:`SPLBoostRegressorCV._refit_search`)
+#: scores its candidates on the first fold only, as scikit-learn's histogram gradient
+#: boosting stops early on one held-out split from 10,000 rows: a third of them is enough
+#: held-out rows to choose the rounds, at a third of the cost
+#: (docs/design/0026-regression-cost.md)
+REFIT_ONE_FOLD_ROWS = 20_000
+
+#: below that, the refit and long-tail searches run on the first this many folds, each
+#: model stopping once its held-out loss has not improved for ``REFIT_PATIENCE`` rounds
+#: (the search's: 10). They choose only the final model's rounds, which a longer patience
+#: finds better and two folds as well as three: on the real tables the RMSE moved by
+#: -1.0 to -0.1 % (geometric means) at 0.98-0.99 of the fit time
+#: (docs/design/0034-refit-folds.md)
+REFIT_FOLDS = 2
+REFIT_PATIENCE = 20
+
+
+def refit_folds(folds, n_kept: int) -> list:
+    """The folds of the refit and long-tail searches on ``n_kept`` rows: the first
+    :data:`REFIT_FOLDS`, or the first only from :data:`REFIT_ONE_FOLD_ROWS`."""
+    return folds[:1 if n_kept >= REFIT_ONE_FOLD_ROWS else REFIT_FOLDS]
+
+
 def final_rounds(searched: int, folds, n: int) -> int:
     """The final model's rounds at ``learning_rate``: a search's ``searched`` rounds at
     :data:`SEARCH_RATE` times that rate, run :data:`SEARCH_RATE` times over, times the
@@ -247,7 +270,8 @@ def _check_loss(loss) -> None:
 
 
 def raced_candidates(X, y, sw, folds, candidates, seed, n_jobs, progress=None,
-                     search=REGRESSION_SEARCH, settled=None, promising=None):
+                     search=REGRESSION_SEARCH, settled=None, promising=None, tail=None,
+                     binned=None, reads_tail=None):
     """:func:`~robust_boosting._cv_search.fit_candidates` as a race: every candidate on
     the first fold, then on the other folds only the :data:`RACE_KEEP` candidates of least
     first-fold held-out loss and the plain candidate (:func:`_plain`) of least loss.
@@ -262,6 +286,16 @@ def raced_candidates(X, y, sw, folds, candidates, seed, n_jobs, progress=None,
     may say yes; else they are fitted with the race's other survivors, and ``settled``
     is not asked. Either way the candidates that run every fold are the race's.
 
+    ``tail`` (a dict, with ``settled``): the plain candidates' models of those first
+    passes on the long-tail search's folds (:func:`refit_folds`) also keep their
+    held-out :func:`mean_squared_error`, running on until it has not improved for
+    :data:`REFIT_PATIENCE` rounds; ``tail[c, f]`` is set to that curve (None where it
+    could not be kept), for :func:`tail_race`; with ``reads_tail(pred, y, w)``, only the
+    models whose held-out predictions it says read a long tail when the search's loss
+    stops them run on (the others' entries are None): on other data the squared error
+    would cost rounds for nothing. ``binned`` (a dict): the binned data, kept for a later
+    search on the same ``X``.
+
     Returns ``(models, curves)`` as ``fit_candidates`` does, ``models[c][f]`` None and
     ``curves[c, f]`` NaN for a candidate left out of fold ``f``. A model does not depend
     on the pass that fits it (the fits share one seed, and the passes the data binned and
@@ -270,16 +304,25 @@ def raced_candidates(X, y, sw, folds, candidates, seed, n_jobs, progress=None,
     n_folds = len(folds)
     models = [[None] * n_folds for _ in candidates]
     parts = []  # (candidates, first fold, their curves)
-    binned: dict = {}
+    binned = {} if binned is None else binned
+    watched = range(len(refit_folds(folds, int(np.count_nonzero(sw > 0)))))
 
-    def fit(first_fold, chosen):
+    def fit(first_fold, chosen, watch=False):
         part = folds[:1] if first_fold == 0 else folds[1:]
+        second = None
+        if watch and tail is not None:  # the tail search's squared errors too
+            second = (mean_squared_error, REFIT_PATIENCE,
+                      {(i, f): None for i in range(len(chosen)) for f in range(len(part))
+                       if first_fold + f in watched}, reads_tail)
         got, curves = fit_candidates(X, y, sw, part, [candidates[c] for c in chosen], seed,
                                      n_jobs, 0.0,
                                      patience=PATIENCE, progress=progress, search=search,
-                                     binned=binned)
+                                     binned=binned, second=second)
         for c, row in zip(chosen, got, strict=True):
             models[c][first_fold:first_fold + len(row)] = row
+        if second is not None:
+            for (i, f), curve in second[2].items():
+                tail[chosen[i], first_fold + f] = curve
         parts.append((chosen, first_fold, curves))
         return curves
 
@@ -294,13 +337,13 @@ def raced_candidates(X, y, sw, folds, candidates, seed, n_jobs, progress=None,
     first = list(range(len(candidates))) if settled is None or not plain else plain
     least = np.full(len(candidates), np.inf)
     with frames_encoded_once():  # the passes share X's encoding
-        least[first] = fit(0, first)[:, 0, :].min(axis=1)
+        least[first] = fit(0, first, watch=True)[:, 0, :].min(axis=1)
         if len(first) < len(candidates):  # the plain candidates first
             best_plain = min(plain, key=lambda c: least[c])
             if promising is None or promising(best_plain, models[best_plain][0],
                                               assembled()[best_plain, 0]):
                 if n_folds > 1:
-                    fit(1, [best_plain])
+                    fit(1, [best_plain], watch=True)
                 if settled(best_plain, models[best_plain], assembled()[best_plain]):
                     return models, assembled()
             others = [c for c in range(len(candidates)) if c not in plain]
@@ -312,3 +355,36 @@ def raced_candidates(X, y, sw, folds, candidates, seed, n_jobs, progress=None,
         if n_folds > 1 and rest:
             fit(1, rest)
     return models, assembled()
+
+
+def tail_race(X, y, sw, folds, candidates, tail, seed, n_jobs, progress=None,
+              binned=None) -> dict:
+    """The long-tail search (:data:`TAIL_R2`) as a race, on the squared-error curves
+    ``tail`` that :func:`raced_candidates` kept: the plain candidate of least held-out
+    mean squared error on the first fold, and its round of least mean over the search's
+    folds (:func:`refit_folds`). A curve ``tail`` lacks is fitted (:data:`TAIL_SEARCH`,
+    patience :data:`REFIT_PATIENCE`): the plain candidates that lost the race on the
+    first fold are not fitted on the others (``docs/design/0048-tail-race.md``).
+
+    Returns the winner's parameters with ``n_estimators`` its best round."""
+    folds = refit_folds(folds, int(np.count_nonzero(sw > 0)))
+    plain = _plain(candidates)
+
+    def curves_of(chosen, fold):
+        lacking = [c for c in chosen if tail.get((c, fold)) is None]
+        if lacking:
+            with frames_encoded_once():
+                _, got = fit_candidates(X, y, sw, [folds[fold]],
+                                        [candidates[c] for c in lacking], seed, n_jobs, 0.0,
+                                        patience=REFIT_PATIENCE, progress=progress,
+                                        search=TAIL_SEARCH, binned=binned)
+            for c, curve in zip(lacking, got[:, 0], strict=True):
+                tail[c, fold] = curve  # (padded with its last loss: the same argmin)
+        return [tail[c, fold] for c in chosen]
+
+    first = curves_of(plain, 0)
+    best = plain[min(range(len(plain)), key=lambda i: first[i].min())]
+    curves = [curves_of([best], f)[0] for f in range(len(folds))]
+    n_rounds = max(curve.shape[0] for curve in curves)
+    mean = np.mean([padded(curve, n_rounds) for curve in curves], axis=0)
+    return dict(candidates[best], n_estimators=int(np.argmin(mean)) + 1)

@@ -34,10 +34,10 @@ from ._estimator_parts import SearchedFinalModel
 from ._progress import Progress, check_verbose
 from ._regression_search import (
     RACE_KEEP,
+    REFIT_PATIENCE,
     REGRESSION_SEARCH,
     SEARCH_RATE,
     SYMMETRIC_DEPTH,
-    TAIL_SEARCH,
     _check_loss,
     _plain,
     final_rounds,
@@ -47,8 +47,10 @@ from ._regression_search import (
     make_regressor,
     raced_candidates,
     read_residuals,
+    refit_folds,
     removes,
     scaled_residuals,
+    tail_race,
 )
 from ._validation import (
     MONOTONIC_CST_DOC,
@@ -63,21 +65,6 @@ from .trees.binning import _kernel_threads, data_work
 
 __all__ = ["SPLBoostRegressorCV", "held_out_loss", "scaled_residuals"]
 
-#: from this many kept rows, the refit search (:meth:`SPLBoostRegressorCV._refit_search`)
-#: scores its candidates on the first fold only, as scikit-learn's histogram gradient
-#: boosting stops early on one held-out split from 10,000 rows: a third of them is enough
-#: held-out rows to choose the rounds, at a third of the cost
-#: (docs/design/0026-regression-cost.md)
-REFIT_ONE_FOLD_ROWS = 20_000
-
-#: below that, the refit and long-tail searches run on the first this many folds, each
-#: model stopping once its held-out loss has not improved for ``REFIT_PATIENCE`` rounds
-#: (the search's: 10). They choose only the final model's rounds, which a longer patience
-#: finds better and two folds as well as three: on the real tables the RMSE moved by
-#: -1.0 to -0.1 % (geometric means) at 0.98-0.99 of the fit time
-#: (docs/design/0034-refit-folds.md)
-REFIT_FOLDS = 2
-REFIT_PATIENCE = 20
 
 class SPLBoostRegressorCV(SearchedFinalModel, RegressorMixin, BaseEstimator):
     # the docstring is built from shared parts, so it is assigned
@@ -196,9 +183,13 @@ class SPLBoostRegressorCV(SearchedFinalModel, RegressorMixin, BaseEstimator):
         loss) explain at least a quarter of the spread of the suspects' targets
         (:attr:`suspects_r2_` >= 0.25). Such suspects are a long tail of true targets
         (prices, sales, incomes): a wrong target is not predicted by its row's features.
-        The final model is then the plain candidate, and its rounds, of least held-out
-        mean squared error (untruncated: the tail's errors count in full), searched
-        again on every row on the first two of the same folds (as the refit search).
+        The final model is then a plain candidate and its rounds, chosen by their held-out
+        mean squared error (untruncated: the tail's errors count in full) on every row,
+        as a race: the plain candidate of least error on the first fold, and its round of
+        least mean error over the first two of the same folds (as the refit search). The
+        search's plain models on those folds run on for it until that error has not
+        improved for 20 rounds, where their held-out rows read a long tail
+        (``docs/design/0048-tail-race.md``).
         With ``"auto"`` the search's plain candidates run first: when the best one's
         out-of-fold predictions, taken as the winner's, already give such a long tail,
         the final model is settled, and the other candidates are not fitted (their
@@ -238,7 +229,8 @@ class SPLBoostRegressorCV(SearchedFinalModel, RegressorMixin, BaseEstimator):
         down-weighted, its rounds as plain boosting (age ``inf``, the squared loss, the
         plain candidates' trees; down-weighted: or the winner's age, loss and trees)
         searched again on the final weights, or, when ``"auto"`` kept a long tail of
-        suspects, the plain candidate searched again; then at ``learning_rate`` (half
+        suspects, the plain candidate and rounds of the long-tail race; then at
+        ``learning_rate`` (half
         the search's) with twice those rounds times the ratio of all the rows to a search
         model's training rows.
     cv_results_ : dict of ndarrays
@@ -443,8 +435,9 @@ class SPLBoostRegressorCV(SearchedFinalModel, RegressorMixin, BaseEstimator):
                            f"{len(folds)} folds, the best {RACE_KEEP} and the best plain one "
                            f"on the others, on {X.shape[0]:,} rows x {X.shape[1]} features, "
                            f"{threads} thread(s)")
+            race: dict = {"tail": {}, "binned": {}}  # what the long-tail search reuses
             winner, plain_oof = self._search((X_fit, X), y, sw, candidates, folds, fit_seed,
-                                             progress)
+                                             progress, race)
             fitted = int(np.isfinite(self.cv_results_["split0_test_score"]).sum())
             progress.done(f"best candidate {self.best_index_ + 1}: held-out loss "
                           f"{-self.best_score_:.4g}, lowest after "
@@ -461,14 +454,16 @@ class SPLBoostRegressorCV(SearchedFinalModel, RegressorMixin, BaseEstimator):
             progress.stage("suspects", f"{s.size:,} suspect(s), their targets "
                            f"{self.suspects_r2_:.2f} explained by the plain model")
             progress.done()
-            self._final_fit((X_fit, X), y, sw, winner, folds, fit_seed, progress, candidates)
+            self._final_fit((X_fit, X), y, sw, winner, folds, fit_seed, progress, candidates,
+                            race)
             progress.finished("search, suspects and final fit done")
         return self
 
-    def _search(self, X, y, sw, candidates, folds, fit_seed, progress):
+    def _search(self, X, y, sw, candidates, folds, fit_seed, progress, race):
         """Step 1; sets the search's attributes and the out-of-fold predictions. Returns
         the winner's parameters and the out-of-fold predictions of the best plain
-        candidate (``age=inf``, the squared loss; None without one)."""
+        candidate (``age=inf``, the squared loss; None without one). ``race`` (a dict):
+        its ``"tail"`` and ``"binned"`` are filled for :func:`tail_race`."""
         X_num = X[1]
         oofs: dict = {}  # (candidate, round): its out-of-fold predictions
 
@@ -492,7 +487,10 @@ class SPLBoostRegressorCV(SearchedFinalModel, RegressorMixin, BaseEstimator):
         auto = isinstance(self.remove_label_issues, str)
         models, curves = raced_candidates(X, y, sw, folds, candidates, fit_seed, self.n_jobs,
                                           progress, settled=settled if auto else None,
-                                          promising=promising if auto else None)
+                                          promising=promising if auto else None,
+                                          tail=race["tail"], binned=race["binned"],
+                                          reads_tail=lambda pred, y_te, w_te: long_tail(
+                                              y_te, pred, w_te, self.label_issue_threshold))
         # (C, F, T), NaN: raced out of a fold, or never fitted
         alive = ~np.isnan(curves[:, :, 0]).any(axis=1)  # fitted on every fold
         # first minimum (fewest rounds) of the mean curve; a raced-out candidate's: of
@@ -523,13 +521,14 @@ class SPLBoostRegressorCV(SearchedFinalModel, RegressorMixin, BaseEstimator):
         return results_table(candidates, scores, best_round,
                              tuple(k for k in candidates[0] if k != "monotonic_cst"))
 
-    def _final_fit(self, X, y, sw, p, folds, fit_seed, progress, candidates) -> None:
+    def _final_fit(self, X, y, sw, p, folds, fit_seed, progress, candidates, race) -> None:
         """Step 3: the winner on all the rows, the suspects' weights multiplied by
         ``label_issue_weight`` when ``remove_label_issues``; then its rounds are searched
         again on those weights as plain boosting (and as the winner, the suspects
         down-weighted) (:meth:`_refit_search`). With ``"auto"`` and
         suspects whose targets are a long tail (:data:`TAIL_R2`), the plain candidates
-        are searched again on every row under the mean squared error instead."""
+        are raced again on every row under the mean squared error instead, on the curves
+        the search kept (:func:`tail_race`)."""
         X_fit = X[0]
         weight, removed = sw, np.empty(0, np.intp)
         remove = self.remove_label_issues
@@ -547,11 +546,13 @@ class SPLBoostRegressorCV(SearchedFinalModel, RegressorMixin, BaseEstimator):
         kept = np.flatnonzero(weight > 0)
         why = "the winner's best round in the search"
         if tail:
-            plain = [dict(candidates[c], n_estimators=int(self.n_estimators))
-                     for c in _plain(candidates)]
-            p = self._refit_search(X, y, weight, plain, folds, kept, fit_seed, progress,
-                                   TAIL_SEARCH)
-            why = (f"the plain candidates' search under the mean squared error: the "
+            progress.stage("long-tail search", "the plain candidates' held-out squared "
+                           "errors on the first fold, the best one's on "
+                           f"{len(refit_folds(folds, kept.size))} fold(s)")
+            p = tail_race(X, y, weight, folds, candidates, race["tail"], fit_seed,
+                          self.n_jobs, progress, race["binned"])
+            progress.done()
+            why = (f"the plain candidates' race under the mean squared error: the "
                    f"suspects' targets are {self.suspects_r2_:.2f} explained by the "
                    f"features, a long tail rather than wrong targets")
         elif removed.size:
@@ -583,8 +584,8 @@ class SPLBoostRegressorCV(SearchedFinalModel, RegressorMixin, BaseEstimator):
         dropped = kept[self.best_estimator_.excluded_samples_]
         self.excluded_samples_ = np.union1d(removed, dropped).astype(np.intp)
 
-    def _refit_search(self, X, y, weight, candidates, folds, kept, fit_seed, progress,
-                      search=REGRESSION_SEARCH) -> dict:
+    def _refit_search(self, X, y, weight, candidates, folds, kept, fit_seed,
+                      progress) -> dict:
         """The final fit's setting and rounds, cross-validated on the rows it keeps at
         their final weights (the first ``REFIT_FOLDS`` of the same folds, the suspects'
         rows out of them; the first fold only from ``REFIT_ONE_FOLD_ROWS`` kept rows),
@@ -598,13 +599,13 @@ class SPLBoostRegressorCV(SearchedFinalModel, RegressorMixin, BaseEstimator):
         where = np.full(y.shape[0], -1)
         where[kept] = np.arange(kept.size)
         folds = [(where[tr][where[tr] >= 0], where[te][where[te] >= 0]) for tr, te in folds]
-        folds = folds[:1 if kept.size >= REFIT_ONE_FOLD_ROWS else REFIT_FOLDS]
+        folds = refit_folds(folds, kept.size)
         progress.stage("refit search", f"{len(candidates)} candidate(s) x {len(folds)} fold(s) "
                        f"on {kept.size:,} rows")
         _, curves = fit_candidates((_safe_indexing(X_fit, kept), X_num[kept]), y[kept],
                                    weight[kept], folds, candidates, fit_seed, self.n_jobs,
                                    0.0, patience=REFIT_PATIENCE, progress=progress,
-                                   search=search)
+                                   search=REGRESSION_SEARCH)
         best_round = np.argmin(curves.mean(axis=1), axis=1)
         losses = curves[np.arange(len(candidates)), :, best_round].mean(axis=1)
         best = int(np.argmin(losses))

@@ -21,9 +21,11 @@ from robust_boosting import (
     GentleBoostClassifier,
     RealBoostClassifier,
     SPLBoostClassifier,
+    SPLBoostRegressor,
     SPLLogitBoostClassifier,
 )
 from robust_boosting._batched import fit_batched, staged_decision_rows
+from robust_boosting.steps import robust_scale
 from robust_boosting.trees import HistTreeClassifier, HistTreeRegressor
 from robust_boosting.trees.batched import fit_trees_batched, grow_batched, supports_batched
 
@@ -482,6 +484,45 @@ def test_prediction_only_models_predict_the_same_without_fit_statistics():
                              for t in trees)
         assert all(hasattr(t.tree_, "gain") for ens in a.ensembles_ for per_class in ens.estimators
                    for t in per_class.estimators_)
+
+
+@pytest.mark.parametrize("age, loss", [(np.inf, "squared_error"), (np.inf, "huber"),
+                                       (4.5, "squared_error")])
+def test_prediction_only_self_paced_models_skip_only_their_losses(age, loss):
+    """At an infinite age every self-paced weight is 1 whatever the losses, so a model that
+    only predicts does not compute them: the same predictions, weights, counts and
+    residual scale, and a latent objective of NaN. At a finite age nothing changes."""
+    X, _ = _data(n=300, seed=3)
+    y = X[:, 0] + np.sin(2 * X[:, 1]) + np.random.RandomState(3).standard_t(2, 300)
+    weights = _fold_weights(len(y), 3, seed=3)
+    template = SPLBoostRegressor(HistTreeRegressor(max_depth=3), n_estimators=15, age=age,
+                                 loss=loss, learning_rate=0.3, random_state=2)
+    full = fit_batched(template, X, y, weights)
+    slim = fit_batched(template, X, y, weights, prediction_only=True)
+    for a, b in zip(full, slim, strict=True):
+        np.testing.assert_array_equal(a.predict(X), b.predict(X))
+        for name in ("self_paced_weights_", "n_selected_", "inner_passes_", "ages_"):
+            np.testing.assert_array_equal(getattr(a, name), getattr(b, name))
+        assert a.residual_scale_ == b.residual_scale_
+        assert np.isfinite(a.latent_objective_).all()
+        if np.isfinite(age):
+            np.testing.assert_array_equal(a.latent_objective_, b.latent_objective_)
+            assert (a.self_paced_weights_ == 0).any()  # the age left rows out
+        else:
+            assert np.isnan(b.latent_objective_).all()
+            assert b.latent_objective_.shape == a.latent_objective_.shape
+
+
+def test_a_regressors_published_scale_is_its_final_residuals():
+    """The published residual scale is the robust scale of the training residuals at the
+    final scores, computed once when the loop ends."""
+    X, _ = _data(n=200, seed=5)
+    y = X[:, 0] + 0.3 * np.random.RandomState(5).randn(200)
+    w = np.random.RandomState(6).uniform(0.5, 2.0, 200)
+    for loss in ("squared_error", "huber"):
+        model = SPLBoostRegressor(HistTreeRegressor(max_depth=2), n_estimators=8, age=np.inf,
+                                  loss=loss, random_state=0).fit(X, y, sample_weight=w)
+        assert model.residual_scale_ == robust_scale(y - model.predict(X), w)
 
 
 def test_batched_dataframe_with_categorical_column_bit_identical():

@@ -96,8 +96,9 @@ def fit_batched(
     prediction_only : bool, default=False
         The models will only predict: each histogram tree releases its fit
         statistics once fitted (node weights and counts, gains, depths; 40 % of
-        its bytes), so the models have no ``feature_importances_``. Their
-        predictions are unchanged.
+        its bytes), so the models have no ``feature_importances_``; and a self-paced
+        model at an infinite age does not compute the per-round losses that only its
+        ``latent_objective_`` needs (NaN). Their predictions are unchanged.
     binned_cache : dict, optional
         The binned data of ``X`` by weak-learner configuration (see
         :meth:`~robust_boosting._boosting.BaseBoosting._fit_requests`):
@@ -145,7 +146,8 @@ def fit_batched(
     pending: dict[int, FitRequest] = {}
     with frames_encoded_once():  # each model validates X as it starts: a frame once
         for j, model in enumerate(models):
-            runs[j] = model._fit_requests(X, y, sample_weight=weights[j], binned_cache=cache)
+            runs[j] = model._fit_requests(X, y, sample_weight=weights[j], binned_cache=cache,
+                                          predict_only=prediction_only)
             _advance(j, runs, pending)
     while pending:
         if monitor is not None:

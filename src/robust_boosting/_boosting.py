@@ -391,7 +391,8 @@ class BaseBoosting(CachedParamNames, EnsembleModel, BaseEstimator):
         with _kernel_threads(self.n_jobs, data_work(X)):
             return answer_requests(self._fit_requests(X, y, sample_weight))
 
-    def _fit_requests(self, X, y, sample_weight=None, binned_cache: dict | None = None):
+    def _fit_requests(self, X, y, sample_weight=None, binned_cache: dict | None = None,
+                      predict_only: bool = False):
         """:meth:`fit` as a generator that yields each weak-learner fit as a :class:`FitRequest`.
 
         :meth:`fit` answers the requests one by one (:func:`answer_requests`);
@@ -400,7 +401,9 @@ class BaseBoosting(CachedParamNames, EnsembleModel, BaseEstimator):
         the weak learner's type and the parameters its ``prepare_data`` reads
         (its ``_prepare_data_params``; without it, all but ``random_state`` and
         ``n_jobs``) to its ``prepare_data(X)``, so that models fitted on the
-        same ``X`` bin it once. Returns ``self``, fitted.
+        same ``X`` bin it once. ``predict_only``: the model will only predict (the
+        policy's :attr:`~robust_boosting.interfaces.WeightPolicy.predict_only`). Returns
+        ``self``, fitted.
         """
         self._validate_params()
         X, target, sample_weight = self._validate_training_data(X, y, sample_weight)
@@ -411,6 +414,7 @@ class BaseBoosting(CachedParamNames, EnsembleModel, BaseEstimator):
         estimator = self._check_estimator(step)
         self.step_ = step
         self.policy_ = self._make_policy()
+        self.policy_.predict_only = predict_only
         runs = self._runs(target)
         estimator = self._constrained_learner(estimator, X)
         self.estimator_ = estimator

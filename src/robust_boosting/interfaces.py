@@ -305,6 +305,11 @@ class Step:
 class WeightPolicy:
     """Plain weighting: the step's own weights, one pass per round."""
 
+    #: set by the loop when its model will only predict (a search's fold models,
+    #: :func:`~robust_boosting._batched.fit_batched`'s ``prediction_only``): a policy may
+    #: then skip work that only its published quantities need, never its weights
+    predict_only = False
+
     def start(self, state: BoostingState, step: Step) -> None:
         """Called once before the first round."""
 

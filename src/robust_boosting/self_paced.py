@@ -510,11 +510,20 @@ class SelfPacedPolicy(WeightPolicy):
         self._objective: list[float] = []
         self._n_selected: list[int] = []
         self._passes: list[int] = []
+        # a model that only predicts, at an infinite age whose weight is 1 for every finite
+        # loss (the hard and linear regularizers): v stays 1, so the losses, needed only
+        # for the latent objective, are not computed (it is NaN)
+        self._fixed = bool(self.predict_only and self._age == np.inf and np.all(
+            self.regularizer.weight(np.array([0.0, 1.0, 1e300]), np.inf) == 1.0))
+        self._loss_at = None
 
     def factors(self, state):
         return self.v
 
     def refit(self, state, step, candidate_raw, n_done):
+        if self._fixed:  # v*(inf, loss) = 1 whatever the (finite) losses: the same passes
+            self._last_passes = n_done
+            return self.inner_iterations != "auto" and n_done < self.inner_iterations
         loss = step.losses(state, candidate_raw)
         self._loss_at = (candidate_raw, loss)
         v_new = self.regularizer.weight(loss, self.age_at(state.round))
@@ -525,6 +534,12 @@ class SelfPacedPolicy(WeightPolicy):
         return n_done < self.inner_iterations
 
     def end_round(self, state, step):
+        if self._fixed:
+            self._objective.append(np.nan)
+            self._n_selected.append(int(np.count_nonzero(self.v)))
+            self._passes.append(self._last_passes)
+            self._ages.append(self._age)
+            return
         raw, loss = self._loss_at
         if raw is not state.raw:  # the loop committed other scores than the last candidate
             loss = step.losses(state, state.raw)

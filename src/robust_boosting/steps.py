@@ -576,6 +576,7 @@ class RegressionStep(Step):
         self._scale = 1.0
         self._rows = None  # the run's (y, sample_weight) and _positive_selection's result
         self._last = None  # (the last scores array, their residuals' scale)
+        self._accepted = None  # (state, scores) of the last accepted round
 
     def init_score(self, state: BoostingState) -> float:
         if self.loss == "huber":
@@ -657,10 +658,14 @@ class RegressionStep(Step):
         return half
 
     def accept(self, state: BoostingState, result: RoundResult) -> None:
-        self._scale = self.residual_scale(state, state.raw)
+        # the published scale is the last round's: computed once, at the end, from these
+        # scores (no round reads it; Huber's delta and the losses ask residual_scale)
+        self._accepted = (state, state.raw)
 
     def finalize(self, ensemble) -> None:
-        self._rows = self._last = None  # the run's arrays are not the model's
+        if self._accepted is not None:
+            self._scale = self.residual_scale(*self._accepted)
+        self._rows = self._last = self._accepted = None  # the run's arrays are not the model's
         ensemble.info["residual_scale"] = self._scale
         ensemble.info["init_score"] = ensemble.init_score
 

@@ -272,8 +272,6 @@ class _PatienceMonitor:
         scores = request.scores[rows]
         if request.round == 0:  # a (new) binary problem starts
             self.problem[j] = self.problem.get(j, -1) + 1
-            self.best[j] = (np.inf, 0)
-            self.losses[j] = []
         if j not in self.held:  # the held-out rows' labels and weights, taken once per model
             self.held[j] = (self.y[rows], self.weights[rows])
         y, w = self.held[j]
@@ -289,38 +287,38 @@ class _PatienceMonitor:
                 margin = np.where(y == positive, 1.0, -1.0) * scores
                 losses = np.logaddexp(0.0, -2.0 * margin)
             loss = _trimmed_mean(losses[None, :], w, self.trim)[0]
-        if request.round > 0:
-            self.losses[j].append(loss)
+        return self._tracked(self.best, self.losses, j, loss, request, self.patience)
+
+    def _tracked(self, best, losses, j, loss, request, patience) -> bool:
+        """Record model ``j``'s held-out ``loss`` after ``request.round`` rounds in
+        ``losses`` (its curve, restarted at round 0) and ``best`` (its least loss and that
+        loss's round); whether it stops here: at its cap, or ``patience`` rounds (None:
+        never) after its best."""
+        if request.round == 0:
+            best[j] = (np.inf, 0)
+            losses[j] = []
+        else:
+            losses[j].append(loss)
         if request.round >= self.caps[j]:
             return True
-        best_loss, best_round = self.best[j]
+        best_loss, best_round = best[j]
         if loss < best_loss:
-            self.best[j] = (loss, request.round)
+            best[j] = (loss, request.round)
             return False
-        return self.patience is not None and request.round - best_round >= self.patience
+        return patience is not None and request.round - best_round >= patience
 
     def _decide_second(self, j, request) -> bool:
         """Whether model ``j`` is done with the second loss: the first rule
-        (:meth:`_decide`'s) with the second loss and patience; once done, it stays done."""
+        (:meth:`_tracked`) with the second loss and patience; once done, it stays done."""
         if j in self.second_stopped:
             return True
         loss, patience, _, _ = self.second
-        rows = self.held_out[j]
         y, w = self.held[j]
-        value = loss(request.scores[rows], y, w)
-        if request.round == 0:
-            self.second_best[j] = (np.inf, 0)
-            self.second_losses[j] = []
-        else:
-            self.second_losses[j].append(value)
-        best_loss, best_round = self.second_best[j]
-        if value < best_loss:
-            self.second_best[j] = (value, request.round)
-        done = (request.round >= self.caps[j]
-                or value >= best_loss and request.round - best_round >= patience)
-        if done:
+        value = loss(request.scores[self.held_out[j]], y, w)
+        if self._tracked(self.second_best, self.second_losses, j, value, request, patience):
             self.second_stopped.add(j)
-        return done
+            return True
+        return False
 
     def curve(self, j, model) -> NDArray[np.float64] | None:
         """Model ``j``'s held-out loss after each of its rounds up to the one its loss

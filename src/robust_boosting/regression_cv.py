@@ -475,22 +475,23 @@ class SPLBoostRegressorCV(SearchedFinalModel, RegressorMixin, BaseEstimator):
                 oofs[c, best_round] = oof
             return oofs[c, best_round]
 
-        def settled(c, fold_models, curves):  # a plain candidate's residuals: a long tail
+        def reads_tail(pred, y_part, w_part):  # predictions whose residuals: a long tail
+            return long_tail(y_part, pred, w_part, self.label_issue_threshold)
+
+        def settled(c, fold_models, curves):  # a plain candidate's out-of-fold predictions
             oof = oof_at(c, fold_models, int(np.argmin(curves.mean(axis=0))))
-            return long_tail(y, oof, sw, self.label_issue_threshold)
+            return reads_tail(oof, y, sw)
 
         def promising(c, model, curve):  # the same on the first fold's held-out rows
             te = folds[0][1]
-            pred = raw_at(model, X_num[te], int(np.argmin(curve)))
-            return long_tail(y[te], pred, sw[te], self.label_issue_threshold)
+            return reads_tail(raw_at(model, X_num[te], int(np.argmin(curve))), y[te], sw[te])
 
         auto = isinstance(self.remove_label_issues, str)
         models, curves = raced_candidates(X, y, sw, folds, candidates, fit_seed, self.n_jobs,
                                           progress, settled=settled if auto else None,
                                           promising=promising if auto else None,
                                           tail=race["tail"], binned=race["binned"],
-                                          reads_tail=lambda pred, y_te, w_te: long_tail(
-                                              y_te, pred, w_te, self.label_issue_threshold))
+                                          reads_tail=reads_tail)
         # (C, F, T), NaN: raced out of a fold, or never fitted
         alive = ~np.isnan(curves[:, :, 0]).any(axis=1)  # fitted on every fold
         # first minimum (fewest rounds) of the mean curve; a raced-out candidate's: of

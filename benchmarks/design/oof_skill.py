@@ -7,8 +7,9 @@ class-conditional and annotator-like flips at 0, 20 and 35 %), it fits
 ``SPLBoostClassifierCV(n_jobs=1)`` and the same with ``remove_label_issues=False``,
 and writes one JSON line: both test errors on the clean test labels and the skill of
 the default's out-of-fold probabilities on the given labels (``acc_gain``: accuracy of
-their most probable class minus the largest class share; ``auc``: their ROC AUC, item 50). ``--part i --parts m`` takes
-every m-th table from the i-th.
+their most probable class minus the largest class share; ``auc``: their ROC AUC, item 50; ``oof_major``: the share of rows where their most probable
+class is the largest given class, item 55). ``--part i --parts m`` takes every m-th
+table from the i-th; ``--tables`` and ``--noise`` keep only the cells named.
 
 ``--analyse F ...`` prints, for each threshold ``t``, the change of the mean test error
 per noise setting (mean over tables ± standard error; the largest table) if the final
@@ -17,6 +18,9 @@ fit kept every row wherever the suspects were removed and ``acc_gain <= t``.
     python benchmarks/design/oof_skill.py --out real.jsonl
     python benchmarks/design/oof_skill.py --out bundled.jsonl --bundled
     python benchmarks/design/oof_skill.py --analyse real.jsonl
+    python benchmarks/design/oof_skill.py --out twins.jsonl --noise clean \\
+        --tables Stat2Data/Airlines geepack/muscatine
+    python benchmarks/design/oof_skill.py --out twins.jsonl --bundled --noise cc35
 """
 
 from __future__ import annotations
@@ -36,8 +40,14 @@ BUNDLED_NOISES = [("sym", 0.0), ("sym", 0.2), ("sym", 0.35), ("cc", 0.2), ("cc",
                   ("hardest", 0.2), ("hardest", 0.35)]
 
 
-def _cells(bundled: bool, part: int, parts: int):
+def _cells(bundled: bool, part: int, parts: int, tables=None, noises=None):
     """(name, split, noise, X_train, y_train, y_noisy, X_test, y_test) of each cell."""
+    for cell in _all_cells(bundled, part, parts, tables):
+        if noises is None or cell[2] in noises:
+            yield cell
+
+
+def _all_cells(bundled: bool, part: int, parts: int, names):
     from sklearn.model_selection import train_test_split
 
     from robust_boosting.noise import reference_proba
@@ -46,6 +56,8 @@ def _cells(bundled: bool, part: int, parts: int):
 
         from robust_boosting.datasets import load_dataset
         for name in (noisy.BINARY_FULL + noisy.MULTICLASS_FULL)[part::parts]:
+            if names is not None and name not in names:
+                continue
             b = load_dataset(name)
             X = np.asarray(b.data, float)
             y = np.unique(np.asarray(b.target), return_inverse=True)[1]
@@ -59,6 +71,8 @@ def _cells(bundled: bool, part: int, parts: int):
         return
     import bench_real_tables as tables
     for spec in tables.select_tables("classification")[part::parts]:
+        if names is not None and spec.name not in names:
+            continue
         X, y = tables.load(spec)
         for split in range(3):
             Xtr, Xte, ytr, yte = train_test_split(X, y, test_size=0.3, random_state=split,
@@ -79,13 +93,13 @@ def _auc(proba, y_idx) -> float:
     return float(roc_auc_score(y_idx, proba, multi_class="ovr", average="macro"))
 
 
-def run(out: str, bundled: bool, part: int, parts: int) -> None:
+def run(out: str, bundled: bool, part: int, parts: int, tables=None, noises=None) -> None:
     from threadpoolctl import threadpool_limits
 
     from robust_boosting import SPLBoostClassifierCV
     with threadpool_limits(1), open(out, "a") as f, warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        for name, split, noise, Xtr, yn, Xte, yte in _cells(bundled, part, parts):
+        for name, split, noise, Xtr, yn, Xte, yte in _cells(bundled, part, parts, tables, noises):
             model = SPLBoostClassifierCV(random_state=split, n_jobs=1).fit(Xtr, yn)
             keep = SPLBoostClassifierCV(random_state=split, n_jobs=1,
                                         remove_label_issues=False).fit(Xtr, yn)
@@ -98,7 +112,8 @@ def run(out: str, bundled: bool, part: int, parts: int) -> None:
                        noise_rate=float(model.noise_rate_),
                        acc_gain=float(np.mean(model.oof_proba_.argmax(1) == y_idx)
                                       - share.max()),
-                       auc=_auc(model.oof_proba_, y_idx))
+                       auc=_auc(model.oof_proba_, y_idx),
+                       oof_major=float(np.mean(model.oof_proba_.argmax(1) == share.argmax())))
             f.write(json.dumps(row) + "\n")
             f.flush()
 
@@ -123,6 +138,8 @@ def main(argv=None) -> None:
     p.add_argument("--bundled", action="store_true")
     p.add_argument("--part", type=int, default=0)
     p.add_argument("--parts", type=int, default=1)
+    p.add_argument("--tables", nargs="+")
+    p.add_argument("--noise", nargs="+")
     p.add_argument("--analyse", nargs="+")
     a = p.parse_args(argv)
     if (a.out is None) == (a.analyse is None):
@@ -130,7 +147,7 @@ def main(argv=None) -> None:
     if a.analyse:
         analyse(a.analyse)
     else:
-        run(a.out, a.bundled, a.part, a.parts)
+        run(a.out, a.bundled, a.part, a.parts, a.tables, a.noise)
 
 
 if __name__ == "__main__":

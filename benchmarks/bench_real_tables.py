@@ -494,6 +494,18 @@ def run_table(spec: Table, noises, models, splits, seed, out, run_id, max_rows=N
 TASK = ["dataset", "split", "kind", "rate"]
 
 
+def saved_rows(paths) -> pd.DataFrame:
+    """The rows of saved ``--rows`` files, full or compact, in the full file's columns."""
+    df = pd.concat([_read_rows(f) for f in paths], ignore_index=True)
+    for j, col in enumerate(("kind", "rate")):  # compact files keep the noise name only
+        named = df["noise"].map(lambda n, j=j: NOISE[n][j])
+        df[col] = named if col not in df else df[col].fillna(named)
+    df["task"] = df["task"].replace({"c": "classification", "r": "regression"})
+    if "true_rate" not in df:  # the flips are round(rate * n) rows
+        df["true_rate"] = df["rate"].where(df["noise_rate"].notna())
+    return df
+
+
 def _ok(df: pd.DataFrame) -> pd.DataFrame:
     df = df[df["failed"].isna()] if "failed" in df else df
     df = df.drop_duplicates(["model", *TASK], keep="last").copy()
@@ -652,14 +664,7 @@ def main(argv=None):
                    help="print the aggregate of saved --rows files, fitting nothing")
     a = p.parse_args(argv)
     if a.table_from:
-        df = pd.concat([_read_rows(f) for f in a.table_from], ignore_index=True)
-        for j, col in enumerate(("kind", "rate")):  # compact files keep the noise name only
-            named = df["noise"].map(lambda n, j=j: NOISE[n][j])
-            df[col] = named if col not in df else df[col].fillna(named)
-        df["task"] = df["task"].replace({"c": "classification", "r": "regression"})
-        if "true_rate" not in df:  # the flips are round(rate * n) rows
-            df["true_rate"] = df["rate"].where(df["noise_rate"].notna())
-        text = report(df)
+        text = report(saved_rows(a.table_from))
         print(text)
         return text
     specs = []

@@ -14,27 +14,28 @@ A row of a later file replaces that of an earlier one for the same model and cel
 
     python benchmarks/design/criteria_conflict.py \\
         --rows docs/results/real-tables-rows.csv docs/results/real-tables-rows-0043.csv \\
-               docs/results/real-tables-rows-0055-keep.csv
+               docs/results/real-tables-rows-item55-keep.csv
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-CELL = ["dataset", "split", "noise"]
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import bench_real_tables as tables  # noqa: E402
+
 FORCED = ("Stat2Data/Airlines", "geepack/muscatine")
 
 
 def table_means(paths, noises) -> dict[str, pd.DataFrame]:
     """Per noise setting, the mean error per table (rows) of each model (columns)."""
-    d = pd.concat([pd.read_csv(p) for p in paths], ignore_index=True)
-    d = d[d["task"].isin(["c", "classification"])]
-    if "failed" in d:
-        d = d[d["failed"].isna()]
-    d = d.drop_duplicates(["model", *CELL], keep="last")
+    d = tables.saved_rows(paths)
+    d = tables._ok(d[d.task == "classification"])
     out = {}
     for noise in noises:
         w = d[d.noise == noise].pivot_table(index=["dataset", "split"], columns="model",

@@ -7,8 +7,9 @@ class-conditional and annotator-like flips at 0, 20 and 35 %), it fits
 ``SPLBoostClassifierCV(n_jobs=1)`` and the same with ``remove_label_issues=False``,
 and writes one JSON line: both test errors on the clean test labels and the skill of
 the default's out-of-fold probabilities on the given labels (``acc_gain``: accuracy of
-their most probable class minus the largest class share; ``auc``: their ROC AUC, item 50; ``oof_major``: the share of rows where their most probable
-class is the largest given class, item 55). ``--part i --parts m`` takes every m-th
+their most probable class minus the largest class share; ``auc``: their ROC AUC, item
+50; ``oof_major``: the share of rows where their most probable class is the largest
+given class, item 55). ``--part i --parts m`` takes every m-th
 table from the i-th; ``--tables`` and ``--noise`` keep only the cells named.
 
 ``--analyse F ...`` prints, for each threshold ``t``, the change of the mean test error
@@ -105,15 +106,15 @@ def run(out: str, bundled: bool, part: int, parts: int, tables=None, noises=None
                                         remove_label_issues=False).fit(Xtr, yn)
             y_idx = np.searchsorted(model.classes_, yn)
             share = np.bincount(y_idx, minlength=len(model.classes_)) / len(y_idx)
+            top = model.oof_proba_.argmax(1)
             row = dict(dataset=name, split=split, noise=noise, n=len(yn),
                        err=100 * float(np.mean(model.predict(Xte) != yte)),
                        err_keep=100 * float(np.mean(keep.predict(Xte) != yte)),
                        removed=bool(model.remove_label_issues_),
                        noise_rate=float(model.noise_rate_),
-                       acc_gain=float(np.mean(model.oof_proba_.argmax(1) == y_idx)
-                                      - share.max()),
+                       acc_gain=float(np.mean(top == y_idx) - share.max()),
                        auc=_auc(model.oof_proba_, y_idx),
-                       oof_major=float(np.mean(model.oof_proba_.argmax(1) == share.argmax())))
+                       oof_major=float(np.mean(top == share.argmax())))
             f.write(json.dumps(row) + "\n")
             f.flush()
 

@@ -35,7 +35,6 @@ import warnings
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 from sklearn.model_selection import train_test_split
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -101,9 +100,7 @@ def compare(old_path: str, new_path: str) -> None:
     key = ["dataset", "split", "noise"]
 
     def rows(path):
-        d = pd.read_csv(path)
-        d = d[d["failed"].isna()] if "failed" in d else d
-        return d.drop_duplicates(key + ["model"], keep="last").pivot_table(
+        return tables._ok(tables.saved_rows([path])).pivot_table(
             index=key, columns="model", values=["error", "time"])
 
     old, new = rows(old_path), rows(new_path)
